@@ -1,0 +1,62 @@
+// buildApp(config, deps): wires the store, the publisher and the HTTP routes into one Fastify instance.
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { registerCors } from './http/cors.js';
+import { registerErrorHandling } from './http/errors.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { encodeRepresentation } from './http/representation.js';
+import { registerReadRoutes } from './http/routes.js';
+import { CACHE_CONTROL, Publisher } from './publisher.js';
+import type { Store } from './store/types.js';
+
+export interface AppDeps {
+  store: Store;
+}
+
+export interface App {
+  http: FastifyInstance;
+  publisher: Publisher;
+  /** Stops background work and closes the server; the store stays open (its owner closes it). */
+  close(): Promise<void>;
+}
+
+/** Request bodies this service accepts at all (MCP and hub requests are small JSON or form bodies). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
+  const http = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // One structured line per request (the onResponse hook below) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+  http.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+  registerErrorHandling(http);
+  registerCors(http);
+
+  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs);
+  await publisher.start();
+  const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl)), {
+    contentType: 'application/json',
+    cacheControl: CACHE_CONTROL.static,
+    lastModified: null,
+    effort: 'best',
+  });
+  registerReadRoutes(http, publisher, openapi);
+
+  return {
+    http,
+    publisher,
+    async close() {
+      publisher.stop();
+      await http.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// `reviews serve`: opens the store, serves it, and shuts down gracefully on SIGINT/SIGTERM.
+import { existsSync } from 'node:fs';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { openStore } from '../store/open.js';
+import { loadDemo } from './demo.js';
+
+export const DEMO_DATABASE_URL = 'sqlite:data/demo.db';
+
+export async function serve(config: Config, options: { demo: boolean }): Promise<void> {
+  const databaseUrl = options.demo ? DEMO_DATABASE_URL : config.databaseUrl;
+  const isNewDemo = options.demo && !existsSync(databaseUrl.slice('sqlite:'.length));
+  const store = await openStore(databaseUrl);
+  if (isNewDemo) {
+    const summary = await loadDemo(store, {});
+    process.stderr.write(`created ${databaseUrl.slice('sqlite:'.length)} with the demo business: ${summary}\n`);
+  }
+  const app = await buildApp({ ...config, databaseUrl }, { store });
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.http.log.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.http.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  await app.http.listen({ port: config.port, host: config.host });
+  app.http.log.info({ baseUrl: config.baseUrl, database: databaseUrl }, 'serving');
+}

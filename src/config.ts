@@ -1,0 +1,88 @@
+// Typed configuration: the only module that reads process.env; everything else receives a Config.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
+const int = (min: number) => z.coerce.number().int().min(min);
+
+const EnvSchema = z.object({
+  PORT: int(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: z.url().optional(),
+  DATABASE_URL: z.string().min(1).default('sqlite:data/reviews.db'),
+  WEBSUB_LEASE_DEFAULT_SECONDS: int(1).default(864000),
+  WEBSUB_LEASE_MIN_SECONDS: int(1).default(3600),
+  WEBSUB_LEASE_MAX_SECONDS: int(1).default(2592000),
+  WEBSUB_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'comma-separated milliseconds')
+    .default('60000,600000')
+    .transform((s) => s.split(',').map(Number)),
+  WEBSUB_TIMEOUT_MS: int(1).default(10000),
+  WEBSUB_ALLOW_PRIVATE_CALLBACKS: bool.default(false),
+  MCP_SESSION_SECRET: z.string().min(16).optional(),
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How often the server looks for changes made by another process (the CLI, another replica). */
+  RELOAD_INTERVAL_MS: int(10).default(500),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public origin without a trailing slash: links, feed ids, topic URLs, hub URL. */
+  baseUrl: string;
+  databaseUrl: string;
+  websub: {
+    leaseDefaultSeconds: number;
+    leaseMinSeconds: number;
+    leaseMaxSeconds: number;
+    retryDelaysMs: number[];
+    timeoutMs: number;
+    allowPrivateCallbacks: boolean;
+  };
+  mcp: { sessionSecret: string; allowedOrigins: string[] };
+  logLevel: string;
+  reloadIntervalMs: number;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/** Reads configuration from an environment map (process.env by default); bad values are reported, not thrown. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  const known = Object.fromEntries(
+    Object.keys(EnvSchema.shape).flatMap((key) => (env[key] === undefined ? [] : [[key, env[key]]])),
+  );
+  const parsed = EnvSchema.safeParse(known);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    };
+  }
+  const e = parsed.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    ok: true,
+    config: {
+      port: e.PORT,
+      host: e.HOST,
+      baseUrl,
+      databaseUrl: e.DATABASE_URL,
+      websub: {
+        leaseDefaultSeconds: e.WEBSUB_LEASE_DEFAULT_SECONDS,
+        leaseMinSeconds: e.WEBSUB_LEASE_MIN_SECONDS,
+        leaseMaxSeconds: e.WEBSUB_LEASE_MAX_SECONDS,
+        retryDelaysMs: e.WEBSUB_RETRY_DELAYS_MS,
+        timeoutMs: e.WEBSUB_TIMEOUT_MS,
+        allowPrivateCallbacks: e.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
+      },
+      mcp: {
+        sessionSecret: e.MCP_SESSION_SECRET ?? randomBytes(32).toString('hex'),
+        allowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+      },
+      logLevel: e.LOG_LEVEL,
+      reloadIntervalMs: e.RELOAD_INTERVAL_MS,
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// The read API: datasets, feeds, search, since and the OpenAPI description, all served from the current snapshot.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CACHE_CONTROL, type Published, type Publisher } from '../publisher.js';
+import { paths, toPublic } from '../reviews/documents.js';
+import { SinceParams } from '../reviews/responses.js';
+import { SearchParams } from '../reviews/search.js';
+import type { DocumentName } from '../reviews/snapshot.js';
+import { sendError } from './errors.js';
+import { numericKeys, parseQuery, toIssues } from './query.js';
+import { encodeRepresentation, sendRepresentation, type Representation } from './representation.js';
+
+const DOCUMENT_PATHS: Record<DocumentName, string> = {
+  reviews: paths.reviews,
+  insights: paths.insights,
+  jsonFeed: paths.jsonFeed,
+  atomFeed: paths.atomFeed,
+};
+
+const SEARCH_NUMERIC = numericKeys(SearchParams);
+
+function queryRepresentation(published: Published, key: string, render: () => unknown): Promise<Representation> {
+  return published.queries.get(key, () =>
+    encodeRepresentation(JSON.stringify(render()), {
+      contentType: 'application/json',
+      cacheControl: CACHE_CONTROL.queries,
+      lastModified: published.lastModified,
+      effort: 'fast',
+    }),
+  );
+}
+
+export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation): void {
+  const readPaths = [...Object.values(DOCUMENT_PATHS), '/api/reviews/search', '/api/reviews/since/:date', paths.openapi];
+
+  for (const [name, path] of Object.entries(DOCUMENT_PATHS) as [DocumentName, string][]) {
+    app.get(path, (request, reply) => sendRepresentation(request, reply, publisher.current().representations[name]));
+  }
+
+  app.get('/api/reviews/search', async (request: FastifyRequest, reply: FastifyReply) => {
+    const parsed = parseQuery(SearchParams, SEARCH_NUMERIC, request.query as Record<string, unknown>);
+    if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
+    const params = parsed.value;
+    const published = publisher.current();
+    // Same parameters in any order share one cache entry.
+    const key = `search:${JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const rep = await queryRepresentation(published, key, () => {
+      const result = published.snapshot.index.search(params);
+      return { count: result.count, total: result.total, reviews: result.reviews.map(toPublic) };
+    });
+    return sendRepresentation(request, reply, rep);
+  });
+
+  app.get('/api/reviews/since/:date', async (request: FastifyRequest<{ Params: { date: string } }>, reply) => {
+    const unknown = Object.keys(request.query as object);
+    const parsed = SinceParams.safeParse({ date: request.params.date });
+    const issues = [
+      ...(parsed.success ? [] : toIssues(parsed.error)),
+      ...unknown.map((k) => ({ path: [k], message: `unknown parameter: ${k}`, code: 'unrecognized_keys' })),
+    ];
+    if (!parsed.success || issues.length) return sendError(reply, 'invalid_request', 'Invalid since request', issues);
+    const since = parsed.data.date;
+    const published = publisher.current();
+    const rep = await queryRepresentation(published, `since:${since}`, () => {
+      const reviews = published.snapshot.index.since(since);
+      return { since, count: reviews.length, reviews: reviews.map(toPublic) };
+    });
+    return sendRepresentation(request, reply, rep);
+  });
+
+  app.get(paths.openapi, (request, reply) => sendRepresentation(request, reply, openapi));
+
+  // A known path with another method is 405 with Allow, not 404: the resource exists, the method does not.
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    handler: (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const known = readPaths.some((p) => (p.endsWith(':date') ? path.startsWith(p.slice(0, -5)) : p === path));
+      if (!known) {
+        return sendError(reply, 'not_found', `Nothing at ${request.method} ${path}; the API is described at ${paths.openapi}`);
+      }
+      reply.header('allow', 'GET, HEAD, OPTIONS');
+      return sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; this API is read-only`);
+    },
+  });
+}

@@ -1,0 +1,153 @@
+// Keeps the current published view: builds a snapshot per data version off the request path and swaps it atomically.
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import { encodeRepresentation, type Representation } from './http/representation.js';
+import type { Links } from './reviews/documents.js';
+import { buildSnapshot, type DocumentName, type ReviewsSnapshot } from './reviews/snapshot.js';
+import type { Store } from './store/types.js';
+
+export const CONTENT_TYPES: Record<DocumentName, string> = {
+  reviews: 'application/json',
+  insights: 'application/json',
+  jsonFeed: 'application/feed+json',
+  atomFeed: 'application/atom+xml',
+};
+
+/**
+ * Datasets and feeds change at most a few times a day and revalidate cheaply (ETag → 304), so caches may
+ * reuse them for five minutes; WebSub subscribers hear of changes at once anyway.
+ */
+export const CACHE_CONTROL = {
+  documents: 'public, max-age=300',
+  queries: 'public, max-age=60',
+  static: 'public, max-age=3600',
+} as const;
+
+export interface Published {
+  readonly snapshot: ReviewsSnapshot;
+  readonly lastModified: Date | null;
+  readonly representations: Readonly<Record<DocumentName, Representation>>;
+  /** Per-request bodies (search, since) of this version, encoded once and reused. */
+  readonly queries: RepresentationCache;
+}
+
+export interface PublisherEvents {
+  /** A new version is being served; `changed` names the documents whose bytes differ from the previous one. */
+  published: [published: Published, changed: DocumentName[]];
+}
+
+/** A small LRU of encoded query responses, bounded by entries and bytes. */
+export class RepresentationCache {
+  private readonly entries = new Map<string, Promise<Representation>>();
+  private bytes = 0;
+  constructor(
+    private readonly maxEntries = 2000,
+    private readonly maxBytes = 64 << 20,
+  ) {}
+
+  get(key: string, make: () => Promise<Representation>): Promise<Representation> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const made = make();
+    this.entries.set(key, made);
+    made.then(
+      (rep) => {
+        this.bytes += Object.values(rep.variants).reduce((n, v) => n + v.body.length, 0);
+        this.evict();
+      },
+      () => this.entries.delete(key),
+    );
+    return made;
+  }
+
+  private evict(): void {
+    for (const [key, rep] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) return;
+      this.entries.delete(key);
+      void rep.then((r) => {
+        this.bytes -= Object.values(r.variants).reduce((n, v) => n + v.body.length, 0);
+      });
+    }
+  }
+}
+
+export class Publisher extends EventEmitter<PublisherEvents> {
+  private published: Published | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly links: Links,
+    private readonly log: FastifyBaseLogger,
+    private readonly intervalMs: number,
+  ) {
+    super();
+  }
+
+  /** Builds the first view, then polls the store for changes made by any process. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.log.error({ err: error }, 'rebuilding the published view failed'));
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  current(): Published {
+    if (!this.published) throw new Error('the publisher has not started');
+    return this.published;
+  }
+
+  /** Rebuilds if the store moved on; concurrent callers share one rebuild. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.rebuildIfChanged().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async rebuildIfChanged(): Promise<void> {
+    const previous = this.published;
+    if (previous && (await this.store.currentRevision()) === previous.snapshot.version.revision) return;
+    const started = performance.now();
+    const data = await this.store.readPublished();
+    const snapshot = buildSnapshot(data, this.links);
+    const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
+    const changed: DocumentName[] = [];
+    const representations = {} as Record<DocumentName, Representation>;
+    for (const name of Object.keys(CONTENT_TYPES) as DocumentName[]) {
+      const body = snapshot.documents[name];
+      const same = previous?.snapshot.documents[name] === body;
+      if (!same) changed.push(name);
+      representations[name] =
+        same && previous && previous.lastModified?.getTime() === lastModified?.getTime()
+          ? previous.representations[name]
+          : await encodeRepresentation(body, {
+              contentType: CONTENT_TYPES[name],
+              cacheControl: CACHE_CONTROL.documents,
+              lastModified,
+              effort: 'best',
+            });
+    }
+    this.published = { snapshot, lastModified, representations, queries: new RepresentationCache() };
+    this.log.info(
+      {
+        revision: data.version.revision,
+        reviews: data.reviews.length,
+        changed,
+        ms: Math.round(performance.now() - started),
+      },
+      'serving a new data version',
+    );
+    if (previous) this.emit('published', this.published, changed);
+  }
+}

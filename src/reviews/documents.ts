@@ -1,0 +1,166 @@
+// Renders the published documents (reviews dataset, JSON Feed 1.1, Atom feed) from the published data; pure and deterministic.
+import type { PublishedReview } from '../store/types.js';
+import type { AggregateRating, Business, Review, ReviewsDataset } from './schemas.js';
+
+export const FEED_SIZE = 50;
+
+export interface Links {
+  baseUrl: string;
+}
+
+export const paths = {
+  reviews: '/reviews.json',
+  insights: '/insights.json',
+  jsonFeed: '/api/feed.json',
+  atomFeed: '/feed.xml',
+  hub: '/api/websub/hub',
+  openapi: '/.well-known/openapi.json',
+} as const;
+
+/** The public shape: the stored record without store bookkeeping. */
+export function toPublic(review: PublishedReview): Review {
+  const { updatedAt: _updatedAt, ...published } = review;
+  return published;
+}
+
+export function aggregateRating(reviews: readonly PublishedReview[]): AggregateRating {
+  const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  let sum = 0;
+  for (const r of reviews) {
+    distribution[String(r.rating) as keyof typeof distribution]++;
+    sum += r.rating;
+  }
+  return {
+    ratingValue: reviews.length ? Math.round((sum / reviews.length) * 100) / 100 : null,
+    reviewCount: reviews.length,
+    bestRating: 5,
+    worstRating: 1,
+    distribution,
+  };
+}
+
+export function reviewsDataset(business: Business | null, reviews: readonly PublishedReview[]): ReviewsDataset {
+  return { business, aggregateRating: aggregateRating(reviews), reviews: reviews.map(toPublic) };
+}
+
+export function reviewUrl(links: Links, review: Review): string {
+  return `${links.baseUrl}/#review-${encodeURIComponent(review.id)}`;
+}
+
+function feedTitle(business: Business | null): string {
+  return business ? `${business.name}: customer reviews` : 'Customer reviews';
+}
+
+function serviceName(business: Business | null, id: string): string {
+  return business?.services.find((s) => s.id === id)?.name ?? id;
+}
+
+function itemTitle(business: Business | null, review: Review): string {
+  if (review.title) return review.title;
+  const service = review.services[0];
+  return `${review.rating}★ from ${review.author}${service ? ` on ${serviceName(business, service)}` : ''}`;
+}
+
+function itemText(review: Review): string {
+  return review.response
+    ? `${review.text}\n\nResponse from the owner (${review.response.date}): ${review.response.text}`
+    : review.text;
+}
+
+function itemTags(business: Business | null, review: Review): string[] {
+  const tags = [...review.services.map((id) => serviceName(business, id)), ...review.technicians];
+  if (review.serviceArea) tags.push(review.serviceArea);
+  return [...new Set(tags)];
+}
+
+const startOfDay = (date: string) => `${date}T00:00:00Z`;
+
+export function jsonFeed(links: Links, business: Business | null, reviews: readonly PublishedReview[]): object {
+  return {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: feedTitle(business),
+    home_page_url: `${links.baseUrl}/`,
+    feed_url: `${links.baseUrl}${paths.jsonFeed}`,
+    description: `The ${FEED_SIZE} newest verified customer reviews${business ? ` of ${business.name}` : ''}.`,
+    language: 'en',
+    hubs: [{ type: 'WebSub', url: `${links.baseUrl}${paths.hub}` }],
+    items: reviews.slice(0, FEED_SIZE).map((r) => ({
+      id: reviewUrl(links, r),
+      url: reviewUrl(links, r),
+      title: itemTitle(business, r),
+      content_text: itemText(r),
+      date_published: startOfDay(r.date),
+      date_modified: r.updatedAt,
+      authors: [{ name: r.author }],
+      tags: itemTags(business, r),
+      _review: {
+        id: r.id,
+        rating: r.rating,
+        technicians: r.technicians,
+        services: r.services,
+        ...(r.serviceArea ? { serviceArea: r.serviceArea } : {}),
+      },
+    })),
+  };
+}
+
+// XML 1.0 forbids most control characters even when escaped; drop them rather than emit an unparseable feed.
+const xmlText = (s: string) =>
+  s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+export function atomFeed(
+  links: Links,
+  business: Business | null,
+  reviews: readonly PublishedReview[],
+  publishedAt: string | null,
+): string {
+  const b = links.baseUrl;
+  const entries = reviews.slice(0, FEED_SIZE).map((r) => {
+    const categories = itemTags(business, r).map((t) => `    <category term="${xmlText(t)}"/>`);
+    return [
+      '  <entry>',
+      `    <id>${xmlText(reviewUrl(links, r))}</id>`,
+      `    <title type="text">${xmlText(itemTitle(business, r))}</title>`,
+      `    <published>${startOfDay(r.date)}</published>`,
+      `    <updated>${r.updatedAt}</updated>`,
+      `    <author><name>${xmlText(r.author)}</name></author>`,
+      `    <link rel="alternate" type="text/html" href="${xmlText(reviewUrl(links, r))}"/>`,
+      ...categories,
+      `    <content type="text">${xmlText(itemText(r))}</content>`,
+      '  </entry>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
+    `  <id>${xmlText(`${b}${paths.atomFeed}`)}</id>`,
+    `  <title type="text">${xmlText(feedTitle(business))}</title>`,
+    `  <updated>${publishedAt ?? '1970-01-01T00:00:00.000Z'}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${xmlText(`${b}${paths.atomFeed}`)}"/>`,
+    `  <link rel="hub" href="${xmlText(`${b}${paths.hub}`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xmlText(`${b}/`)}"/>`,
+    `  <author><name>${xmlText(business?.name ?? 'Reviews service')}</name></author>`,
+    '  <generator>reviews-service</generator>',
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
+}
+
+/** The insights shape with nothing in it: served until the insights engine fills it. */
+export function emptyInsights(publishedAt: string | null, reviewCount: number): object {
+  return {
+    generatedAt: publishedAt,
+    reviewCount,
+    aspects: [],
+    entities: { technicians: [], services: [], serviceAreas: [] },
+    topics: [],
+    faq: [],
+    summary: { text: '' },
+  };
+}

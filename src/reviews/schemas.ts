@@ -1,0 +1,167 @@
+// Zod schemas of the public JSON and of imported records: one source for validation, TS types and OpenAPI.
+import { z } from 'zod';
+
+/** A calendar date, YYYY-MM-DD; impossible dates such as 2025-02-30 are rejected. */
+export const IsoDate = z.iso
+  .date({ error: 'must be a calendar date written YYYY-MM-DD (e.g. 2025-02-28)' })
+  .describe('Calendar date, YYYY-MM-DD');
+
+export const ServiceId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lowercase letters, digits and hyphens, at most 64 characters')
+  .describe('Service id from the business catalogue, e.g. "ac-repair"');
+
+export const Service = z
+  .object({
+    id: ServiceId,
+    name: z.string().min(1).max(200),
+    category: z.string().min(1).max(100).describe('Trade, e.g. cooling, plumbing, electrical'),
+  })
+  .strict();
+
+export const Technician = z
+  .object({
+    name: z.string().min(1).max(200),
+    aliases: z.array(z.string().min(1).max(100)).optional().describe('Nicknames customers use'),
+  })
+  .strict();
+
+export const PostalAddress = z
+  .object({
+    streetAddress: z.string().max(300).optional(),
+    addressLocality: z.string().max(200).optional(),
+    addressRegion: z.string().max(200).optional(),
+    postalCode: z.string().max(50).optional(),
+    addressCountry: z.string().max(100).optional(),
+  })
+  .strict();
+
+/** The business, with schema.org property names plus its service catalogue and technicians. */
+export const Business = z
+  .object({
+    name: z.string().min(1).max(300),
+    description: z.string().max(5000).optional(),
+    url: z.url().optional(),
+    telephone: z.string().max(50).optional(),
+    email: z.email().optional(),
+    address: PostalAddress.optional(),
+    areaServed: z.array(z.string().min(1).max(200)).default([]),
+    services: z.array(Service).default([]),
+    technicians: z.array(Technician).default([]),
+  })
+  .strict();
+
+export const OwnerResponse = z
+  .object({ date: IsoDate, text: z.string().min(1).max(20000) })
+  .strict();
+
+const reviewFields = {
+  id: z.string().min(1).max(200).describe('Stable review id, unique within the business'),
+  date: IsoDate,
+  rating: z.number().int().min(1).max(5),
+  text: z.string().min(1).max(20000),
+  author: z.string().min(1).max(200),
+  technicians: z.array(z.string().min(1).max(200)).default([]).describe('Technician names'),
+  services: z.array(ServiceId).default([]),
+  serviceArea: z.string().min(1).max(200).optional(),
+  source: z.string().min(1).max(200).optional().describe('Where the review was collected'),
+  title: z.string().min(1).max(500).optional(),
+  response: OwnerResponse.optional().describe("The business owner's public reply"),
+};
+
+/** A published review, as every endpoint shows it. */
+export const Review = z.object(reviewFields).strict();
+
+/** One record of an import file; only `"verified": true` records are ever published. */
+export const ImportedReview = z
+  .object({ ...reviewFields, verified: z.boolean().default(false) })
+  .strict();
+
+export const RatingDistribution = z
+  .object({ '1': z.number().int(), '2': z.number().int(), '3': z.number().int(), '4': z.number().int(), '5': z.number().int() })
+  .strict();
+
+export const AggregateRating = z
+  .object({
+    ratingValue: z.number().nullable().describe('Mean rating to two decimals; null without reviews'),
+    reviewCount: z.number().int(),
+    bestRating: z.literal(5),
+    worstRating: z.literal(1),
+    distribution: RatingDistribution,
+  })
+  .strict();
+
+export const ReviewsDataset = z
+  .object({ business: Business.nullable(), aggregateRating: AggregateRating, reviews: z.array(Review) })
+  .strict();
+
+export type IsoDate = z.infer<typeof IsoDate>;
+export type Service = z.infer<typeof Service>;
+export type Technician = z.infer<typeof Technician>;
+export type Business = z.infer<typeof Business>;
+export type Review = z.infer<typeof Review>;
+export type ImportedReview = z.infer<typeof ImportedReview>;
+export type AggregateRating = z.infer<typeof AggregateRating>;
+export type ReviewsDataset = z.infer<typeof ReviewsDataset>;
+
+/** The JSON Feed 1.1 document this service publishes (the spec's fields plus a `_review` extension). */
+export const JsonFeedDocument = z
+  .object({
+    version: z.literal('https://jsonfeed.org/version/1.1'),
+    title: z.string(),
+    home_page_url: z.url(),
+    feed_url: z.url(),
+    description: z.string(),
+    language: z.string(),
+    hubs: z.array(z.object({ type: z.string(), url: z.url() }).strict()),
+    items: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            url: z.url(),
+            title: z.string(),
+            content_text: z.string(),
+            date_published: z.iso.datetime(),
+            date_modified: z.iso.datetime(),
+            authors: z.array(z.object({ name: z.string() }).strict()),
+            tags: z.array(z.string()),
+            _review: z
+              .object({
+                id: z.string(),
+                rating: z.number().int().min(1).max(5),
+                technicians: z.array(z.string()),
+                services: z.array(z.string()),
+                serviceArea: z.string().optional(),
+              })
+              .strict()
+              .describe('Extension: the review fields a feed reader cannot otherwise see'),
+          })
+          .strict(),
+      )
+      .max(50),
+  })
+  .strict();
+
+export const AspectId = z.enum([
+  'punctuality', 'responsiveness', 'price', 'quality', 'professionalism', 'communication', 'cleanliness', 'expertise',
+]);
+
+/** The insights dataset; its sections are filled by the insights engine, each item traceable to review ids. */
+export const InsightsDocument = z
+  .object({
+    generatedAt: z.iso.datetime().nullable().describe('When the published data this was computed from last changed'),
+    reviewCount: z.number().int(),
+    aspects: z.array(z.looseObject({ id: AspectId })),
+    entities: z
+      .object({
+        technicians: z.array(z.looseObject({ name: z.string() })),
+        services: z.array(z.looseObject({ id: z.string() })),
+        serviceAreas: z.array(z.looseObject({ name: z.string() })),
+      })
+      .strict(),
+    topics: z.array(z.looseObject({})),
+    faq: z.array(z.looseObject({ question: z.string(), answer: z.string() })),
+    summary: z.looseObject({ text: z.string() }),
+  })
+  .strict();

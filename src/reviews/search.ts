@@ -1,0 +1,143 @@
+// Review search over an in-memory index: AND of every filter, newest first, count and total.
+import { z } from 'zod';
+import { IsoDate, ServiceId } from './schemas.js';
+import { fold, technicianKeys } from './text.js';
+import type { PublishedReview } from '../store/types.js';
+
+export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+/** Search parameters, typed (the HTTP layer turns query strings into these; MCP tools take them as they are). */
+export const SearchParams = z
+  .object({
+    rating: z
+      .number({ error: 'rating must be an integer from 1 to 5' })
+      .int('rating must be an integer from 1 to 5')
+      .min(1, 'rating must be an integer from 1 to 5')
+      .max(5, 'rating must be an integer from 1 to 5')
+      .optional()
+      .describe('Exact star rating, 1 to 5'),
+    min_rating: z
+      .number({ error: 'min_rating must be a number from 1 to 5' })
+      .min(1, 'min_rating must be a number from 1 to 5')
+      .max(5, 'min_rating must be a number from 1 to 5')
+      .optional()
+      .describe('Minimum star rating, inclusive, 1 to 5'),
+    since: IsoDate.optional().describe('Only reviews dated on or after this date (YYYY-MM-DD)'),
+    until: IsoDate.optional().describe('Only reviews dated on or before this date (YYYY-MM-DD)'),
+    query: z
+      .string()
+      .min(1, 'query must not be empty')
+      .max(200, 'query must be at most 200 characters')
+      .optional()
+      .describe('Case- and accent-insensitive substring of the review text'),
+    mentions_technician: z
+      .string()
+      .min(1, 'mentions_technician must not be empty')
+      .max(200)
+      .optional()
+      .describe("Technician's full or first name, case- and accent-insensitive (\"zoe\" finds \"Zoë Martínez\")"),
+    mentions_service: ServiceId.optional().describe('Service id from the business catalogue'),
+    limit: z
+      .number({ error: 'limit must be an integer from 1 to 100' })
+      .int('limit must be an integer from 1 to 100')
+      .min(SEARCH_LIMIT.min, 'limit must be an integer from 1 to 100')
+      .max(SEARCH_LIMIT.max, 'limit must be an integer from 1 to 100')
+      .default(SEARCH_LIMIT.default)
+      .describe('Maximum number of reviews returned, 1 to 100, default 20'),
+  })
+  .strict()
+  .refine((p) => !(p.since && p.until && p.since > p.until), {
+    message: 'since must not be after until',
+    path: ['since'],
+  });
+
+export type SearchParams = z.output<typeof SearchParams>;
+
+export interface SearchResult {
+  count: number;
+  total: number;
+  reviews: PublishedReview[];
+}
+
+/** Positions are indexes into the newest-first review array, so every posting list is already in result order. */
+export class SearchIndex {
+  private readonly foldedText: string[];
+  private readonly technicianKeys: string[][];
+  private readonly byRating = new Map<number, number[]>();
+  private readonly byTechnician = new Map<string, number[]>();
+  private readonly byService = new Map<string, number[]>();
+
+  constructor(private readonly reviews: readonly PublishedReview[]) {
+    this.foldedText = reviews.map((r) => fold(r.text));
+    this.technicianKeys = reviews.map((r) => [...new Set(r.technicians.flatMap(technicianKeys))]);
+    reviews.forEach((review, position) => {
+      push(this.byRating, review.rating, position);
+      for (const key of this.technicianKeys[position]!) push(this.byTechnician, key, position);
+      for (const id of new Set(review.services)) push(this.byService, id, position);
+    });
+  }
+
+  search(params: SearchParams): SearchResult {
+    const [from, to] = this.dateRange(params.since, params.until);
+    const technician = params.mentions_technician === undefined ? undefined : fold(params.mentions_technician).trim().replace(/\s+/g, ' ');
+    const query = params.query === undefined ? undefined : fold(params.query);
+
+    // Walk the shortest posting list among the indexed filters; check the rest per review.
+    const lists: number[][] = [];
+    if (params.rating !== undefined) lists.push(this.byRating.get(params.rating) ?? []);
+    if (technician !== undefined) lists.push(this.byTechnician.get(technician) ?? []);
+    if (params.mentions_service !== undefined) lists.push(this.byService.get(params.mentions_service) ?? []);
+    const shortest = lists.reduce<number[] | undefined>((a, b) => (a === undefined || b.length < a.length ? b : a), undefined);
+
+    const matches = (p: number): boolean => {
+      const review = this.reviews[p]!;
+      if (p < from || p >= to) return false;
+      if (params.rating !== undefined && review.rating !== params.rating) return false;
+      if (params.min_rating !== undefined && review.rating < params.min_rating) return false;
+      if (technician !== undefined && !this.technicianKeys[p]!.includes(technician)) return false;
+      if (params.mentions_service !== undefined && !review.services.includes(params.mentions_service)) return false;
+      if (query !== undefined && !this.foldedText[p]!.includes(query)) return false;
+      return true;
+    };
+
+    const found: PublishedReview[] = [];
+    let total = 0;
+    const visit = (p: number) => {
+      if (!matches(p)) return;
+      total++;
+      if (found.length < params.limit) found.push(this.reviews[p]!);
+    };
+    if (shortest) for (const p of shortest) visit(p);
+    else for (let p = from; p < to; p++) visit(p);
+    return { count: found.length, total, reviews: found };
+  }
+
+  /** Reviews dated on or after `since`, newest first. */
+  since(date: string): PublishedReview[] {
+    return this.reviews.slice(0, this.dateRange(date, undefined)[1]);
+  }
+
+  /** [from, to) positions whose dates lie within [since, until]; dates descend with position. */
+  private dateRange(since: string | undefined, until: string | undefined): [number, number] {
+    const firstAtOrBefore = (date: string) => this.firstPosition((d) => d <= date);
+    const firstBefore = (date: string) => this.firstPosition((d) => d < date);
+    return [until === undefined ? 0 : firstAtOrBefore(until), since === undefined ? this.reviews.length : firstBefore(since)];
+  }
+
+  private firstPosition(test: (date: string) => boolean): number {
+    let lo = 0;
+    let hi = this.reviews.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (test(this.reviews[mid]!.date)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+}
+
+function push<K>(map: Map<K, number[]>, key: K, position: number): void {
+  const list = map.get(key);
+  if (list) list.push(position);
+  else map.set(key, [position]);
+}

@@ -1,0 +1,53 @@
+// Numbered schema migrations, shared by every engine; Kysely's Migrator applies the pending ones in order.
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+const m001Initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('store_state')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('revision', 'integer', (c) => c.notNull())
+      .addColumn('published_at', 'text')
+      .execute();
+    await db
+      .insertInto('store_state' as never)
+      .values({ id: 1, revision: 0, published_at: null } as never)
+      .execute();
+
+    await db.schema
+      .createTable('business')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('document', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('reviews')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('date', 'text', (c) => c.notNull())
+      .addColumn('rating', 'integer', (c) => c.notNull())
+      .addColumn('text', 'text', (c) => c.notNull())
+      .addColumn('author', 'text', (c) => c.notNull())
+      .addColumn('technicians', 'text', (c) => c.notNull())
+      .addColumn('services', 'text', (c) => c.notNull())
+      .addColumn('service_area', 'text')
+      .addColumn('source', 'text')
+      .addColumn('title', 'text')
+      .addColumn('response_date', 'text')
+      .addColumn('response_text', 'text')
+      .addColumn('verified', 'integer', (c) => c.notNull())
+      .addColumn('content_hash', 'text', (c) => c.notNull())
+      .addColumn('imported_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('reviews_published_order').on('reviews').columns(['verified', 'date', 'id']).execute();
+  },
+};
+
+export const migrations: Record<string, Migration> = {
+  '001_initial': m001Initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,20 @@
+// Opens the embedded SQLite store (WAL, busy timeout) and applies pending migrations.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { KyselyStore, type Database } from '../kysely-store.js';
+import { migrateToLatest } from '../migrate.js';
+
+export async function openSqliteStore(path: string): Promise<KyselyStore> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SqliteDatabase(path);
+  // WAL lets the server read while the CLI writes; the busy timeout makes a second writer wait, not fail.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrateToLatest(db);
+  return new KyselyStore('sqlite', db);
+}
