@@ -130,10 +130,10 @@ describe('search', () => {
 
   it('finds technicians by first name regardless of case and accents', async () => {
     for (const name of ['zoe', 'ZOË', 'Zoe Martinez', 'zoë martínez']) {
-      const { body } = await search({ mentions_technician: name, limit: 100 });
+      const { body } = await search({ mentions_technician: name, since: '2024-06-01', until: '2024-06-01' });
       expect(body.reviews.map((r) => r.id)).toContain('zz-accent-1');
     }
-    const { body } = await search({ mentions_technician: 'jose', limit: 100 });
+    const { body } = await search({ mentions_technician: 'jose', since: '2024-06-01', until: '2024-06-01' });
     expect(body.reviews.map((r) => r.id)).toContain('zz-accent-2');
   });
 

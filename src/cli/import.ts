@@ -24,6 +24,12 @@ function formatIssue(i: ImportIssue): string {
   return `${i.file}: ${i.location}: ${i.field}: ${i.reason}`;
 }
 
+/** File-level problems first, then records by line or index (NDJSON syntax errors are found before the rest). */
+function inFileOrder(issues: ImportIssue[]): ImportIssue[] {
+  const position = (i: ImportIssue) => Number(/\d+/.exec(i.location)?.[0] ?? -1);
+  return [...issues].sort((a, b) => position(a) - position(b));
+}
+
 /** Returns the process exit code: 0 done, 1 invalid input (nothing changed). */
 export async function runImport(store: Store, file: string, options: ImportOptions): Promise<number> {
   try {
@@ -42,7 +48,7 @@ export async function runImport(store: Store, file: string, options: ImportOptio
   const fileLevelIssues = parsed.issues.filter(
     (i) => !/^(line \d+|reviews\[\d+\])$/.test(i.location) || (parsed.format === 'json' && i.field === '(json)'),
   );
-  for (const issue of parsed.issues) process.stderr.write(`${formatIssue(issue)}\n`);
+  for (const issue of inFileOrder(parsed.issues)) process.stderr.write(`${formatIssue(issue)}\n`);
 
   if (parsed.issues.length && (!options.skipInvalid || fileLevelIssues.length)) {
     const what = invalidRecords ? `${n(invalidRecords)} of ${n(parsed.recordCount)} records are invalid` : 'the file is invalid';

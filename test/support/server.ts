@@ -69,11 +69,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The test runner's environment without service settings (Vite, for one, sets BASE_URL=/). */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (/^(PORT|HOST|BASE_URL|DATABASE_URL|WEBSUB_|MCP_|LOG_LEVEL|RELOAD_INTERVAL_MS)/.test(key)) delete env[key];
+  }
+  return env;
+}
+
 /** Runs the built `reviews` CLI against a database, as an operator would. */
 export async function runCli(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env },
+      env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env },
       maxBuffer: 256 << 20,
     });
     return { code: 0, stdout, stderr };

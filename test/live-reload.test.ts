@@ -1,0 +1,75 @@
+// Changes made by the CLI while the server runs are served within two seconds, and never half-applied.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemo } from '../src/demo/generate.js';
+import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+
+const dir = tempDir();
+let server: RunningServer;
+const demo = generateDemo({ seed: 11, reviews: 400 });
+
+beforeAll(async () => {
+  server = await startServer(`${dir.path}/live.db`, { RELOAD_INTERVAL_MS: '500' });
+  await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
+  await server.app.publisher.refresh();
+});
+afterAll(async () => {
+  await server.close();
+  dir.remove();
+});
+
+const etagOf = async (path: string) => (await fetch(`${server.url}${path}`)).headers.get('etag');
+
+describe('changes made by another process', () => {
+  it('serves an import made by the CLI with a new ETag within 2 s', async () => {
+    const before = await etagOf('/reviews.json');
+    const file = writeJson(`${dir.path}/one.json`, {
+      reviews: [{ id: 'live-1', date: '2026-11-20', rating: 5, text: 'Brand new review.', author: 'New C.', verified: true }],
+    });
+    const result = await runCli(['import', file], server.databaseUrl);
+    expect(result.code, result.stderr).toBe(0);
+    const imported = Date.now();
+    let after = before;
+    while (after === before && Date.now() - imported < 5000) {
+      await new Promise((r) => setTimeout(r, 25));
+      after = await etagOf('/reviews.json');
+    }
+    const waited = Date.now() - imported;
+    expect(after).not.toBe(before);
+    expect(waited).toBeLessThan(2000);
+    const feed = (await (await fetch(`${server.url}/api/feed.json`)).json()) as { items: { _review: { id: string } }[] };
+    expect(feed.items[0]?._review.id).toBe('live-1');
+  });
+
+  it('never shows a reader half of an import', async () => {
+    const countBefore = ((await (await fetch(`${server.url}/reviews.json`)).json()) as { reviews: unknown[] }).reviews.length;
+    const batch = Array.from({ length: 3000 }, (_, i) => ({
+      id: `batch-${String(i).padStart(5, '0')}`,
+      date: '2026-11-21',
+      rating: 1 + (i % 5),
+      text: `Batch review number ${i}.`,
+      author: 'Batch B.',
+      verified: true,
+    }));
+    const file = writeJson(`${dir.path}/batch.json`, { reviews: batch });
+    const seen = new Set<number>();
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const [dataset, search] = await Promise.all([
+          fetch(`${server.url}/reviews.json`).then((r) => r.json() as Promise<{ aggregateRating: { reviewCount: number }; reviews: unknown[] }>),
+          fetch(`${server.url}/api/reviews/search?limit=1`).then((r) => r.json() as Promise<{ total: number }>),
+        ]);
+        expect(dataset.aggregateRating.reviewCount).toBe(dataset.reviews.length);
+        seen.add(dataset.reviews.length);
+        seen.add(search.total);
+      }
+    })();
+    const result = await runCli(['import', file], server.databaseUrl);
+    expect(result.code, result.stderr).toBe(0);
+    const deadline = Date.now() + 5000;
+    while (!seen.has(countBefore + batch.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    reading = false;
+    await reader;
+    expect([...seen].sort((a, b) => a - b)).toEqual([countBefore, countBefore + batch.length]);
+  });
+});
