@@ -295,10 +295,10 @@ export const SERVICES: readonly ServiceProfile[] = [
   {
     id: 'lighting-install', name: 'Lighting & Ceiling Fan Installation', category: 'electrical', core: false, kind: 'install', weight: 3, peakMonth: 4, seasonality: 0.3,
     nouns: ['ceiling fan', 'lighting', 'recessed lighting'],
-    problems: ['{i} wanted ceiling fans in three bedrooms', '{i} wanted recessed lights in the living room'],
+    problems: ['{i} wanted ceiling fans in three bedrooms', '{i} wanted ceiling fans and brighter lighting in the living room'],
     fixes: [
       ['no fan-rated box in the ceiling', 'installed the fans and added fan-rated boxes'],
-      ['an easy path through the attic', 'put in eight recessed lights'],
+      ['an easy path through the attic', 'put in the fans and six recessed lights'],
     ],
     price: [200, 1500],
   },

@@ -31,7 +31,8 @@ export interface ReviewPlan {
 
 export interface WrittenReview {
   text: string;
-  title: string | undefined;
+  /** A title the source may or may not show; the caller decides. */
+  title: string;
   /** The aspects the text complains about, for the owner's reply to answer. */
   complaints: Aspect[];
   /** Whether the text talks about the second service, without which the record must not list it. */
@@ -86,7 +87,7 @@ class Filler {
       tech: (sentenceStart) => {
         this.techMentioned ||= named;
         // After the first mention a sentence may open with "she"/"he", as people write; "they was" would not do.
-        if (this.techUses++ > 0 && sentenceStart && pronoun !== 'they' && rng.chance(0.5)) return pronoun;
+        if (this.techUses++ > 0 && sentenceStart && pronoun !== 'they' && rng.chance(0.6)) return pronoun;
         return techRef;
       },
       tech2: () => (tech2 ? nameForm(rng, tech2) : 'another tech'),
@@ -166,7 +167,12 @@ function planOpinions(rng: Random, rating: number, hot: boolean): Opinions {
     case 2:
       return { complaints: draw(complaintWeights, few()), praise: rng.chance(0.5) ? draw(PRAISE_WEIGHT, 1) : [], mild: [] };
     default:
-      return { complaints: draw(complaintWeights, rng.int(2, 3)), praise: rng.chance(0.12) ? draw(PRAISE_WEIGHT, 1, (a) => a === 'professionalism' || a === 'punctuality') : [], mild: [] };
+      // A one-star customer concedes at most that the tech was polite or on time.
+      return {
+        complaints: draw(complaintWeights, rng.int(2, 3)),
+        praise: rng.chance(0.12) ? draw(PRAISE_WEIGHT, 1, (a) => a === 'professionalism' || a === 'punctuality') : [],
+        mild: [],
+      };
   }
 }
 
@@ -288,7 +294,7 @@ function opener(rng: Random, plan: ReviewPlan): string {
   return rng.pick(OPENER_TIMES) + rng.pick(problems) + rng.pick(OPENER_ENDINGS);
 }
 
-function writeTitle(rng: Random, plan: ReviewPlan, band: Band, filler: Filler): string | undefined {
+function writeTitle(rng: Random, plan: ReviewPlan, band: Band, filler: Filler): string {
   const pool = TITLES[band].filter((t) => plan.technicians.length > 0 || !t.includes('{techFirst}'));
   const title = filler.fill(rng.pick(pool));
   return capitalizeSentences(title) + (band === 'positive' && rng.chance(0.3) ? '!' : '');

@@ -114,8 +114,9 @@ function buildReviews(rng: Random, world: DemoWorld, count: number, lastDay: num
   const monthlyServiceWeights = Array.from({ length: 12 }, (_, month) => world.services.map((s) => seasonalWeight(s, month)));
   const areas = world.business.areaServed;
   // A customer sharing a technician's name would blur who a review mentions.
-  const taken = new Set(world.crew.flatMap(({ profile }) => [firstName(profile.name), ...(profile.aliases ?? [])].map((n) => stripAccents(n).toLowerCase())));
-  const customers = CUSTOMER_FIRST_NAMES.filter((n) => !taken.has(stripAccents(n).toLowerCase()));
+  const fold = (name: string): string => stripAccents(name).toLowerCase();
+  const taken = new Set(world.crew.flatMap(({ profile }) => [firstName(profile.name), ...(profile.aliases ?? [])].map(fold)));
+  const customers = CUSTOMER_FIRST_NAMES.filter((n) => !taken.has(fold(n)));
   const ratings = [1, 2, 3, 4, 5];
   const initials = [...LAST_INITIALS];
 
@@ -155,7 +156,7 @@ function buildReviews(rng: Random, world: DemoWorld, count: number, lastDay: num
       services: secondService && written.mentionsSecondService ? [service.id, secondService.id] : [service.id],
       verified: rng.chance(0.97),
     };
-    if (written.title !== undefined && rng.chance(source.titled)) review.title = written.title;
+    if (rng.chance(source.titled)) review.title = written.title;
     if (rng.chance(0.92)) review.serviceArea = rng.weighted(areas, (a) => 1 / (1 + areas.indexOf(a) * 0.25));
     review.source = source.id;
     if (rng.chance(RESPONSE_RATE[rating] ?? 0)) {

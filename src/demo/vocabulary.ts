@@ -146,7 +146,7 @@ export const BACKGROUND = {
 } as const;
 
 export const DETAILS = {
-  positive: ['{tech} even showed {me} how to change the filter', '{tech} put on shoe covers without being asked', '{tech} gave {me} a few tips to keep the {svc} in good shape',
+  positive: ['{tech} even showed {me} what to keep an eye on', '{tech} put on shoe covers without being asked', '{tech} gave {me} a few tips to keep the {svc} in good shape',
     '{tech} checked a couple of other things at no charge', 'the whole thing took {duration}', '{tech} sent a photo before arriving so {i} knew who to expect',
     '{tech} double-checked everything before leaving'],
   mixed: ['the {svc} works now, so there is that', 'in the end the problem got solved', '{tech} seemed new but tried hard', 'the second visit went better than the first'],

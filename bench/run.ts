@@ -1,0 +1,166 @@
+// `npm run bench`: import, startup, memory and size figures, and throughput as ratios against a baseline run side by side.
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { generateDemo } from '../src/demo/generate.js';
+import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
+import { fold, technicianKeys } from '../src/reviews/text.js';
+import { openStore } from '../src/store/open.js';
+import type { PublishedReview } from '../src/store/types.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = join(root, 'dist/src/cli/main.js');
+const main = join(root, 'dist/src/main.js');
+
+const { values } = parseArgs({
+  options: { reviews: { type: 'string', default: '1500,100000' }, duration: { type: 'string', default: '5' } },
+});
+const sizes = values.reviews!.split(',').map(Number);
+const duration = Number(values.duration);
+const work = mkdtempSync(join(tmpdir(), 'reviews-bench-'));
+const rows: string[][] = [];
+const row = (...cells: (string | number)[]) => {
+  rows.push(cells.map(String));
+  process.stderr.write(`  ${cells.join('  ')}\n`);
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const env = (extra: Record<string, string>) => {
+  const e: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...extra };
+  return e;
+};
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function load(url: string, headers: Record<string, string> = {}, requests?: autocannon.Request[]) {
+  const result = await autocannon({ url, connections: 10, duration, headers, ...(requests ? { requests } : {}) });
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+function bruteForce(reviews: readonly PublishedReview[], p: SearchParams): number {
+  const q = p.query === undefined ? undefined : fold(p.query);
+  const tech = p.mentions_technician === undefined ? undefined : fold(p.mentions_technician);
+  let total = 0;
+  for (const r of reviews) {
+    if (p.rating !== undefined && r.rating !== p.rating) continue;
+    if (p.min_rating !== undefined && r.rating < p.min_rating) continue;
+    if (p.since !== undefined && r.date < p.since) continue;
+    if (p.until !== undefined && r.date > p.until) continue;
+    if (p.mentions_service !== undefined && !r.services.includes(p.mentions_service)) continue;
+    if (tech !== undefined && !r.technicians.some((t) => technicianKeys(t).includes(tech))) continue;
+    if (q !== undefined && !fold(r.text).includes(q)) continue;
+    total++;
+  }
+  return total;
+}
+
+function opsPerSecond(fn: () => void, ms = 1500): number {
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    fn();
+    n++;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+async function benchSize(size: number, port: number): Promise<void> {
+  process.stderr.write(`\n${size.toLocaleString('en-US')} reviews\n`);
+  const file = join(work, `demo-${size}.json`);
+  const demo = generateDemo({ reviews: size });
+  writeFileSync(file, JSON.stringify(demo));
+  const db = `sqlite:${join(work, `bench-${size}.db`)}`;
+
+  let start = performance.now();
+  execFileSync(process.execPath, [cli, 'import', file], { env: env({ DATABASE_URL: db }), stdio: 'ignore' });
+  row(size, 'import (CLI, whole process)', `${Math.round(performance.now() - start)} ms`);
+
+  start = performance.now();
+  const server = spawn(process.execPath, [main], { env: env({ DATABASE_URL: db, PORT: String(port), HOST: '127.0.0.1' }), stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/reviews.json`);
+    row(size, 'startup to first 200', `${Math.round(performance.now() - start)} ms`);
+    row(size, 'RSS after startup', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+    for (const coding of ['identity', 'gzip', 'br']) {
+      const res = await fetch(`${base}/reviews.json`, { headers: { 'accept-encoding': coding } });
+      row(size, `/reviews.json ${coding}`, kb(Number(res.headers.get('content-length'))));
+    }
+
+    // The same bytes from a bare node:http server: the floor that the service's overhead is measured against.
+    const feed = await fetch(`${base}/api/feed.json`, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit);
+    const feedBytes = join(work, 'feed.gz');
+    writeFileSync(feedBytes, Buffer.from(await feed.arrayBuffer()));
+    const baseline = await startBaseline(feedBytes, port + 1);
+    try {
+      const ours = await load(`${base}/api/feed.json`, { 'accept-encoding': 'gzip' });
+      const floor = await load(`http://127.0.0.1:${port + 1}/api/feed.json`);
+      row(size, 'GET /api/feed.json gzip req/s (p99 ms)', `${ours.rps.toFixed(0)} (${ours.p99})`, `baseline ${floor.rps.toFixed(0)} (${floor.p99})`, `ratio ${(ours.rps / floor.rps).toFixed(2)}`);
+      const etag = feed.headers.get('etag')!;
+      const revalidate = await load(`${base}/api/feed.json`, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+      row(size, '304 revalidation req/s (p99 ms)', `${revalidate.rps.toFixed(0)} (${revalidate.p99})`, `baseline ${floor.rps.toFixed(0)}`, `ratio ${(revalidate.rps / floor.rps).toFixed(2)}`);
+      const searches = ['rating=5&limit=20', 'query=water%20heater&limit=20', 'mentions_technician=zoe&min_rating=4', 'since=2025-01-01&until=2025-03-31&mentions_service=ac-repair']
+        .map((qs) => ({ method: 'GET' as const, path: `/api/reviews/search?${qs}` }));
+      const search = await load(`${base}/api/reviews/search`, {}, searches);
+      row(size, 'GET search (4 queries, cached) req/s (p99 ms)', `${search.rps.toFixed(0)} (${search.p99})`, `baseline ${floor.rps.toFixed(0)}`, `ratio ${(search.rps / floor.rps).toFixed(2)}`);
+    } finally {
+      baseline.kill();
+    }
+  } finally {
+    server.kill('SIGTERM');
+  }
+
+  // The search index against a brute-force scan of the same reviews, in one process, uncached.
+  const store = await openStore(db);
+  const { reviews } = await store.readPublished();
+  await store.close();
+  const index = new SearchIndex(reviews);
+  const params: SearchParams[] = [
+    { rating: 5, limit: 20 },
+    { query: 'water heater', limit: 20 },
+    { mentions_technician: 'zoe', min_rating: 4, limit: 20 },
+    { since: '2025-01-01', until: '2025-03-31', mentions_service: 'ac-repair', limit: 20 },
+  ];
+  let i = 0;
+  const indexed = opsPerSecond(() => index.search(params[i++ % params.length]!));
+  const brute = opsPerSecond(() => bruteForce(reviews, params[i++ % params.length]!));
+  row(size, 'search in-process ops/s (index vs brute force)', indexed.toFixed(0), `baseline ${brute.toFixed(0)}`, `ratio ${(indexed / brute).toFixed(1)}`);
+}
+
+function startBaseline(bodyFile: string, port: number): Promise<ChildProcess> {
+  return new Promise((done, fail) => {
+    const child = fork(join(root, 'dist/bench/baseline-server.js'), [bodyFile, String(port), 'application/feed+json', 'gzip'], { stdio: 'ignore' });
+    child.once('message', () => done(child));
+    child.once('error', fail);
+  });
+}
+
+try {
+  let port = 3900;
+  for (const size of sizes) {
+    await benchSize(size, port);
+    port += 2;
+  }
+  process.stdout.write(`\n| reviews | measure | value | baseline | ratio |\n|---|---|---|---|---|\n`);
+  for (const r of rows) process.stdout.write(`| ${[...r, '', '', ''].slice(0, 5).join(' | ')} |\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,358 @@
+// Conditional GET over real HTTP, exactly as RFC 9110 has it: validators, content-coding variants, 304 and HEAD.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Business, ImportedReview } from '../src/reviews/schemas.js';
+import type { ImportPlan } from '../src/store/types.js';
+import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { decode, header, headerList, rawRequest, type RawResponse } from './support/wire.js';
+
+type Coding = 'identity' | 'gzip' | 'br';
+
+const dir = tempDir();
+let server: RunningServer;
+/** When the published data last changed, as the store reported it on import. */
+let importedAt: Date;
+
+const business: Business = {
+  name: 'Cold Front Home Services',
+  url: 'https://cold-front.example/',
+  telephone: '+1 555 0100',
+  areaServed: ['Springfield', 'Shelbyville'],
+  services: [
+    { id: 'ac-repair', name: 'AC repair', category: 'cooling' },
+    { id: 'drain-cleaning', name: 'Drain cleaning', category: 'plumbing' },
+    { id: 'panel-upgrade', name: 'Panel upgrade', category: 'electrical' },
+  ],
+  technicians: [{ name: 'Dana Ortiz' }, { name: 'Zoë Martínez' }],
+};
+
+const SENTENCES = [
+  'The technician arrived within the two-hour window and called ahead to say so.',
+  'She explained what had failed, showed us the worn part and quoted the price before starting.',
+  'The work area was left cleaner than it was when the crew arrived, which we appreciated.',
+  'Scheduling took a single phone call and the office followed up the next morning.',
+  'The repair has held up through a week of heavy use without any further trouble.',
+  'He took the time to answer every question and suggested how to avoid the problem next summer.',
+  'The invoice matched the estimate exactly, with no surprise fees added at the end.',
+  'We would hire them again and have already recommended them to our neighbours.',
+];
+
+/** About 700 bytes of plausible review text, different for every n. */
+function reviewText(n: number): string {
+  const parts: string[] = [`Visit number ${n}.`];
+  for (let i = 0; i < 9; i++) parts.push(SENTENCES[(n * 3 + i) % SENTENCES.length] ?? '');
+  return parts.join(' ');
+}
+
+function review(n: number, date: string, overrides: Partial<ImportedReview> = {}): ImportedReview {
+  return {
+    id: `cg-${String(n).padStart(3, '0')}`,
+    date,
+    rating: (n % 5) + 1,
+    text: reviewText(n),
+    author: `Customer ${n}`,
+    technicians: [n % 2 ? 'Dana Ortiz' : 'Zoë Martínez'],
+    services: [['ac-repair', 'drain-cleaning', 'panel-upgrade'][n % 3] ?? 'ac-repair'],
+    verified: true,
+    ...overrides,
+  };
+}
+
+const firstReviews: ImportedReview[] = Array.from({ length: 8 }, (_, i) => review(i + 1, `2024-0${i + 1}-1${i}`));
+
+/** Applies an import and waits until the server serves exactly that store revision. */
+async function publish(plan: ImportPlan): Promise<Date | null> {
+  const summary = await server.store.applyImport(plan);
+  do await server.app.publisher.refresh();
+  while (server.app.publisher.current().snapshot.version.revision !== summary.version.revision);
+  return summary.version.publishedAt === null ? null : new Date(summary.version.publishedAt);
+}
+
+const get = (path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
+  rawRequest(`${server.url}${path}`, { headers });
+const head = (path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
+  rawRequest(`${server.url}${path}`, { method: 'HEAD', headers });
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const toSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
+
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+const clock = (d: Date) => `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+/** RFC 9110 §5.6.7 obsolete format: Sunday, 06-Nov-94 08:49:37 GMT */
+const rfc850Date = (d: Date) =>
+  `${WEEKDAYS[d.getUTCDay()]}, ${two(d.getUTCDate())}-${MONTHS[d.getUTCMonth()]}-${two(d.getUTCFullYear() % 100)} ${clock(d)} GMT`;
+/** RFC 9110 §5.6.7 obsolete format: Sun Nov  6 08:49:37 1994 */
+const asctimeDate = (d: Date) =>
+  `${WEEKDAYS[d.getUTCDay()]?.slice(0, 3)} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${clock(d)} ${d.getUTCFullYear()}`;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface Resource {
+  path: string;
+  contentType: RegExp;
+}
+
+const RESOURCES: Resource[] = [
+  { path: '/reviews.json', contentType: /^application\/json(;|$)/ },
+  { path: '/insights.json', contentType: /^application\/json(;|$)/ },
+  { path: '/api/feed.json', contentType: /^application\/feed\+json(;|$)/ },
+  { path: '/feed.xml', contentType: /^application\/atom\+xml(;|$)/ },
+  { path: '/api/reviews/since/2020-01-01', contentType: /^application\/json(;|$)/ },
+  { path: '/api/reviews/search?limit=5', contentType: /^application\/json(;|$)/ },
+];
+
+interface EncodingCase {
+  acceptEncoding: string | undefined;
+  /** The coding to expect when the resource has gzip and br variants (bodies of 512 bytes or more). */
+  coding: Coding;
+}
+
+const ENCODINGS: EncodingCase[] = [
+  { acceptEncoding: undefined, coding: 'identity' },
+  { acceptEncoding: 'gzip', coding: 'gzip' },
+  { acceptEncoding: 'br', coding: 'br' },
+  { acceptEncoding: 'br;q=0.5, gzip;q=0.9', coding: 'gzip' },
+  { acceptEncoding: 'gzip;q=0, br', coding: 'br' },
+  // Every coding is acceptable; the service's documented tie-break prefers the smallest, br.
+  { acceptEncoding: '*', coding: 'br' },
+  { acceptEncoding: 'identity', coding: 'identity' },
+  // Both codings refused: identity is still acceptable (RFC 9110 §12.5.3).
+  { acceptEncoding: 'br;q=0, gzip;q=0', coding: 'identity' },
+  // RFC 9110 §8.4.1.3: x-gzip is gzip.
+  { acceptEncoding: 'x-gzip', coding: 'gzip' },
+];
+
+const withEncoding = (acceptEncoding: string | undefined): Record<string, string> =>
+  acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
+
+beforeAll(async () => {
+  server = await startServer(`${dir.path}/conditional-get.db`);
+  const at = await publish({ business, reviews: [...firstReviews, review(90, '2024-09-01', { verified: false })], replace: true });
+  if (!at) throw new Error('the first import published nothing');
+  importedAt = at;
+});
+afterAll(async () => {
+  await server.close();
+  dir.remove();
+});
+
+describe.each(RESOURCES)('conditional GET of $path', ({ path, contentType }) => {
+  const variants = {} as Record<Coding, RawResponse>;
+  /** Whether the resource is large enough (≥ 512 bytes) to have gzip and br variants. */
+  let compressible: boolean;
+  const etagOf = (coding: Coding) => header(variants[coding], 'etag') ?? '';
+
+  beforeAll(async () => {
+    variants.identity = await get(path);
+    variants.gzip = await get(path, { 'accept-encoding': 'gzip' });
+    variants.br = await get(path, { 'accept-encoding': 'br' });
+    compressible = variants.identity.body.length >= 512;
+  });
+
+  describe('200 response', () => {
+    it('carries a strong ETag, Last-Modified of the import, Cache-Control, Vary, Content-Type and an exact Content-Length', () => {
+      const res = variants.identity;
+      expect(res.status).toBe(200);
+      expect(header(res, 'etag')).toMatch(/^"[^"]*"$/);
+      const lastModified = header(res, 'last-modified') ?? '';
+      expect(lastModified).toMatch(IMF_FIXDATE);
+      expect(lastModified).toBe(toSecond(importedAt).toUTCString());
+      // RFC 9110 §8.8.2.1: never later than the Date of the response.
+      expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.parse(header(res, 'date') ?? ''));
+      expect(header(res, 'cache-control')).toMatch(/max-age=\d+/);
+      expect(headerList(res, 'vary')).toContain('accept-encoding');
+      expect(header(res, 'content-type')).toMatch(contentType);
+      expect(header(res, 'content-encoding')).toBeUndefined();
+      expect(header(res, 'content-length')).toBe(String(res.body.length));
+    });
+
+    it.each(ENCODINGS)('Accept-Encoding $acceptEncoding selects $coding and decodes to the identity bytes', async ({ acceptEncoding, coding }) => {
+      const expected: Coding = compressible ? coding : 'identity';
+      const res = await get(path, withEncoding(acceptEncoding));
+      expect(res.status).toBe(200);
+      expect(header(res, 'content-encoding')).toBe(expected === 'identity' ? undefined : expected);
+      expect(header(res, 'content-length')).toBe(String(res.body.length));
+      expect(header(res, 'etag')).toBe(etagOf(expected));
+      expect(headerList(res, 'vary')).toContain('accept-encoding');
+      expect(header(res, 'content-type')).toMatch(contentType);
+      expect(decode(res.body, header(res, 'content-encoding')).equals(variants.identity.body)).toBe(true);
+    });
+
+    it('has a distinct strong ETag per content-coding', () => {
+      const tags = (['identity', 'gzip', 'br'] as const).map(etagOf);
+      for (const tag of tags) expect(tag).toMatch(/^"[^"]*"$/);
+      // Bodies under 512 bytes have only the identity variant, so every request gets its one tag.
+      expect(new Set(tags).size).toBe(compressible ? 3 : 1);
+    });
+  });
+
+  describe('If-None-Match', () => {
+    it.each([
+      { name: 'the current ETag', value: (tag: string) => tag, status: 304 },
+      { name: 'another ETag', value: () => '"not-the-current-tag"', status: 200 },
+      { name: 'a list with the current ETag in the middle', value: (tag: string) => `"older-1", ${tag}, "older-2"`, status: 304 },
+      { name: '*', value: () => '*', status: 304 },
+      { name: 'the weak form of the current ETag (weak comparison)', value: (tag: string) => `W/${tag}`, status: 304 },
+    ])('with $name answers $status', async ({ value, status }) => {
+      const res = await get(path, { 'if-none-match': value(etagOf('identity')) });
+      expect(res.status).toBe(status);
+      if (status === 200) expect(res.body.equals(variants.identity.body)).toBe(true);
+      else expect(res.body.length).toBe(0);
+    });
+
+    it('with the ETag of another content-coding does not match', async () => {
+      const res = await get(path, { 'if-none-match': etagOf('gzip') });
+      // Without compressed variants the gzip request was served identity, so its tag is the identity tag.
+      expect(res.status).toBe(compressible ? 200 : 304);
+      const brForGzipTag = await get(path, { 'accept-encoding': 'br', 'if-none-match': etagOf('gzip') });
+      expect(brForGzipTag.status).toBe(compressible ? 200 : 304);
+    });
+
+    it.each([{ acceptEncoding: undefined }, { acceptEncoding: 'gzip' }, { acceptEncoding: 'br' }])(
+      '304 for Accept-Encoding $acceptEncoding has no body and only the validator and caching fields (RFC 9110 §15.4.5)',
+      async ({ acceptEncoding }) => {
+        const ok = await get(path, withEncoding(acceptEncoding));
+        const res = await get(path, { ...withEncoding(acceptEncoding), 'if-none-match': header(ok, 'etag') ?? '' });
+        expect(res.status).toBe(304);
+        expect(res.body.length).toBe(0);
+        // MUST: the fields a 200 would carry among Date, ETag, Vary, Cache-Control.
+        expect(header(res, 'etag')).toBe(header(ok, 'etag'));
+        expect(headerList(res, 'vary')).toContain('accept-encoding');
+        expect(header(res, 'cache-control')).toBe(header(ok, 'cache-control'));
+        expect(header(res, 'date')).toMatch(IMF_FIXDATE);
+        // SHOULD NOT: other representation metadata; Last-Modified only guides caches when there is no ETag.
+        expect(header(res, 'content-encoding')).toBeUndefined();
+        expect(header(res, 'content-type')).toBeUndefined();
+        expect(header(res, 'last-modified')).toBeUndefined();
+        // RFC 9110 §8.6: a Content-Length in a 304 must equal the 200's.
+        const length = header(res, 'content-length');
+        if (length !== undefined) expect(length).toBe(header(ok, 'content-length'));
+      },
+    );
+  });
+
+  describe('If-Modified-Since', () => {
+    it.each([
+      { name: 'equal to Last-Modified', value: (lm: Date) => lm.toUTCString(), status: 304 },
+      { name: 'a day older', value: (lm: Date) => new Date(lm.getTime() - DAY_MS).toUTCString(), status: 200 },
+      { name: 'a day newer', value: (lm: Date) => new Date(lm.getTime() + DAY_MS).toUTCString(), status: 304 },
+      { name: 'not a date ("yesterday")', value: () => 'yesterday', status: 200 },
+      { name: 'an ISO date, not an HTTP-date ("2025-01-01")', value: () => '2025-01-01', status: 200 },
+      { name: 'a future ISO date, not an HTTP-date ("2099-12-31")', value: () => '2099-12-31', status: 200 },
+      { name: 'the same instant in RFC 850 format', value: (lm: Date) => rfc850Date(lm), status: 304 },
+      { name: 'the same instant in asctime format', value: (lm: Date) => asctimeDate(lm), status: 304 },
+    ])('$name answers $status', async ({ value, status }) => {
+      const lastModified = new Date(header(variants.identity, 'last-modified') ?? '');
+      const res = await get(path, { 'if-modified-since': value(lastModified) });
+      expect(res.status).toBe(status);
+      expect(res.body.length).toBe(status === 304 ? 0 : variants.identity.body.length);
+    });
+
+    it('is ignored when If-None-Match is present and does not match', async () => {
+      const res = await get(path, {
+        'if-none-match': '"not-the-current-tag"',
+        'if-modified-since': header(variants.identity, 'last-modified') ?? '',
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('is ignored when If-None-Match is present and matches', async () => {
+      const lastModified = Date.parse(header(variants.identity, 'last-modified') ?? '');
+      const res = await get(path, {
+        'if-none-match': etagOf('identity'),
+        'if-modified-since': new Date(lastModified - DAY_MS).toUTCString(),
+      });
+      expect(res.status).toBe(304);
+    });
+  });
+
+  describe('HEAD', () => {
+    it.each([{ acceptEncoding: undefined }, { acceptEncoding: 'gzip' }, { acceptEncoding: 'br' }])(
+      'with Accept-Encoding $acceptEncoding equals GET without the body',
+      async ({ acceptEncoding }) => {
+        const [got, headed] = [await get(path, withEncoding(acceptEncoding)), await head(path, withEncoding(acceptEncoding))];
+        expect(headed.status).toBe(got.status);
+        for (const name of ['etag', 'content-length', 'content-type', 'content-encoding', 'last-modified', 'cache-control', 'vary']) {
+          expect(header(headed, name), name).toBe(header(got, name));
+        }
+        expect(header(headed, 'content-length')).toBe(String(got.body.length));
+        expect(headed.body.length).toBe(0);
+      },
+    );
+
+    it('with a matching If-None-Match answers 304', async () => {
+      const res = await head(path, { 'if-none-match': etagOf('identity') });
+      expect(res.status).toBe(304);
+      expect(header(res, 'etag')).toBe(etagOf('identity'));
+      expect(res.body.length).toBe(0);
+    });
+  });
+});
+
+describe('304 to HEAD', () => {
+  it('carries no Content-Length other than the 200 would (RFC 9110 §8.6)', async () => {
+    const problems: string[] = [];
+    for (const { path } of RESOURCES) {
+      const ok = await get(path);
+      const res = await head(path, { 'if-none-match': header(ok, 'etag') ?? '' });
+      expect(res.status).toBe(304);
+      const length = header(res, 'content-length');
+      if (length !== undefined && length !== header(ok, 'content-length')) {
+        problems.push(`${path}: HEAD 304 Content-Length ${length}, 200 Content-Length ${header(ok, 'content-length')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+// These change the data, so they run last.
+describe('validators across imports', () => {
+  const current = async () =>
+    Promise.all(RESOURCES.map(async ({ path }) => ({ path, res: await get(path, { 'accept-encoding': 'gzip' }) })));
+  const lastModifiedOf = (responses: { res: RawResponse }[]) => header(responses[0]?.res ?? { status: 0, headers: {}, body: Buffer.alloc(0) }, 'last-modified');
+  let plan: ImportPlan;
+
+  it('a new import that changes the data invalidates the old ETag and moves Last-Modified', async () => {
+    const before = await current();
+    await sleep(1100); // Last-Modified has second precision.
+    plan = { business, reviews: [...firstReviews, review(50, '2025-06-01')], replace: true };
+    const at = await publish(plan);
+    expect(at).not.toBeNull();
+    for (const { path, res } of before) {
+      const after = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': header(res, 'etag') ?? '' });
+      expect(after.status, path).toBe(200);
+      expect(header(after, 'etag'), path).not.toBe(header(res, 'etag'));
+      expect(header(after, 'last-modified'), path).toBe(toSecond(at ?? new Date(0)).toUTCString());
+      expect(Date.parse(header(after, 'last-modified') ?? '')).toBeGreaterThan(Date.parse(header(res, 'last-modified') ?? ''));
+    }
+  });
+
+  it('an import that changes nothing keeps every ETag and Last-Modified', async () => {
+    const before = await current();
+    await sleep(1100);
+    const at = await publish(plan);
+    expect(at && toSecond(at).toUTCString()).toBe(lastModifiedOf(before));
+    for (const { path, res } of before) {
+      const after = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': header(res, 'etag') ?? '' });
+      expect(after.status, path).toBe(304);
+      expect(header(after, 'etag'), path).toBe(header(res, 'etag'));
+      const plain = await get(path, { 'accept-encoding': 'gzip' });
+      expect(header(plain, 'last-modified'), path).toBe(header(res, 'last-modified'));
+    }
+  });
+
+  it('an import that only adds an unverified review keeps every ETag and Last-Modified', async () => {
+    const before = await current();
+    await sleep(1100);
+    const at = await publish({ ...plan, reviews: [...plan.reviews, review(60, '2025-07-01', { verified: false })] });
+    // The store itself says the published data did not change.
+    expect(at && toSecond(at).toUTCString()).toBe(lastModifiedOf(before));
+    for (const { path, res } of before) {
+      const after = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': header(res, 'etag') ?? '' });
+      expect(after.status, path).toBe(304);
+      const plain = await get(path, { 'accept-encoding': 'gzip' });
+      expect(header(plain, 'etag'), path).toBe(header(res, 'etag'));
+      expect(header(plain, 'last-modified'), path).toBe(header(res, 'last-modified'));
+    }
+  });
+});
