@@ -79,6 +79,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private published: Published | undefined;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
+  private followUp: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -107,12 +108,24 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     return this.published;
   }
 
-  /** Rebuilds if the store moved on; concurrent callers share one rebuild. */
+  /**
+   * Rebuilds if the store moved on. A call during a rebuild waits for one more check after it, since the
+   * running rebuild may have read the store before the caller's change committed; callers meanwhile share it.
+   */
   refresh(): Promise<void> {
-    this.refreshing ??= this.rebuildIfChanged().finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
+    if (!this.refreshing) {
+      this.refreshing = this.rebuildIfChanged().finally(() => {
+        this.refreshing = undefined;
+      });
+      return this.refreshing;
+    }
+    this.followUp ??= this.refreshing
+      .catch(() => undefined)
+      .then(() => {
+        this.followUp = undefined;
+        return this.refresh();
+      });
+    return this.followUp;
   }
 
   private async rebuildIfChanged(): Promise<void> {

@@ -212,3 +212,33 @@ describe('live responses match the schemas the document declares', () => {
     expect(byPointer({ ...body, reviews: [{ ...review, rating: 6 }] })).toBe(false);
   });
 });
+
+describe('an empty store', () => {
+  let empty: RunningServer;
+  beforeAll(async () => {
+    empty = await startServer(`${dir.path}/empty.db`);
+  });
+  afterAll(async () => {
+    await empty.close();
+  });
+
+  it.each([
+    ['/reviews.json', '/reviews.json'],
+    ['/insights.json', '/insights.json'],
+    ['/api/feed.json', '/api/feed.json'],
+    ['/api/reviews/search', '/api/reviews/search?rating=5'],
+    ['/api/reviews/since/{date}', '/api/reviews/since/2020-01-01'],
+  ])('%s: GET %s matches its declared schema with no business and no reviews', async (template, url) => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    formats.default(ajv);
+    ajv.addSchema({ ...doc, $id: docUrl() });
+    const res = await fetch(`${empty.url}${url}`);
+    expect(res.status).toBe(200);
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const ref = at(doc, 'paths', template, 'get', 'responses', '200', 'content', type, 'schema', '$ref');
+    if (typeof ref !== 'string') throw new Error(`no $ref declared for ${template} ${type}`);
+    const validate = ajv.compile({ $ref: `${docUrl()}${ref}` });
+    const valid = validate(await res.json());
+    expect(valid, JSON.stringify(validate.errors, null, 2)).toBe(true);
+  });
+});

@@ -78,8 +78,8 @@ export function negotiateCoding(header: string | undefined, available: readonly 
     const explicit = weights.get(coding);
     if (explicit !== undefined) return explicit;
     if (star !== undefined) return star;
-    // identity is acceptable unless excluded explicitly or by "*;q=0".
-    return coding === 'identity' ? 1 : 0;
+    // Unlisted identity stays acceptable (unless "*;q=0"), but below every coding the client did weigh.
+    return coding === 'identity' ? Number.MIN_VALUE : 0;
   };
   let best: Coding = 'identity';
   let bestQ = -1;

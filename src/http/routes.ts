@@ -30,13 +30,16 @@ function queryRepresentation(published: Published, key: string, render: () => un
 }
 
 export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation): void {
+  // GET and HEAD in one route: Fastify's generated HEAD route would add Content-Length: 0 to a 304.
+  const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown) =>
+    app.route({ method: ['GET', 'HEAD'], url, handler });
   const readPaths = [...Object.values(DOCUMENT_PATHS), '/api/reviews/search', '/api/reviews/since/:date', paths.openapi];
 
   for (const [name, path] of Object.entries(DOCUMENT_PATHS) as [DocumentName, string][]) {
-    app.get(path, (request, reply) => sendRepresentation(request, reply, publisher.current().representations[name]));
+    read(path, (request, reply) => sendRepresentation(request, reply, publisher.current().representations[name]));
   }
 
-  app.get('/api/reviews/search', async (request: FastifyRequest, reply: FastifyReply) => {
+  read('/api/reviews/search', async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = parseQuery(SearchParams, SEARCH_NUMERIC, request.query as Record<string, unknown>);
     if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
     const params = parsed.value;
@@ -50,9 +53,9 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     return sendRepresentation(request, reply, rep);
   });
 
-  app.get('/api/reviews/since/:date', async (request: FastifyRequest<{ Params: { date: string } }>, reply) => {
+  read('/api/reviews/since/:date', async (request: FastifyRequest, reply: FastifyReply) => {
     const unknown = Object.keys(request.query as object);
-    const parsed = SinceParams.safeParse({ date: request.params.date });
+    const parsed = SinceParams.safeParse({ date: (request.params as { date: string }).date });
     const issues = [
       ...(parsed.success ? [] : toIssues(parsed.error)),
       ...unknown.map((k) => ({ path: [k], message: `unknown parameter: ${k}`, code: 'unrecognized_keys' })),
@@ -67,20 +70,15 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     return sendRepresentation(request, reply, rep);
   });
 
-  app.get(paths.openapi, (request, reply) => sendRepresentation(request, reply, openapi));
+  read(paths.openapi, (request, reply) => sendRepresentation(request, reply, openapi));
 
-  // A known path with another method is 405 with Allow, not 404: the resource exists, the method does not.
-  app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE'],
-    url: '/*',
-    handler: (request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      const known = readPaths.some((p) => (p.endsWith(':date') ? path.startsWith(p.slice(0, -5)) : p === path));
-      if (!known) {
-        return sendError(reply, 'not_found', `Nothing at ${request.method} ${path}; the API is described at ${paths.openapi}`);
-      }
-      reply.header('allow', 'GET, HEAD, OPTIONS');
-      return sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; this API is read-only`);
-    },
+  // Decided before the body is read: a write to a read path is 405 (with Allow), anything else unknown is 404.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    const path = request.url.split('?')[0] ?? '';
+    const known = readPaths.some((p) => (p.endsWith(':date') ? path.startsWith(p.slice(0, -5)) : p === path));
+    if (!known) return sendError(reply, 'not_found', `Nothing at ${request.method} ${path}; the API is described at ${paths.openapi}`);
+    reply.header('allow', 'GET, HEAD, OPTIONS');
+    return sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; this API is read-only`);
   });
 }

@@ -94,6 +94,7 @@ export function jsonFeed(links: Links, business: Business | null, reviews: reado
       authors: [{ name: r.author }],
       tags: itemTags(business, r),
       _review: {
+        about: `${links.baseUrl}${paths.openapi}`,
         id: r.id,
         rating: r.rating,
         technicians: r.technicians,
@@ -105,13 +106,18 @@ export function jsonFeed(links: Links, business: Business | null, reviews: reado
 }
 
 // XML 1.0 forbids most control characters even when escaped; drop them rather than emit an unparseable feed.
+// A literal CR would be normalised away by every parser (XML 1.0 §2.11), so it is written as a reference.
 const xmlText = (s: string) =>
   s
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;');
+
+/** Attribute values also keep tabs and newlines, which parsers would otherwise turn into spaces (XML 1.0 §3.3.3). */
+const xmlAttribute = (s: string) => xmlText(s).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 
 export function atomFeed(
   links: Links,
@@ -121,7 +127,7 @@ export function atomFeed(
 ): string {
   const b = links.baseUrl;
   const entries = reviews.slice(0, FEED_SIZE).map((r) => {
-    const categories = itemTags(business, r).map((t) => `    <category term="${xmlText(t)}"/>`);
+    const categories = itemTags(business, r).map((t) => `    <category term="${xmlAttribute(t)}"/>`);
     return [
       '  <entry>',
       `    <id>${xmlText(reviewUrl(links, r))}</id>`,
@@ -129,7 +135,7 @@ export function atomFeed(
       `    <published>${startOfDay(r.date)}</published>`,
       `    <updated>${r.updatedAt}</updated>`,
       `    <author><name>${xmlText(r.author)}</name></author>`,
-      `    <link rel="alternate" type="text/html" href="${xmlText(reviewUrl(links, r))}"/>`,
+      `    <link rel="alternate" type="text/html" href="${xmlAttribute(reviewUrl(links, r))}"/>`,
       ...categories,
       `    <content type="text">${xmlText(itemText(r))}</content>`,
       '  </entry>',
@@ -141,9 +147,9 @@ export function atomFeed(
     `  <id>${xmlText(`${b}${paths.atomFeed}`)}</id>`,
     `  <title type="text">${xmlText(feedTitle(business))}</title>`,
     `  <updated>${publishedAt ?? '1970-01-01T00:00:00.000Z'}</updated>`,
-    `  <link rel="self" type="application/atom+xml" href="${xmlText(`${b}${paths.atomFeed}`)}"/>`,
-    `  <link rel="hub" href="${xmlText(`${b}${paths.hub}`)}"/>`,
-    `  <link rel="alternate" type="text/html" href="${xmlText(`${b}/`)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${xmlAttribute(`${b}${paths.atomFeed}`)}"/>`,
+    `  <link rel="hub" href="${xmlAttribute(`${b}${paths.hub}`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xmlAttribute(`${b}/`)}"/>`,
     `  <author><name>${xmlText(business?.name ?? 'Reviews service')}</name></author>`,
     '  <generator>reviews-service</generator>',
     ...entries,

@@ -128,6 +128,7 @@ export const JsonFeedDocument = z
             tags: z.array(z.string()),
             _review: z
               .object({
+                about: z.url().describe('Where this extension is described'),
                 id: z.string(),
                 rating: z.number().int().min(1).max(5),
                 technicians: z.array(z.string()),
