@@ -1,7 +1,7 @@
 // Keeps the current published view: builds a snapshot per data version off the request path and swaps it atomically.
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { encodeRepresentation, type Representation } from './http/representation.js';
+import { contentTag, encodeRepresentation, withLastModified, type Representation } from './http/representation.js';
 import type { Links } from './reviews/documents.js';
 import { buildSnapshot, type DocumentName, type ReviewsSnapshot } from './reviews/snapshot.js';
 import type { Store } from './store/types.js';
@@ -133,22 +133,26 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     if (previous && (await this.store.currentRevision()) === previous.snapshot.version.revision) return;
     const started = performance.now();
     const data = await this.store.readPublished();
-    const snapshot = buildSnapshot(data, this.links);
+    const { snapshot, documents } = buildSnapshot(data, this.links);
     const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
     const changed: DocumentName[] = [];
     const representations = {} as Record<DocumentName, Representation>;
     for (const name of Object.keys(CONTENT_TYPES) as DocumentName[]) {
-      const body = snapshot.documents[name];
-      const same = previous?.snapshot.documents[name] === body;
+      const body = Buffer.from(documents[name], 'utf8');
+      const before = previous?.representations[name];
+      // Unchanged bytes keep their encoded variants; only compression of changed documents costs time.
+      const tag = contentTag(body);
+      const same = before?.variants.identity.etag === `"${tag}"`;
       if (!same) changed.push(name);
       representations[name] =
-        same && previous && previous.lastModified?.getTime() === lastModified?.getTime()
-          ? previous.representations[name]
+        before && same
+          ? withLastModified(before, lastModified)
           : await encodeRepresentation(body, {
               contentType: CONTENT_TYPES[name],
               cacheControl: CACHE_CONTROL.documents,
               lastModified,
               effort: 'best',
+              tag,
             });
     }
     this.published = { snapshot, lastModified, representations, queries: new RepresentationCache() };

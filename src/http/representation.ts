@@ -32,11 +32,28 @@ export interface EncodeOptions {
   lastModified: Date | null;
   /** Pre-rendered documents use the best (slow) settings; per-request bodies use fast ones. */
   effort: 'best' | 'fast';
+  /** The body's contentTag, when the caller already computed it. */
+  tag?: string;
+}
+
+/** The content hash behind every ETag of a body: the same bytes get the same tags, in any process. */
+export function contentTag(body: Buffer): string {
+  return createHash('sha256').update(body).digest('base64url').slice(0, 27);
+}
+
+/** HTTP dates carry whole seconds; comparisons with If-Modified-Since must use the same precision. */
+function toSeconds(date: Date | null): Date | null {
+  return date ? new Date(Math.floor(date.getTime() / 1000) * 1000) : null;
+}
+
+/** The same bytes and tags under a new Last-Modified: no re-encoding. */
+export function withLastModified(rep: Representation, lastModified: Date | null): Representation {
+  return { ...rep, lastModified: toSeconds(lastModified) };
 }
 
 export async function encodeRepresentation(content: string | Buffer, options: EncodeOptions): Promise<Representation> {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  const tag = options.tag ?? contentTag(body);
   const variants: Representation['variants'] = { identity: { body, etag: `"${tag}"` } };
   if (body.length >= MIN_COMPRESS_BYTES) {
     // Brotli quality 11 costs seconds on multi-megabyte bodies; above 1 MiB quality 9 keeps rebuilds quick.
@@ -54,8 +71,7 @@ export async function encodeRepresentation(content: string | Buffer, options: En
     variants.gzip = { body: gz, etag: `"${tag}-gzip"` };
     variants.br = { body: br, etag: `"${tag}-br"` };
   }
-  const lastModified = options.lastModified ? new Date(Math.floor(options.lastModified.getTime() / 1000) * 1000) : null;
-  return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified, variants };
+  return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified: toSeconds(options.lastModified), variants };
 }
 
 /** Parses Accept-Encoding and picks the acceptable coding with the highest q; ties prefer br, then gzip, then identity. */

@@ -1,0 +1,115 @@
+// The Store contract, run against every engine through the Store interface alone.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportedReview } from '../src/reviews/schemas.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/types.js';
+import { tempDir } from './support/server.js';
+
+const dir = tempDir();
+afterAll(() => dir.remove());
+let counter = 0;
+
+const engines: { name: string; url: () => string }[] = [{ name: 'sqlite', url: () => `sqlite:${dir.path}/contract-${++counter}.db` }];
+
+const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview => ({
+  id,
+  date: '2025-05-05',
+  rating: 4,
+  text: `Text of ${id}`,
+  author: 'A B.',
+  technicians: [],
+  services: [],
+  verified: true,
+  ...extra,
+});
+const business = { name: 'Contract Co', areaServed: [], services: [], technicians: [] };
+
+describe.each(engines)('$name store', ({ url }) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await openStore(url());
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('starts empty at revision 0 with nothing published', async () => {
+    expect(await store.readPublished()).toEqual({ version: { revision: 0, publishedAt: null }, business: null, reviews: [] });
+    expect(await store.currentRevision()).toBe(0);
+    expect(await store.readBusiness()).toBeNull();
+  });
+
+  it('publishes verified reviews only, newest first by date then id, with every field', async () => {
+    await store.applyImport({
+      business,
+      replace: false,
+      reviews: [
+        review('b', { date: '2025-01-01' }),
+        review('a', { date: '2025-01-01', serviceArea: 'North', source: 'google', title: 'T', response: { date: '2025-01-02', text: 'Thanks' }, technicians: ['Zoë M'], services: ['ac-repair'] }),
+        review('c', { date: '2025-02-01' }),
+        review('hidden', { date: '2025-03-01', verified: false }),
+      ],
+    });
+    const data = await store.readPublished();
+    expect(data.reviews.map((r) => r.id)).toEqual(['c', 'b', 'a']);
+    expect(data.reviews[2]).toMatchObject({ serviceArea: 'North', source: 'google', title: 'T', response: { date: '2025-01-02', text: 'Thanks' }, technicians: ['Zoë M'], services: ['ac-repair'] });
+    expect(data.reviews[2]!.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(data.business).toEqual(business);
+  });
+
+  it('counts added, updated, unchanged and removed, and what the store holds', async () => {
+    await store.applyImport({ replace: false, reviews: [review('a'), review('b'), review('u', { verified: false })] });
+    const summary = await store.applyImport({ replace: true, reviews: [review('a'), review('b', { rating: 1 }), review('n')] });
+    expect(summary).toMatchObject({ added: 1, updated: 1, unchanged: 1, removed: 1, businessChanged: false, stored: { verified: 3, unverified: 0 } });
+  });
+
+  it('moves the revision on every change and publishedAt only when published data changes', async () => {
+    const first = await store.applyImport({ replace: false, reviews: [review('a')] });
+    expect(first.version.revision).toBe(1);
+    expect(first.version.publishedAt).not.toBeNull();
+    const same = await store.applyImport({ replace: false, reviews: [review('a')] });
+    expect(same.version).toEqual(first.version);
+    await new Promise((r) => setTimeout(r, 5));
+    const hidden = await store.applyImport({ replace: false, reviews: [review('h', { verified: false })] });
+    expect(hidden.version).toEqual({ revision: 2, publishedAt: first.version.publishedAt });
+    const shown = await store.applyImport({ replace: false, reviews: [review('h', { verified: true })] });
+    expect(shown.version.revision).toBe(3);
+    expect(shown.version.publishedAt! > first.version.publishedAt!).toBe(true);
+    expect(await store.currentRevision()).toBe(3);
+  });
+
+  it('keeps retained ids under replace', async () => {
+    await store.applyImport({ replace: false, reviews: [review('a'), review('b'), review('c')] });
+    const summary = await store.applyImport({ replace: true, reviews: [review('a')], retainIds: ['b'] });
+    expect(summary.removed).toBe(1);
+    expect((await store.readPublished()).reviews.map((r) => r.id)).toEqual(['b', 'a']);
+  });
+
+  it('keeps the stored business when an import brings none, and replaces it when one does', async () => {
+    await store.applyImport({ business, replace: false, reviews: [] });
+    await store.applyImport({ replace: true, reviews: [review('a')] });
+    expect(await store.readBusiness()).toEqual(business);
+    const renamed = await store.applyImport({ business: { ...business, name: 'Renamed' }, replace: false, reviews: [] });
+    expect(renamed.businessChanged).toBe(true);
+    expect((await store.readBusiness())?.name).toBe('Renamed');
+  });
+
+  it('writes large imports in batches and reports progress', async () => {
+    const reviews = Array.from({ length: 1234 }, (_, i) => review(`r${i}`));
+    const progress: [number, number][] = [];
+    const summary = await store.applyImport({ replace: false, reviews }, (done, total) => progress.push([done, total]));
+    expect(summary.added).toBe(1234);
+    expect(progress.at(-1)).toEqual([1234, 1234]);
+    expect(progress.length).toBeGreaterThan(1);
+  });
+
+  it('applies nothing when the import fails part-way', async () => {
+    await store.applyImport({ replace: false, reviews: [review('a')] });
+    const before = await store.readPublished();
+    // A record that breaks a NOT NULL column in the second batch: the first batch must be rolled back too.
+    const reviews = Array.from({ length: 700 }, (_, i) => review(`x${i}`));
+    reviews[650] = { ...reviews[650]!, text: null as unknown as string };
+    await expect(store.applyImport({ replace: true, reviews })).rejects.toThrow();
+    expect(await store.readPublished()).toEqual(before);
+  });
+});
