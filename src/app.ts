@@ -6,6 +6,8 @@ import { registerErrorHandling } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { encodeRepresentation } from './http/representation.js';
 import { registerReadRoutes } from './http/routes.js';
+import { RevokedSessions } from './mcp/revocations.js';
+import { registerMcp } from './mcp/route.js';
 import { CACHE_CONTROL, Publisher } from './publisher.js';
 import type { Store } from './store/types.js';
 
@@ -50,12 +52,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     effort: 'best',
   });
   registerReadRoutes(http, publisher, openapi);
+  const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs, http.log);
+  await revoked.start();
+  registerMcp(http, { config, publisher, revoked });
 
   return {
     http,
     publisher,
     async close() {
       publisher.stop();
+      revoked.stop();
       await http.close();
     },
   };

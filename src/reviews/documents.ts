@@ -159,7 +159,7 @@ export function atomFeed(
 }
 
 /** The insights shape with nothing in it: served until the insights engine fills it. */
-export function emptyInsights(publishedAt: string | null, reviewCount: number): object {
+export function emptyInsights(publishedAt: string | null, reviewCount: number): Record<string, unknown> {
   return {
     generatedAt: publishedAt,
     reviewCount,

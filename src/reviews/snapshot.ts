@@ -1,7 +1,7 @@
 // An immutable view of one data version: reviews newest first, the search index, and every document rendered once.
 import type { DataVersion, PublishedData, PublishedReview } from '../store/types.js';
 import { atomFeed, emptyInsights, jsonFeed, reviewsDataset, type Links } from './documents.js';
-import type { Business } from './schemas.js';
+import type { AggregateRating, Business } from './schemas.js';
 import { SearchIndex } from './search.js';
 
 export type DocumentName = 'reviews' | 'insights' | 'jsonFeed' | 'atomFeed';
@@ -10,17 +10,22 @@ export interface ReviewsSnapshot {
   readonly version: DataVersion;
   readonly business: Business | null;
   readonly reviews: readonly PublishedReview[];
+  readonly aggregateRating: AggregateRating;
   readonly index: SearchIndex;
+  /** The insights dataset as served at /insights.json. */
+  readonly insights: Readonly<Record<string, unknown>>;
 }
 
 /** The snapshot and its documents; the documents are returned apart so the encoded bytes are all that stays in memory. */
 export function buildSnapshot(data: PublishedData, links: Links): { snapshot: ReviewsSnapshot; documents: Record<DocumentName, string> } {
   const { version, business, reviews } = data;
+  const insights = emptyInsights(version.publishedAt, reviews.length);
+  const dataset = reviewsDataset(business, reviews);
   return {
-    snapshot: Object.freeze({ version, business, reviews, index: new SearchIndex(reviews) }),
+    snapshot: Object.freeze({ version, business, reviews, aggregateRating: dataset.aggregateRating, index: new SearchIndex(reviews), insights }),
     documents: {
-      reviews: JSON.stringify(reviewsDataset(business, reviews)),
-      insights: JSON.stringify(emptyInsights(version.publishedAt, reviews.length)),
+      reviews: JSON.stringify(dataset),
+      insights: JSON.stringify(insights),
       jsonFeed: JSON.stringify(jsonFeed(links, business, reviews)),
       atomFeed: atomFeed(links, business, reviews, version.publishedAt),
     },

@@ -35,6 +35,7 @@ export interface Database {
   store_state: { id: number; revision: number; published_at: string | null };
   business: { id: number; document: string; updated_at: string };
   reviews: ReviewRow;
+  mcp_revoked_sessions: { id: string; expires_at: string };
 }
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (16 columns each). */
@@ -133,6 +134,22 @@ export class KyselyStore implements Store {
 
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary> {
     return this.db.transaction().execute((trx) => applyImportIn(trx, plan, onProgress));
+  }
+
+  async revokeSession(id: string, expiresAt: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('mcp_revoked_sessions').where('expires_at', '<=', new Date().toISOString()).execute();
+      await trx
+        .insertInto('mcp_revoked_sessions')
+        .values({ id, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    });
+  }
+
+  async revokedSessions(now: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('mcp_revoked_sessions').select('id').where('expires_at', '>', now).execute();
+    return rows.map((r) => r.id);
   }
 
   close(): Promise<void> {

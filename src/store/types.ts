@@ -53,5 +53,9 @@ export interface Store {
   readBusiness(): Promise<Business | null>;
   /** Applies the whole plan in one transaction: all of it or, on error, nothing. */
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary>;
+  /** Records an ended MCP session until its expiry (ISO time); expired records are pruned. */
+  revokeSession(id: string, expiresAt: string): Promise<void>;
+  /** Ids of ended MCP sessions that have not expired yet. */
+  revokedSessions(now: string): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -44,8 +44,20 @@ const m001Initial: Migration = {
   },
 };
 
+/** Ended MCP sessions (DELETE /mcp), kept until they would have expired, so every replica refuses them. */
+const m002McpRevokedSessions: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('mcp_revoked_sessions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
+  '002_mcp_revoked_sessions': m002McpRevokedSessions,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,135 @@
+// POST/DELETE /mcp: streamable HTTP with signed session ids and a stateless SDK transport per request.
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Publisher } from '../publisher.js';
+import { RevokedSessions } from './revocations.js';
+import { checkSession, issueSession, type SessionClaims } from './session.js';
+import { createMcpServer } from './tools.js';
+
+/** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
+const RPC = { parseError: -32700, invalidRequest: -32600, serverError: -32000, sessionNotFound: -32001 } as const;
+
+function rpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export interface McpDeps {
+  config: Config;
+  publisher: Publisher;
+  revoked: RevokedSessions;
+}
+
+export function registerMcp(app: FastifyInstance, { config, publisher, revoked }: McpDeps): void {
+  const allowedOrigins = new Set([new URL(config.baseUrl).origin, ...config.mcp.allowedOrigins.map((o) => o.replace(/\/+$/, ''))]);
+
+  /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
+  const refuseOrigin = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
+    const origin = headerValue(request, 'origin');
+    if (origin === undefined || allowedOrigins.has(origin)) return undefined;
+    return rpcError(reply, 403, RPC.serverError, `Forbidden: Origin ${origin} is not allowed`);
+  };
+
+  /** 400 without a session id, 404 for one that is forged, expired or ended (so the client initializes again). */
+  const sessionOf = (request: FastifyRequest, reply: FastifyReply): SessionClaims | FastifyReply => {
+    const id = headerValue(request, 'mcp-session-id');
+    if (!id) return rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required');
+    const check = checkSession(id, config.mcp.sessionSecret);
+    if (!check.ok || revoked.has(check.claims.sid)) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found');
+    return check.claims;
+  };
+
+  app.register(async (scope) => {
+    // The body is parsed here, not by Fastify, so that malformed JSON gets a JSON-RPC parse error.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status === 413) return rpcError(reply, 413, RPC.invalidRequest, 'Request body too large');
+      if (status < 500) return rpcError(reply, status, RPC.invalidRequest, error.message);
+      request.log.error({ err: error }, 'MCP request failed');
+      return rpcError(reply, 500, -32603, `Internal error (request ${request.id})`);
+    });
+
+    scope.post('/mcp', async (request, reply) => {
+      const refused = refuseOrigin(request, reply);
+      if (refused) return refused;
+      const accept = headerValue(request, 'accept') ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        return rpcError(reply, 406, RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+      }
+      if (!/^application\/json\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
+        return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+      } catch {
+        return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
+      }
+      const messages = Array.isArray(body) ? body : [body];
+      if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+        return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+      }
+
+      let sessionIdGenerator: (() => string) | undefined;
+      const initialize = messages.find(isInitializeRequest);
+      if (initialize) {
+        const requested = initialize.params.protocolVersion;
+        const version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+        const { token } = issueSession(version, config.mcp.sessionSecret);
+        sessionIdGenerator = () => token;
+      } else {
+        const session = sessionOf(request, reply);
+        if (!('sid' in session)) return session;
+        const version = headerValue(request, 'mcp-protocol-version');
+        if (version !== undefined && version !== session.pv) {
+          return rpcError(reply, 400, RPC.serverError, `Bad Request: MCP-Protocol-Version ${version} does not match the session's ${session.pv}`);
+        }
+      }
+
+      const server = createMcpServer(publisher.current(), config.baseUrl);
+      // A session id generator only on initialize: the transport then sends it; later requests need no state.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
+      await server.connect(transport);
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await transport.handleRequest(request.raw, reply.raw, body);
+      return reply;
+    });
+
+    scope.delete('/mcp', async (request, reply) => {
+      const refused = refuseOrigin(request, reply);
+      if (refused) return refused;
+      const session = sessionOf(request, reply);
+      if (!('sid' in session)) return session;
+      await revoked.revoke(session.sid, session.exp);
+      return reply.code(204).send();
+    });
+
+    // No server-initiated stream is offered: every response comes on its POST.
+    scope.get('/mcp', async (request, reply) => {
+      reply.header('allow', 'POST, DELETE');
+      return rpcError(reply, 405, RPC.serverError, 'Method Not Allowed: this server sends no stream on GET; POST requests');
+    });
+  });
+}

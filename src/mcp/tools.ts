@@ -1,0 +1,223 @@
+// The MCP server's tools, resources and prompt over the current snapshot: read-only, schemas shared with the REST API.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { Published } from '../publisher.js';
+import { paths, toPublic } from '../reviews/documents.js';
+import { SearchResponse, SinceResponse } from '../reviews/responses.js';
+import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
+import { SearchParams } from '../reviews/search.js';
+import type { DocumentName } from '../reviews/snapshot.js';
+import { fold } from '../reviews/text.js';
+
+export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
+
+const INSTRUCTIONS =
+  'Verified customer reviews of one home-services business (cooling, plumbing, electrical). Use get_business for who they are, their services (with ids) and technicians; search_reviews to find reviews by rating, date, text, technician or service; get_insights for what customers say overall (aspects such as punctuality or price, per technician, service and area, recurring topics, an FAQ and a summary). Every review cited has an id that get_review returns in full.';
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const SINCE_LIMIT = { max: 500, default: 100 } as const;
+
+const SinceArguments = z
+  .object({
+    date: IsoDate.describe('First date included, YYYY-MM-DD'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(SINCE_LIMIT.max)
+      .default(SINCE_LIMIT.default)
+      .describe(`Maximum number of reviews returned, 1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default}; total says how many there are`),
+  })
+  .strict();
+
+const SinceResult = SinceResponse.extend({ total: z.number().int().describe('Reviews dated on or after `since`, before the limit') });
+
+const INSIGHT_SECTIONS = ['aspects', 'technicians', 'services', 'areas', 'topics', 'faq', 'summary'] as const;
+
+const InsightsArguments = z
+  .object({
+    section: z.enum(INSIGHT_SECTIONS).describe('Which part of the insights: aspects, technicians, services, areas, topics, faq or summary'),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Pick one entry of the section: an aspect id, technician name (first name works), service id or name, area, topic or question'),
+  })
+  .strict();
+
+const InsightsResult = z.object({
+  section: z.enum(INSIGHT_SECTIONS),
+  generatedAt: z.string().nullable(),
+  reviewCount: z.number().int(),
+  data: z.unknown().describe('An array of entries, one entry when `name` was given, or the summary object'),
+});
+
+const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating });
+const ReviewResult = z.object({ review: Review });
+
+/** A tool result: the structured value and the same value as a JSON text block for clients that read only text. */
+function result<T extends Record<string, unknown>>(structuredContent: T) {
+  return { structuredContent, content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }] };
+}
+
+function toolError(message: string) {
+  return { isError: true, content: [{ type: 'text' as const, text: message }] };
+}
+
+function insightSection(insights: Readonly<Record<string, unknown>>, section: (typeof INSIGHT_SECTIONS)[number]): unknown {
+  const entities = (insights.entities ?? {}) as Record<string, unknown>;
+  switch (section) {
+    case 'technicians':
+      return entities.technicians ?? [];
+    case 'services':
+      return entities.services ?? [];
+    case 'areas':
+      return entities.serviceAreas ?? [];
+    default:
+      return insights[section] ?? [];
+  }
+}
+
+/** The text an entry is picked by: its id, name, topic or question. */
+function entryNames(entry: unknown): string[] {
+  if (typeof entry !== 'object' || entry === null) return [];
+  const e = entry as Record<string, unknown>;
+  return ['id', 'name', 'phrase', 'topic', 'question'].flatMap((k) => (typeof e[k] === 'string' ? [e[k]] : []));
+}
+
+const RESOURCES: { name: DocumentName; path: string; title: string; description: string }[] = [
+  { name: 'reviews', path: paths.reviews, title: 'Reviews dataset', description: 'Business metadata, aggregate rating and every verified review, newest first' },
+  { name: 'insights', path: paths.insights, title: 'Insights dataset', description: 'Aspect-based sentiment, technicians, services, areas, topics, FAQ and summary' },
+  { name: 'jsonFeed', path: paths.jsonFeed, title: 'JSON Feed', description: 'The 50 newest reviews as JSON Feed 1.1' },
+  { name: 'atomFeed', path: paths.atomFeed, title: 'Atom feed', description: 'The 50 newest reviews as an Atom feed' },
+];
+
+/** Builds a server for one request over the snapshot current at that moment. */
+export function createMcpServer(published: Published, baseUrl: string): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+  const { snapshot } = published;
+
+  server.registerTool(
+    'get_business',
+    {
+      title: 'Business details',
+      description:
+        'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars).',
+      inputSchema: z.object({}).strict(),
+      outputSchema: BusinessResult,
+      annotations: { title: 'Business details', ...readOnly },
+    },
+    () => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating }),
+  );
+
+  server.registerTool(
+    'search_reviews',
+    {
+      title: 'Search reviews',
+      description:
+        'Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars 1-5), min_rating (1-5), since/until (YYYY-MM-DD, inclusive), query (case- and accent-insensitive text substring), mentions_technician (full or first name), mentions_service (a service id from get_business), limit (1-100, default 20). Returns newest first, with count (returned) and total (matched).',
+      inputSchema: SearchParams,
+      outputSchema: SearchResponse,
+      annotations: { title: 'Search reviews', ...readOnly },
+    },
+    (params) => {
+      const found = snapshot.index.search(params);
+      return result({ count: found.count, total: found.total, reviews: found.reviews.map(toPublic) });
+    },
+  );
+
+  server.registerTool(
+    'get_reviews_since',
+    {
+      title: 'Reviews since a date',
+      description: `Verified reviews dated on or after a date (YYYY-MM-DD), newest first, at most limit (default ${SINCE_LIMIT.default}); total says how many there are in all. Use it to see what is new.`,
+      inputSchema: SinceArguments,
+      outputSchema: SinceResult,
+      annotations: { title: 'Reviews since a date', ...readOnly },
+    },
+    ({ date, limit }) => {
+      const reviews = snapshot.index.since(date);
+      const returned = reviews.slice(0, limit).map(toPublic);
+      return result({ since: date, count: returned.length, total: reviews.length, reviews: returned });
+    },
+  );
+
+  server.registerTool(
+    'get_insights',
+    {
+      title: 'What customers say',
+      description:
+        'Insights computed from the reviews, one section at a time: aspects (punctuality, responsiveness, price, quality, professionalism, communication, cleanliness, expertise: mentions, sentiment, trend, quotes), technicians, services, areas, topics (recurring phrases), faq (common questions answered with figures) or summary. Give name to pick one entry, e.g. section technicians with name "Zoë". Every figure cites review ids that get_review returns.',
+      inputSchema: InsightsArguments,
+      outputSchema: InsightsResult,
+      annotations: { title: 'What customers say', ...readOnly },
+    },
+    ({ section, name }) => {
+      const insights = snapshot.insights;
+      let data = insightSection(insights, section);
+      if (name !== undefined) {
+        const entries = Array.isArray(data) ? data : [];
+        const wanted = fold(name).trim();
+        const entry = entries.find((e) => entryNames(e).some((n) => fold(n) === wanted || fold(n).split(' ')[0] === wanted));
+        if (!entry) {
+          const known = entries.flatMap((e) => entryNames(e).slice(0, 1));
+          return toolError(`No ${section} entry named "${name}". ${known.length ? `Known: ${known.join(', ')}.` : 'This section has no entries yet.'}`);
+        }
+        data = entry;
+      }
+      return result({ section, generatedAt: (insights.generatedAt as string | null) ?? null, reviewCount: snapshot.reviews.length, data });
+    },
+  );
+
+  server.registerTool(
+    'get_review',
+    {
+      title: 'One review',
+      description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
+      inputSchema: z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict(),
+      outputSchema: ReviewResult,
+      annotations: { title: 'One review', ...readOnly },
+    },
+    ({ id }) => {
+      const review = snapshot.reviews.find((r) => r.id === id);
+      return review ? result({ review: toPublic(review) }) : toolError(`No verified review has id "${id}". Ids come from search_reviews or get_insights.`);
+    },
+  );
+
+  for (const resource of RESOURCES) {
+    const uri = `${baseUrl}${resource.path}`;
+    const representation = published.representations[resource.name];
+    server.registerResource(
+      resource.name,
+      uri,
+      { title: resource.title, description: resource.description, mimeType: representation.contentType },
+      () => ({ contents: [{ uri, mimeType: representation.contentType, text: representation.variants.identity.body.toString('utf8') }] }),
+    );
+  }
+
+  server.registerPrompt(
+    'summarize_reviews',
+    {
+      title: 'Summarize what customers say',
+      description: 'Asks for a summary of what customers say, overall or about one technician, service, area or aspect.',
+      argsSchema: { about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') },
+    },
+    ({ about }) => ({
+      messages: [
+        {
+          role: 'user' as const,
+          content: {
+            type: 'text' as const,
+            text: about
+              ? `Summarize what customers say about ${about}. Use get_insights (the right section, with name "${about}") and search_reviews for examples; cite review ids for every claim.`
+              : 'Summarize what customers say about this business. Use get_business, then get_insights sections summary, aspects and faq; cite review ids for every claim.',
+          },
+        },
+      ],
+    }),
+  );
+
+  return server;
+}
