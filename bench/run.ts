@@ -55,6 +55,27 @@ async function load(url: string, headers: Record<string, string> = {}, requests?
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
+async function loadMcpSearch(base: string, args: Record<string, unknown>) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+  });
+  const session = init.headers.get('mcp-session-id')!;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: args } });
+  const result = await autocannon({
+    url: `${base}/mcp`,
+    connections: 10,
+    duration,
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    body,
+  });
+  if (result.non2xx > 0) throw new Error(`MCP load: ${result.non2xx} non-2xx answers`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
 function bruteForce(reviews: readonly PublishedReview[], p: SearchParams): number {
   const q = p.query === undefined ? undefined : fold(p.query);
   const tech = p.mentions_technician === undefined ? undefined : fold(p.mentions_technician);
@@ -121,6 +142,11 @@ async function benchSize(size: number, port: number): Promise<void> {
         .map((qs) => ({ method: 'GET' as const, path: `/api/reviews/search?${qs}` }));
       const search = await load(`${base}/api/reviews/search`, {}, searches);
       row(size, 'GET search (4 queries, cached) req/s (p99 ms)', `${search.rps.toFixed(0)} (${search.p99})`, `baseline ${floor.rps.toFixed(0)}`, `ratio ${(search.rps / floor.rps).toFixed(2)}`);
+
+      // MCP tools/call search_reviews against the REST search for the same query, side by side.
+      const rest = await load(`${base}/api/reviews/search?mentions_technician=zoe&min_rating=4&limit=20`);
+      const mcp = await loadMcpSearch(base, { mentions_technician: 'zoe', min_rating: 4, limit: 20 });
+      row(size, 'MCP tools/call search_reviews req/s (p99 ms)', `${mcp.rps.toFixed(0)} (${mcp.p99})`, `REST ${rest.rps.toFixed(0)} (${rest.p99})`, `ratio ${(mcp.rps / rest.rps).toFixed(2)}`);
     } finally {
       baseline.kill();
     }

@@ -1,5 +1,6 @@
 // The MCP server's tools, resources and prompt over the current snapshot: read-only, schemas shared with the REST API.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import type { Published } from '../publisher.js';
 import { paths, toPublic } from '../reviews/documents.js';
@@ -94,9 +95,17 @@ const RESOURCES: { name: DocumentName; path: string; title: string; description:
   { name: 'atomFeed', path: paths.atomFeed, title: 'Atom feed', description: 'The 50 newest reviews as an Atom feed' },
 ];
 
+// The SDK would build an Ajv instance per server (used only for elicitation, which these tools never ask for);
+// one shared instance keeps a server per request cheap.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 /** Builds a server for one request over the snapshot current at that moment. */
 export function createMcpServer(published: Published, baseUrl: string): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+    jsonSchemaValidator,
+  });
   const { snapshot } = published;
 
   server.registerTool(

@@ -1,0 +1,320 @@
+// The MCP streamable HTTP transport with raw HTTP: signed sessions on every replica, Origin, versions and JSON-RPC errors.
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemo } from '../src/demo/generate.js';
+import { issueSession } from '../src/mcp/session.js';
+import {
+  initializeRequest,
+  isJsonRpcError,
+  mcpRequest,
+  openSession,
+  resultOf,
+  rpc,
+  type JsonRpcError,
+  type McpHttpResponse,
+} from './support/mcp-wire.js';
+import { startServer, tempDir, type RunningServer } from './support/server.js';
+
+const SECRET = 'transport-test-secret-0123456789abcdef';
+const OTHER_SECRET = 'another-secret-fedcba9876543210-xyz';
+const ALLOWED_ORIGIN = 'https://app.example.com';
+
+const dir = tempDir('reviews-mcp-transport-');
+/** The server most tests talk to, over data/a.db. */
+let server: RunningServer;
+/** A replica over the same SQLite file and the same secret. */
+let sameFileReplica: RunningServer;
+/** A replica over another SQLite file with the same secret. */
+let otherFileReplica: RunningServer;
+/** A server whose secret differs. */
+let otherSecret: RunningServer;
+
+const demo = generateDemo({ seed: 3, reviews: 30 });
+
+/** A JSON-RPC error object with the given HTTP status (and code, when given), served as JSON. */
+function expectRpcError(res: McpHttpResponse, status: number, code?: number): JsonRpcError {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(isJsonRpcError(res.json), res.text).toBe(true);
+  const body = res.json as JsonRpcError;
+  expect(Object.keys(body).sort()).toStrictEqual(['error', 'id', 'jsonrpc']);
+  expect(body.error.message.length).toBeGreaterThan(0);
+  if (code !== undefined) expect(body.error.code).toBe(code);
+  return body;
+}
+
+const toolsCall = (name: string, args: Record<string, unknown> = {}) => rpc('tools/call', { name, arguments: args });
+
+/** A session id with one character replaced by another allowed one, at `position` from the start. */
+function changeOneCharacter(id: string, position: number): string {
+  const old = id[position]!;
+  return `${id.slice(0, position)}${old === 'A' ? 'B' : 'A'}${id.slice(position + 1)}`;
+}
+
+beforeAll(async () => {
+  const env = { MCP_SESSION_SECRET: SECRET, MCP_ALLOWED_ORIGINS: `${ALLOWED_ORIGIN}, http://localhost:5173` };
+  server = await startServer(`${dir.path}/a.db`, env);
+  await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
+  await server.app.publisher.refresh();
+  sameFileReplica = await startServer(`${dir.path}/a.db`, env);
+  await sameFileReplica.app.publisher.refresh();
+  otherFileReplica = await startServer(`${dir.path}/b.db`, env);
+  otherSecret = await startServer(`${dir.path}/b.db`, { MCP_SESSION_SECRET: OTHER_SECRET });
+});
+afterAll(async () => {
+  for (const s of [otherSecret, otherFileReplica, sameFileReplica, server]) await s?.close();
+  dir.remove();
+});
+
+describe('MCP initialize over raw HTTP', () => {
+  it.each([
+    ['2025-06-18', '2025-06-18'],
+    ['2025-11-25', '2025-11-25'],
+    ['2025-03-26', '2025-03-26'],
+    ['2099-01-01', '2025-11-25'],
+  ])('asked for %s, answers 200 with a session id and protocol version %s', async (asked, negotiated) => {
+    const request = initializeRequest(asked);
+    const res = await mcpRequest(server.url, { body: request });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7E]+$/);
+    const body = res.json as { jsonrpc: string; id: number; result: { protocolVersion: string; serverInfo: { name: string }; capabilities: Record<string, unknown> } };
+    expect(body.jsonrpc).toBe('2.0');
+    expect(body.id).toBe(request.id);
+    expect(body.result.protocolVersion).toBe(negotiated);
+    expect(body.result.serverInfo.name).toBe('reviews-service');
+    expect(Object.keys(body.result.capabilities)).toEqual(expect.arrayContaining(['tools', 'resources', 'prompts']));
+  });
+
+  it('gives every initialize a different, long session id', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 5 }, async () => (await mcpRequest(server.url, { body: initializeRequest('2025-06-18') })).headers.get('mcp-session-id')!),
+    );
+    expect(new Set(ids).size).toBe(5);
+    for (const id of ids) expect(id.length).toBeGreaterThanOrEqual(32);
+  });
+});
+
+describe('MCP session header', () => {
+  it('serves tools/list, tools/call, ping and notifications/initialized with the session id', async () => {
+    const { sessionId, protocolVersion } = await openSession(server.url);
+    const listed = await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('tools/list') });
+    expect(resultOf<{ tools: unknown[] }>(listed).tools).toHaveLength(5);
+    const called = await mcpRequest(server.url, { sessionId, protocolVersion, body: toolsCall('search_reviews', { rating: 5, limit: 2 }) });
+    const result = resultOf<{ structuredContent: { count: number; reviews: { rating: number }[] } }>(called);
+    expect(result.structuredContent.count).toBeLessThanOrEqual(2);
+    for (const review of result.structuredContent.reviews) expect(review.rating).toBe(5);
+    const pinged = await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('ping') });
+    expect(resultOf(pinged)).toStrictEqual({});
+    const notified = await mcpRequest(server.url, { sessionId, protocolVersion, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    expect(notified.status).toBe(202);
+    expect(notified.text).toBe('');
+  });
+
+  it('serves a session without the MCP-Protocol-Version header (the session knows its version)', async () => {
+    const { sessionId } = await openSession(server.url);
+    const res = await mcpRequest(server.url, { sessionId, body: rpc('tools/list') });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['tools/list', rpc('tools/list')],
+    ['tools/call', toolsCall('get_business')],
+    ['ping', rpc('ping')],
+    ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }],
+  ])('refuses %s without a session id with 400', async (_label, body) => {
+    expectRpcError(await mcpRequest(server.url, { body }), 400);
+  });
+
+  it('answers 404 to forged session ids', async () => {
+    const { sessionId } = await openSession(server.url);
+    const [payload] = sessionId.split('.') as [string, string];
+    const resigned = `${payload}.${createHmac('sha256', OTHER_SECRET).update(payload).digest('base64url')}`;
+    const forged = [
+      'not-a-session',
+      'x'.repeat(80),
+      changeOneCharacter(sessionId, 5),
+      changeOneCharacter(sessionId, sessionId.length - 3),
+      changeOneCharacter(sessionId, sessionId.length - 1),
+      resigned,
+      issueSession('2025-06-18', OTHER_SECRET).token,
+      `${sessionId}x`,
+    ];
+    for (const id of forged) {
+      expect(id).not.toBe(sessionId);
+      expectRpcError(await mcpRequest(server.url, { sessionId: id, body: toolsCall('get_business') }), 404);
+    }
+    // The genuine id still works, so the 404s are about the ids.
+    expect((await mcpRequest(server.url, { sessionId, body: toolsCall('get_business') })).status).toBe(200);
+  });
+
+  it('answers 404 to a session older than 24 hours, and serves one a little younger', async () => {
+    const hour = 3600 * 1000;
+    const expired = issueSession('2025-06-18', SECRET, Date.now() - 25 * hour).token;
+    expectRpcError(await mcpRequest(server.url, { sessionId: expired, protocolVersion: '2025-06-18', body: toolsCall('get_business') }), 404);
+    const young = issueSession('2025-06-18', SECRET, Date.now() - 23 * hour).token;
+    expect((await mcpRequest(server.url, { sessionId: young, protocolVersion: '2025-06-18', body: toolsCall('get_business') })).status).toBe(200);
+  });
+});
+
+describe('MCP sessions on every replica', () => {
+  it('accepts a session initialized on another replica with the same secret', async () => {
+    const { sessionId, protocolVersion } = await openSession(server.url);
+    const res = await mcpRequest(otherFileReplica.url, { sessionId, protocolVersion, body: toolsCall('get_business') });
+    const result = resultOf<{ isError?: boolean; structuredContent: { business: unknown } }>(res);
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent.business).toBeNull();
+    const onSameFile = await mcpRequest(sameFileReplica.url, { sessionId, protocolVersion, body: toolsCall('get_business') });
+    expect(resultOf<{ structuredContent: { business: { name: string } } }>(onSameFile).structuredContent.business.name).toBe(demo.business.name);
+  });
+
+  it('answers 404 on a server with a different secret', async () => {
+    const { sessionId, protocolVersion } = await openSession(server.url);
+    expectRpcError(await mcpRequest(otherSecret.url, { sessionId, protocolVersion, body: toolsCall('get_business') }), 404);
+  });
+
+  it('ends a session on every replica within about a second of DELETE on one', async () => {
+    const { sessionId, protocolVersion } = await openSession(server.url);
+    expect((await mcpRequest(sameFileReplica.url, { sessionId, protocolVersion, body: rpc('ping') })).status).toBe(200);
+    const deleted = await mcpRequest(server.url, { method: 'DELETE', sessionId });
+    expect(deleted.status).toBe(204);
+    const start = Date.now();
+    let status = 200;
+    while (Date.now() - start < 3000) {
+      status = (await mcpRequest(sameFileReplica.url, { sessionId, protocolVersion, body: rpc('ping') })).status;
+      if (status === 404) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe(404);
+    expect(Date.now() - start).toBeLessThan(1500);
+  });
+});
+
+describe('DELETE and GET /mcp', () => {
+  it('ends the session with 204; the id then gets 404, DELETE included', async () => {
+    const { sessionId, protocolVersion } = await openSession(server.url);
+    const deleted = await mcpRequest(server.url, { method: 'DELETE', sessionId, protocolVersion });
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('tools/list') }), 404);
+    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion, body: toolsCall('get_business') }), 404);
+    expectRpcError(await mcpRequest(server.url, { method: 'DELETE', sessionId }), 404);
+  });
+
+  it('answers DELETE without a session id with 400 and with a forged one with 404', async () => {
+    expectRpcError(await mcpRequest(server.url, { method: 'DELETE' }), 400);
+    expectRpcError(await mcpRequest(server.url, { method: 'DELETE', sessionId: 'forged.session' }), 404);
+  });
+
+  it('answers GET with 405 and Allow', async () => {
+    const { sessionId } = await openSession(server.url);
+    for (const res of [await mcpRequest(server.url, { method: 'GET' }), await mcpRequest(server.url, { method: 'GET', sessionId })]) {
+      expectRpcError(res, 405);
+      const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+      expect(allow).toEqual(expect.arrayContaining(['POST', 'DELETE']));
+      expect(allow).not.toContain('GET');
+    }
+  });
+});
+
+describe('MCP Origin check', () => {
+  it('allows requests without Origin, with the BASE_URL origin and with configured origins', async () => {
+    for (const origin of [undefined, server.url, ALLOWED_ORIGIN, 'http://localhost:5173']) {
+      const headers: Record<string, string> = origin === undefined ? {} : { origin };
+      const { sessionId } = await openSession(server.url, '2025-06-18', headers);
+      const res = await mcpRequest(server.url, { sessionId, headers, body: toolsCall('get_business') });
+      expect(res.status, origin).toBe(200);
+    }
+  });
+
+  it('refuses other origins with 403 on initialize, later requests and DELETE', async () => {
+    const evil = { origin: 'http://evil.example.com' };
+    expectRpcError(await mcpRequest(server.url, { headers: evil, body: initializeRequest('2025-06-18') }), 403);
+    const { sessionId } = await openSession(server.url);
+    expectRpcError(await mcpRequest(server.url, { sessionId, headers: evil, body: toolsCall('get_business') }), 403);
+    expectRpcError(await mcpRequest(server.url, { method: 'DELETE', sessionId, headers: evil }), 403);
+    // A look-alike of an allowed origin is another origin.
+    for (const origin of [`${ALLOWED_ORIGIN}.evil.example`, 'http://app.example.com', 'null']) {
+      expectRpcError(await mcpRequest(server.url, { headers: { origin }, body: initializeRequest('2025-06-18') }), 403);
+    }
+    // The refused DELETE ended nothing.
+    expect((await mcpRequest(server.url, { sessionId, body: rpc('ping') })).status).toBe(200);
+  });
+});
+
+describe('MCP-Protocol-Version header', () => {
+  it("accepts the session's version and refuses an unsupported or different one with 400", async () => {
+    const { sessionId } = await openSession(server.url, '2025-06-18');
+    expect((await mcpRequest(server.url, { sessionId, protocolVersion: '2025-06-18', body: rpc('tools/list') })).status).toBe(200);
+    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: '1999-01-01', body: rpc('tools/list') }), 400);
+    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: '2025-11-25', body: rpc('tools/list') }), 400);
+    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: rpc('tools/list') }), 400);
+  });
+});
+
+describe('MCP JSON-RPC errors', () => {
+  it('answers malformed JSON with 400 and a parse error (-32700), with or without a session', async () => {
+    const { sessionId } = await openSession(server.url);
+    for (const text of ['{"jsonrpc": "2.0",', 'not json', '']) {
+      const body = expectRpcError(await mcpRequest(server.url, { body: text, sessionId }), 400, -32700);
+      expect(body.id).toBeNull();
+    }
+    expectRpcError(await mcpRequest(server.url, { body: '{"jsonrpc":' }), 400, -32700);
+  });
+
+  it.each(['{}', '[]', '{"jsonrpc":"1.0"}', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '"hello"', '42', 'null', '[1, 2]'])(
+    'answers %s (JSON, but not a JSON-RPC message) with 400 and an invalid request error (-32600)',
+    async (text) => {
+      const { sessionId } = await openSession(server.url);
+      expectRpcError(await mcpRequest(server.url, { body: text, sessionId }), 400, -32600);
+    },
+  );
+
+  it('answers a body over 64 KiB with 413', async () => {
+    const { sessionId } = await openSession(server.url);
+    const body = toolsCall('search_reviews', { query: 'x'.repeat(70 * 1024) });
+    expectRpcError(await mcpRequest(server.url, { sessionId, body }), 413);
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', 'text/json'])(
+    'answers Content-Type %s with 415',
+    async (contentType) => {
+      expectRpcError(await mcpRequest(server.url, { headers: { 'content-type': contentType }, body: initializeRequest('2025-06-18') }), 415);
+    },
+  );
+
+  it('accepts Content-Type application/json with a charset', async () => {
+    const res = await mcpRequest(server.url, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: initializeRequest('2025-06-18') });
+    expect(res.status).toBe(200);
+  });
+
+  it.each(['application/json', 'text/event-stream', '*/*'])('answers Accept %s (not both types) with 406', async (accept) => {
+    expectRpcError(await mcpRequest(server.url, { headers: { accept }, body: initializeRequest('2025-06-18') }), 406);
+  });
+
+  it('answers an unknown method in a valid session with -32601 in a 200 response, with the request id', async () => {
+    const { sessionId, protocolVersion } = await openSession(server.url);
+    const request = rpc('reviews/delete_all');
+    const body = expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion, body: request }), 200, -32601);
+    expect(body.id).toBe(request.id);
+  });
+});
+
+describe('Authorization header', () => {
+  it('changes nothing: initialize and tools/call succeed the same with Authorization: Bearer x', async () => {
+    const plain = await openSession(server.url);
+    const bearer = await openSession(server.url, '2025-06-18', { authorization: 'Bearer x' });
+    expect(bearer.protocolVersion).toBe(plain.protocolVersion);
+    const withoutAuth = await mcpRequest(server.url, { sessionId: plain.sessionId, body: toolsCall('search_reviews', { limit: 3 }) });
+    const withAuth = await mcpRequest(server.url, {
+      sessionId: bearer.sessionId,
+      headers: { authorization: 'Bearer x' },
+      body: toolsCall('search_reviews', { limit: 3 }),
+    });
+    expect(withAuth.status).toBe(200);
+    expect(resultOf(withAuth)).toStrictEqual(resultOf(withoutAuth));
+    // A session opened without the header may use it, and the other way round.
+    expect((await mcpRequest(server.url, { sessionId: plain.sessionId, headers: { authorization: 'Bearer x' }, body: rpc('ping') })).status).toBe(200);
+    expect((await mcpRequest(server.url, { sessionId: bearer.sessionId, body: rpc('ping') })).status).toBe(200);
+  });
+});
