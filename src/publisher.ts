@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { contentTag, encodeRepresentation, withLastModified, type Representation } from './http/representation.js';
+import { startPolling } from './poll.js';
 import type { Links } from './reviews/documents.js';
 import { buildSnapshot, type DocumentName, type ReviewsSnapshot } from './reviews/snapshot.js';
 import type { Store } from './store/types.js';
@@ -77,7 +78,7 @@ export class RepresentationCache {
 
 export class Publisher extends EventEmitter<PublisherEvents> {
   private published: Published | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private stopPolling: () => void = () => undefined;
   private refreshing: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
 
@@ -92,15 +93,11 @@ export class Publisher extends EventEmitter<PublisherEvents> {
 
   /** Builds the first view, then polls the store for changes made by any process. */
   async start(): Promise<void> {
-    await this.refresh();
-    this.timer = setInterval(() => {
-      this.refresh().catch((error: unknown) => this.log.error({ err: error }, 'rebuilding the published view failed'));
-    }, this.intervalMs);
-    this.timer.unref();
+    this.stopPolling = await startPolling(() => this.refresh(), this.intervalMs, this.log, 'rebuilding the published view failed');
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopPolling();
   }
 
   current(): Published {

@@ -1,10 +1,11 @@
 // Ended MCP sessions, mirrored from the store: every replica refuses a session ended on any of them within a poll.
 import type { FastifyBaseLogger } from 'fastify';
+import { startPolling } from '../poll.js';
 import type { Store } from '../store/types.js';
 
 export class RevokedSessions {
   private ids = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
+  private stopPolling: () => void = () => undefined;
 
   constructor(
     private readonly store: Store,
@@ -13,15 +14,11 @@ export class RevokedSessions {
   ) {}
 
   async start(): Promise<void> {
-    await this.reload();
-    this.timer = setInterval(() => {
-      this.reload().catch((error: unknown) => this.log.error({ err: error }, 'reading ended MCP sessions failed'));
-    }, this.intervalMs);
-    this.timer.unref();
+    this.stopPolling = await startPolling(() => this.reload(), this.intervalMs, this.log, 'reading ended MCP sessions failed');
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopPolling();
   }
 
   has(sessionId: string): boolean {
