@@ -21,7 +21,22 @@ const EnvSchema = z.object({
   WEBSUB_TIMEOUT_MS: int(1).default(10000),
   WEBSUB_ALLOW_PRIVATE_CALLBACKS: bool.default(false),
   MCP_SESSION_SECRET: z.string().min(16).optional(),
-  MCP_ALLOWED_ORIGINS: z.string().default(''),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list, ctx) =>
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .flatMap((entry) => {
+          // Compared with a browser's Origin header, so normalised the way browsers write it.
+          const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
+          if (origin !== 'null') return [origin];
+          ctx.addIssue({ code: 'custom', message: `"${entry}" is not an origin such as https://app.example.com` });
+          return [];
+        }),
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the server looks for changes made by another process (the CLI, another replica). */
   RELOAD_INTERVAL_MS: int(10).default(500),
@@ -79,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       },
       mcp: {
         sessionSecret: e.MCP_SESSION_SECRET ?? randomBytes(32).toString('hex'),
-        allowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+        allowedOrigins: e.MCP_ALLOWED_ORIGINS,
       },
       logLevel: e.LOG_LEVEL,
       reloadIntervalMs: e.RELOAD_INTERVAL_MS,

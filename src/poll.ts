@@ -9,8 +9,16 @@ export async function startPolling(
   failure: string,
 ): Promise<() => void> {
   await task();
+  // Runs never overlap: a slow run makes the next tick skip, so results cannot land out of order.
+  let running = false;
   const timer = setInterval(() => {
-    task().catch((error: unknown) => log.error({ err: error }, failure));
+    if (running) return;
+    running = true;
+    task()
+      .catch((error: unknown) => log.error({ err: error }, failure))
+      .finally(() => {
+        running = false;
+      });
   }, intervalMs);
   // A poll alone must not keep the process alive.
   timer.unref();

@@ -109,6 +109,8 @@ describe('MCP session header', () => {
     const notified = await mcpRequest(server.url, { sessionId, protocolVersion, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
     expect(notified.status).toBe(202);
     expect(notified.text).toBe('');
+    const answered = await mcpRequest(server.url, { sessionId, protocolVersion, body: { jsonrpc: '2.0', id: 'from-server-1', result: {} } });
+    expect(answered.status).toBe(202);
   });
 
   it('serves a session without the MCP-Protocol-Version header (the session knows its version)', async () => {
@@ -225,6 +227,9 @@ describe('MCP Origin check', () => {
       const res = await mcpRequest(server.url, { sessionId, headers, body: toolsCall('get_business') });
       expect(res.status, origin).toBe(200);
     }
+    // A browser page on an allowed origin can read the session id it is given.
+    const res = await mcpRequest(server.url, { headers: { origin: ALLOWED_ORIGIN }, body: initializeRequest('2025-06-18') });
+    expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('mcp-session-id');
   });
 
   it('refuses other origins with 403 on initialize, later requests and DELETE', async () => {
@@ -292,6 +297,18 @@ describe('MCP JSON-RPC errors', () => {
     expectRpcError(await mcpRequest(server.url, { headers: { accept }, body: initializeRequest('2025-06-18') }), 406);
   });
 
+  it.each([
+    ['empty params', {}],
+    ['no clientInfo', { protocolVersion: '2025-06-18', capabilities: {} }],
+    ['a numeric protocolVersion', { protocolVersion: 20250618, capabilities: {}, clientInfo: { name: 'c', version: '1' } }],
+  ])('answers an initialize with %s as invalid params, not as a missing session', async (_label, params) => {
+    const res = await mcpRequest(server.url, { body: { jsonrpc: '2.0', id: 'init-1', method: 'initialize', params } });
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = expectRpcError(res, res.status === 200 ? 200 : 400);
+    expect(body.error.message).not.toMatch(/Mcp-Session-Id/i);
+    expect([-32602, -32600]).toContain(body.error.code);
+  });
+
   it('answers an unknown method in a valid session with -32601 in a 200 response, with the request id', async () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
     const request = rpc('reviews/delete_all');
@@ -316,5 +333,42 @@ describe('Authorization header', () => {
     // A session opened without the header may use it, and the other way round.
     expect((await mcpRequest(server.url, { sessionId: plain.sessionId, headers: { authorization: 'Bearer x' }, body: rpc('ping') })).status).toBe(200);
     expect((await mcpRequest(server.url, { sessionId: bearer.sessionId, body: rpc('ping') })).status).toBe(200);
+  });
+});
+
+describe('JSON-RPC batches', () => {
+  it('refuses a batch in a session of 2025-06-18 or later, which removed batching, with -32600', async () => {
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const { sessionId } = await openSession(server.url, version);
+      const res = await mcpRequest(server.url, { sessionId, protocolVersion: version, body: [rpc('ping'), rpc('tools/list')] });
+      expect(expectRpcError(res, 400, -32600).error.message).toContain('batch');
+    }
+  });
+
+  it('serves a batch in a 2025-03-26 session, which allowed it', async () => {
+    const { sessionId } = await openSession(server.url, '2025-03-26');
+    const res = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: [rpc('ping'), rpc('tools/list')] });
+    expect(res.status, res.text).toBe(200);
+    expect(Array.isArray(res.json) && res.json.length).toBe(2);
+  });
+});
+
+describe('MCP capabilities', () => {
+  it('does not promise list-changed notifications it can never send', async () => {
+    const res = await mcpRequest(server.url, { body: initializeRequest('2025-11-25') });
+    const capabilities = resultOf<{ capabilities: Record<string, { listChanged?: boolean }> }>(res).capabilities;
+    for (const kind of ['tools', 'resources', 'prompts']) expect(capabilities[kind]?.listChanged ?? false).toBe(false);
+  });
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it('matches origins written in another case or with a default port, as browsers normalise them', async () => {
+    const upper = await startServer(`${dir.path}/c.db`, { MCP_ALLOWED_ORIGINS: 'HTTPS://App.Example.COM:443/' });
+    try {
+      const res = await mcpRequest(upper.url, { body: initializeRequest('2025-06-18'), headers: { origin: 'https://app.example.com' } });
+      expect(res.status, res.text).toBe(200);
+    } finally {
+      await upper.close();
+    }
   });
 });

@@ -48,7 +48,7 @@ async function restJson<T>(path: string): Promise<T> {
 }
 
 function searchPath(params: Record<string, string | number>): string {
-  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   return `/api/reviews/search?${qs}`;
 }
 

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 
 const EXPOSED = 'ETag, Last-Modified, Link, Mcp-Session-Id';
-const ALLOWED_REQUEST_HEADERS = 'If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
+// Authorization is allowed (and ignored) so a browser client that always sends it is not refused by the preflight.
+const ALLOWED_REQUEST_HEADERS = 'If-None-Match, If-Modified-Since, Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
 
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {

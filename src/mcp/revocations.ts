@@ -4,7 +4,8 @@ import { startPolling } from '../poll.js';
 import type { Store } from '../store/types.js';
 
 export class RevokedSessions {
-  private ids = new Set<string>();
+  /** Session id → expiry in ms; an entry is dropped once its session would have expired anyway. */
+  private readonly ids = new Map<string, number>();
   private stopPolling: () => void = () => undefined;
 
   constructor(
@@ -27,11 +28,13 @@ export class RevokedSessions {
 
   async revoke(sessionId: string, expiresAtSeconds: number): Promise<void> {
     await this.store.revokeSession(sessionId, new Date(expiresAtSeconds * 1000).toISOString());
-    this.ids.add(sessionId);
+    this.ids.set(sessionId, expiresAtSeconds * 1000);
   }
 
+  /** Merges what the store knows (never dropping an id a concurrent revoke() just added) and forgets expired ones. */
   private async reload(): Promise<void> {
-    const ids = await this.store.revokedSessions(new Date().toISOString());
-    this.ids = new Set(ids);
+    const now = Date.now();
+    for (const { id, expiresAt } of await this.store.revokedSessions(new Date(now).toISOString())) this.ids.set(id, Date.parse(expiresAt));
+    for (const [id, expires] of this.ids) if (expires <= now) this.ids.delete(id);
   }
 }

@@ -14,14 +14,14 @@ import { checkSession, issueSession, type SessionClaims } from './session.js';
 import { createMcpServer } from './tools.js';
 
 /** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
-const RPC = { parseError: -32700, invalidRequest: -32600, serverError: -32000, sessionNotFound: -32001 } as const;
+const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000, sessionNotFound: -32001 } as const;
 
-function rpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+function rpcError(reply: FastifyReply, status: number, code: number, message: string, id: string | number | null = null): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'application/json')
     .header('cache-control', 'no-store')
-    .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {
@@ -36,7 +36,7 @@ export interface McpDeps {
 }
 
 export function registerMcp(app: FastifyInstance, { config, publisher, revoked }: McpDeps): void {
-  const allowedOrigins = new Set([new URL(config.baseUrl).origin, ...config.mcp.allowedOrigins.map((o) => o.replace(/\/+$/, ''))]);
+  const allowedOrigins = new Set([new URL(config.baseUrl).origin, ...config.mcp.allowedOrigins]);
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
   const refuseOrigin = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
@@ -88,19 +88,29 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
       }
 
       let sessionIdGenerator: (() => string) | undefined;
-      const initialize = messages.find(isInitializeRequest);
+      let version: string;
+      const initialize = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
       if (initialize) {
+        if (!isInitializeRequest(initialize)) {
+          const id = (initialize as { id?: string | number }).id ?? null;
+          return rpcError(reply, 400, RPC.invalidParams, 'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }', id);
+        }
         const requested = initialize.params.protocolVersion;
-        const version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+        version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
         const { token } = issueSession(version, config.mcp.sessionSecret);
         sessionIdGenerator = () => token;
       } else {
         const session = sessionOf(request, reply);
         if (!('sid' in session)) return session;
-        const version = headerValue(request, 'mcp-protocol-version');
-        if (version !== undefined && version !== session.pv) {
-          return rpcError(reply, 400, RPC.serverError, `Bad Request: MCP-Protocol-Version ${version} does not match the session's ${session.pv}`);
+        version = session.pv;
+        const header = headerValue(request, 'mcp-protocol-version');
+        if (header !== undefined && header !== version) {
+          return rpcError(reply, 400, RPC.serverError, `Bad Request: MCP-Protocol-Version ${header} does not match the session's ${version}`);
         }
+      }
+      // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches.
+      if (Array.isArray(body) && version >= '2025-06-18') {
+        return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
       }
 
       const server = createMcpServer(publisher.current(), config.baseUrl);

@@ -228,5 +228,7 @@ export function createMcpServer(published: Published, baseUrl: string): McpServe
     }),
   );
 
+  // The SDK advertises listChanged, but a server built per request never sends those notifications.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
 }

@@ -147,9 +147,9 @@ export class KyselyStore implements Store {
     });
   }
 
-  async revokedSessions(now: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('mcp_revoked_sessions').select('id').where('expires_at', '>', now).execute();
-    return rows.map((r) => r.id);
+  async revokedSessions(now: string): Promise<{ id: string; expiresAt: string }[]> {
+    const rows = await this.db.selectFrom('mcp_revoked_sessions').select(['id', 'expires_at']).where('expires_at', '>', now).execute();
+    return rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
   }
 
   close(): Promise<void> {

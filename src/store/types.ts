@@ -55,7 +55,7 @@ export interface Store {
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary>;
   /** Records an ended MCP session until its expiry (ISO time); expired records are pruned. */
   revokeSession(id: string, expiresAt: string): Promise<void>;
-  /** Ids of ended MCP sessions that have not expired yet. */
-  revokedSessions(now: string): Promise<string[]>;
+  /** Ended MCP sessions that have not expired yet. */
+  revokedSessions(now: string): Promise<{ id: string; expiresAt: string }[]>;
   close(): Promise<void>;
 }
