@@ -11,7 +11,7 @@ import { startServer, tempDir, type RunningServer } from './support/server.js';
  * call fixtures the suite expects a test server to have (test_simple_text, test://static-text, test_simple_prompt…)
  * or features this server does not offer (logging, completion, subscriptions, sampling, elicitation, progress).
  */
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'] as const;
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection', 'server-sse-multiple-streams'] as const;
 
 const dir = tempDir();
 let server: RunningServer;
@@ -49,6 +49,14 @@ const InspectorToolCall = z.object({
   isError: z.boolean().optional(),
 });
 
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${what} no JSON: ${text.slice(0, 1000)}`);
+  }
+}
+
 describe('MCP Inspector CLI (@modelcontextprotocol/inspector-cli)', () => {
   it('calls search_reviews over streamable HTTP and prints the structured result', async () => {
     const run = await runInspectorCli([
@@ -66,7 +74,7 @@ describe('MCP Inspector CLI (@modelcontextprotocol/inspector-cli)', () => {
     ]);
     expect(run, `inspector stderr: ${run.stderr}`).toMatchObject({ code: 0 });
 
-    const printed = InspectorToolCall.parse(JSON.parse(run.stdout));
+    const printed = InspectorToolCall.parse(parseJson(run.stdout, 'the inspector printed'));
     expect(printed.isError ?? false).toBe(false);
     const found = printed.structuredContent;
     expect(found.count).toBe(2);

@@ -248,12 +248,14 @@ describe('MCP Origin check', () => {
 });
 
 describe('MCP-Protocol-Version header', () => {
-  it("accepts the session's version and refuses an unsupported or different one with 400", async () => {
+  it('accepts every supported version, as the SDK transport does, and refuses an unsupported one with 400', async () => {
     const { sessionId } = await openSession(server.url, '2025-06-18');
-    expect((await mcpRequest(server.url, { sessionId, protocolVersion: '2025-06-18', body: rpc('tools/list') })).status).toBe(200);
-    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: '1999-01-01', body: rpc('tools/list') }), 400);
-    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: '2025-11-25', body: rpc('tools/list') }), 400);
-    expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: rpc('tools/list') }), 400);
+    for (const version of ['2025-06-18', '2025-11-25', '2025-03-26']) {
+      expect((await mcpRequest(server.url, { sessionId, protocolVersion: version, body: rpc('tools/list') })).status, version).toBe(200);
+    }
+    for (const version of ['1999-01-01', '2026-07-28', 'latest']) {
+      expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: version, body: rpc('tools/list') }), 400);
+    }
   });
 });
 

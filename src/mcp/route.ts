@@ -103,9 +103,11 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
         const session = sessionOf(request, reply);
         if (!('sid' in session)) return session;
         version = session.pv;
+        // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
+        // an unknown one is 400 (transport spec: "invalid or unsupported").
         const header = headerValue(request, 'mcp-protocol-version');
-        if (header !== undefined && header !== version) {
-          return rpcError(reply, 400, RPC.serverError, `Bad Request: MCP-Protocol-Version ${header} does not match the session's ${version}`);
+        if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
+          return rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
         }
       }
       // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches.

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { z } from 'zod';
 
 const require = createRequire(import.meta.url);
@@ -86,8 +87,6 @@ export async function runConformanceScenario(url: string, scenario: string): Pro
   }
 }
 
-const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
-
 function brief(value: unknown, max = 800): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > max ? `${text.slice(0, max)}…` : text;
@@ -103,7 +102,7 @@ export function scenarioProblems(run: ScenarioRun): string[] {
     .map((check) => `${check.id}: ${check.errorMessage ?? check.description ?? 'failed'} — details ${brief(check.details)}`);
   if (run.checks.length === 0) {
     problems.push(`no checks.json was written (exit ${run.code}, signal ${run.signal}); stdout: ${stripAnsi(run.stdout).slice(-1500)} stderr: ${run.stderr.slice(-1500)}`);
-  } else if (!run.checks.some((check) => check.status === 'SUCCESS')) {
+  } else if (problems.length === 0 && !run.checks.some((check) => check.status === 'SUCCESS')) {
     const seen = run.checks.map((check) => `${check.id}=${check.status}${check.errorMessage ? ` (${check.errorMessage})` : ''}`);
     problems.push(`no check succeeded: ${seen.join('; ')}`);
   }
