@@ -49,7 +49,7 @@ function bruteForce(p: Params): { total: number; ids: string[] } {
 }
 
 async function search(p: Params): Promise<{ status: number; body: { count: number; total: number; reviews: { id: string }[] } }> {
-  const qs = new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)]));
+  const qs = new URLSearchParams(Object.entries(p).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await fetch(`${server.url}/api/reviews/search?${qs}`);
   return { status: res.status, body: (await res.json()) as never };
 }
