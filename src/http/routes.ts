@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CACHE_CONTROL, type Published, type Publisher } from '../publisher.js';
 import { paths, toPublic } from '../reviews/documents.js';
 import { SinceParams } from '../reviews/responses.js';
-import { SearchParams } from '../reviews/search.js';
+import { SearchParams, searchKey } from '../reviews/search.js';
 import type { DocumentName } from '../reviews/snapshot.js';
 import { sendError } from './errors.js';
 import { numericKeys, parseQuery, toIssues } from './query.js';
@@ -44,8 +44,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
     const params = parsed.value;
     const published = publisher.current();
-    // Same parameters in any order share one cache entry.
-    const key = `search:${JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const key = `search:${searchKey(params)}`;
     const rep = await queryRepresentation(published, key, () => {
       const result = published.snapshot.index.search(params);
       return { count: result.count, total: result.total, reviews: result.reviews.map(toPublic) };

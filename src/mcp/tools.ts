@@ -190,7 +190,7 @@ export function createMcpServer(published: Published, baseUrl: string): McpServe
       annotations: { title: 'One review', ...readOnly },
     },
     ({ id }) => {
-      const review = snapshot.reviews.find((r) => r.id === id);
+      const review = snapshot.index.get(id);
       return review ? result({ review: toPublic(review) }) : toolError(`No verified review has id "${id}". Ids come from search_reviews or get_insights.`);
     },
   );
