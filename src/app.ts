@@ -8,6 +8,8 @@ import { encodeRepresentation } from './http/representation.js';
 import { registerReadRoutes } from './http/routes.js';
 import { RevokedSessions } from './mcp/revocations.js';
 import { registerMcp } from './mcp/route.js';
+import { Hub } from './websub/hub.js';
+import { registerHubRoute } from './websub/route.js';
 import { CACHE_CONTROL, Publisher } from './publisher.js';
 import type { Store } from './store/types.js';
 
@@ -18,6 +20,7 @@ export interface AppDeps {
 export interface App {
   http: FastifyInstance;
   publisher: Publisher;
+  hub: Hub;
   /** Stops background work and closes the server; the store stays open (its owner closes it). */
   close(): Promise<void>;
 }
@@ -55,13 +58,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs, http.log);
   await revoked.start();
   registerMcp(http, { config, publisher, revoked });
+  const hub = new Hub(config, deps.store, publisher, http.log);
+  await hub.start();
+  registerHubRoute(http, { config, store: deps.store, hub });
 
   return {
     http,
     publisher,
+    hub,
     async close() {
       publisher.stop();
       revoked.stop();
+      await hub.stop();
       await http.close();
     },
   };

@@ -20,6 +20,9 @@ const EnvSchema = z.object({
     .transform((s) => s.split(',').map(Number)),
   WEBSUB_TIMEOUT_MS: int(1).default(10000),
   WEBSUB_ALLOW_PRIVATE_CALLBACKS: bool.default(false),
+  WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC: int(1).default(10000),
+  WEBSUB_RATE_LIMIT_PER_MINUTE: int(1).default(60),
+  WEBSUB_CONCURRENCY: int(1).max(1000).default(32),
   MCP_SESSION_SECRET: z.string().min(16).optional(),
   MCP_ALLOWED_ORIGINS: z
     .string()
@@ -55,6 +58,11 @@ export interface Config {
     retryDelaysMs: number[];
     timeoutMs: number;
     allowPrivateCallbacks: boolean;
+    maxSubscribersPerTopic: number;
+    /** Hub requests per client address per minute. */
+    rateLimitPerMinute: number;
+    /** Verifications and deliveries in flight at once. */
+    concurrency: number;
   };
   mcp: { sessionSecret: string; allowedOrigins: string[] };
   logLevel: string;
@@ -91,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         retryDelaysMs: e.WEBSUB_RETRY_DELAYS_MS,
         timeoutMs: e.WEBSUB_TIMEOUT_MS,
         allowPrivateCallbacks: e.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
+        maxSubscribersPerTopic: e.WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC,
+        rateLimitPerMinute: e.WEBSUB_RATE_LIMIT_PER_MINUTE,
+        concurrency: e.WEBSUB_CONCURRENCY,
       },
       mcp: {
         sessionSecret: e.MCP_SESSION_SECRET ?? randomBytes(32).toString('hex'),

@@ -7,6 +7,7 @@ import { openStore } from '../store/open.js';
 import { writeDemo } from './demo.js';
 import { runImport } from './import.js';
 import { serve } from './serve.js';
+import { listSubscriptions } from './subscriptions.js';
 
 const USAGE = `usage: reviews <command> [options]
 
@@ -17,6 +18,7 @@ commands:
   demo [--reviews N] [--seed S] [--until YYYY-MM-DD] [--out FILE]
                                           write the generated demo business as an import document
                                           (default ${DEMO_DEFAULTS.reviews} reviews, seed ${DEMO_DEFAULTS.seed}, until ${DEMO_DEFAULTS.until})
+  subscriptions [--json]                  list WebSub subscriptions: state, lease expiry, failures, last delivery
 
 The store is named by DATABASE_URL (default sqlite:data/reviews.db); see the README for every setting.
 `;
@@ -72,6 +74,15 @@ async function run(argv: string[], config: Config): Promise<number> {
       };
       await writeDemo(options, values.out);
       return 0;
+    }
+    case 'subscriptions': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
+      const store = await openStore(config.databaseUrl);
+      try {
+        return await listSubscriptions(store, { json: values.json ?? false });
+      } finally {
+        await store.close();
+      }
     }
     case undefined:
     case 'help':

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Business, type ImportedReview } from '../reviews/schemas.js';
+import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type {
   DataVersion,
   ImportPlan,
@@ -31,7 +32,7 @@ export interface ReviewRow {
   updated_at: string;
 }
 
-export interface Database {
+export interface Database extends WebSubTables {
   store_state: { id: number; revision: number; published_at: string | null };
   business: { id: number; document: string; updated_at: string };
   reviews: ReviewRow;
@@ -97,11 +98,16 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 export class KyselyStore implements Store {
+  readonly websub: KyselyWebSubStore;
+
   constructor(
     readonly engine: 'sqlite' | 'postgres',
     private readonly db: Kysely<Database>,
     private readonly closeDriver: () => Promise<void> = () => db.destroy(),
-  ) {}
+  ) {
+    // The WebSub store sees only its own tables of the same database.
+    this.websub = new KyselyWebSubStore(db as unknown as Kysely<WebSubTables>);
+  }
 
   async currentRevision(): Promise<number> {
     const row = await this.db.selectFrom('store_state').select('revision').where('id', '=', 1).executeTakeFirstOrThrow();

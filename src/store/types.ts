@@ -47,6 +47,7 @@ export type ImportProgress = (done: number, total: number) => void;
 
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
+  readonly websub: WebSubStore;
   /** Cheap: polled to notice changes made by another process. */
   currentRevision(): Promise<number>;
   readPublished(): Promise<PublishedData>;
@@ -58,4 +59,66 @@ export interface Store {
   /** Ended MCP sessions that have not expired yet. */
   revokedSessions(now: string): Promise<{ id: string; expiresAt: string }[]>;
   close(): Promise<void>;
+}
+
+export type SubscriptionState = 'pending' | 'active' | 'rejected' | 'lapsed';
+
+export interface Subscription {
+  id: string;
+  topic: string;
+  callback: string;
+  state: SubscriptionState;
+  secret: string | null;
+  leaseSeconds: number | null;
+  /** ISO time the lease ends; null until verified. */
+  expiresAt: string | null;
+  /** Consecutive failed delivery attempts. */
+  failures: number;
+  lastDeliveryAt: string | null;
+  lastDeliveryResult: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A delivery claimed by one worker until `claimedUntil`: the subscription's current content goes to its callback. */
+export interface ClaimedDelivery {
+  subscription: Subscription;
+  /** The data revision that made this delivery due; the content sent must be at least that new. */
+  revision: number;
+}
+
+export type DeliveryOutcome =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'gone' }
+  | { kind: 'failed'; reason: string };
+
+/** What an attempt led to: done, another try at `retryAt`, or the subscription's removal (and why). */
+export type SettleResult = { kind: 'delivered' } | { kind: 'retry'; retryAt: string } | { kind: 'removed'; reason: 'failures' | 'gone' };
+
+/** WebSub state: subscriptions, the content each topic last announced, and the delivery outbox. */
+export interface WebSubStore {
+  /** A subscribe request arrived: a new (or rejected, lapsed) subscription becomes pending; an active one stays active. */
+  recordRequest(topic: string, callback: string, now: string): Promise<Subscription>;
+  /** Verification succeeded: active with a fresh lease (and secret), failures reset. */
+  activate(topic: string, callback: string, lease: { secret: string | null; leaseSeconds: number; expiresAt: string }, now: string): Promise<void>;
+  /** Verification failed: a pending subscription becomes rejected; any other state is left as it was. */
+  reject(topic: string, callback: string, now: string): Promise<void>;
+  /** Unsubscribed, or removed by the hub: the subscription and its pending delivery are deleted. */
+  remove(topic: string, callback: string): Promise<void>;
+  get(topic: string, callback: string): Promise<Subscription | undefined>;
+  list(): Promise<Subscription[]>;
+  countActive(topic: string): Promise<number>;
+  /**
+   * Announces a topic's content: if `contentTag` differs from the one last announced, every active, unexpired
+   * subscription of the topic gets a due delivery (replacing any pending one). Returns how many were queued.
+   */
+  announce(topic: string, contentTag: string, revision: number, now: string): Promise<number>;
+  /** Claims up to `limit` due deliveries whose revision is at most `maxRevision`, until `claimUntil`. */
+  claimDue(limit: number, now: string, claimUntil: string, maxRevision: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome; `retryDelaysMs[n]` is the wait after the n+1th consecutive failure. */
+  settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult>;
+  /** Active subscriptions whose lease ended become lapsed, and lose their pending deliveries. Returns how many. */
+  lapseExpired(now: string): Promise<number>;
+  /** When the next delivery falls due (for the worker's timer), or null. */
+  nextDueAt(): Promise<string | null>;
 }

@@ -55,9 +55,47 @@ const m002McpRevokedSessions: Migration = {
   },
 };
 
+/** WebSub: subscriptions, the content last announced per topic, and the delivery outbox (one row per subscription). */
+const m003WebSub: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('websub_subscriptions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('topic', 'text', (c) => c.notNull())
+      .addColumn('callback', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('secret', 'text')
+      .addColumn('lease_seconds', 'integer')
+      .addColumn('expires_at', 'text')
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_delivery_at', 'text')
+      .addColumn('last_delivery_result', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('websub_subscriptions_topic').on('websub_subscriptions').columns(['topic', 'state']).execute();
+    await db.schema
+      .createTable('websub_topics')
+      .addColumn('topic', 'text', (c) => c.primaryKey())
+      .addColumn('content_tag', 'text', (c) => c.notNull())
+      .addColumn('revision', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('websub_deliveries')
+      .addColumn('subscription_id', 'text', (c) => c.primaryKey())
+      .addColumn('revision', 'integer', (c) => c.notNull())
+      .addColumn('due_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_until', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('websub_deliveries_due').on('websub_deliveries').columns(['due_at']).execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
+  '003_websub': m003WebSub,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,230 @@
+// WebSub state over Kysely, shared by every engine: subscriptions, announced topic content, and the delivery outbox.
+import { createHash } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { ClaimedDelivery, DeliveryOutcome, SettleResult, Subscription, SubscriptionState, WebSubStore } from './types.js';
+
+export interface WebSubTables {
+  websub_subscriptions: {
+    id: string;
+    topic: string;
+    callback: string;
+    state: string;
+    secret: string | null;
+    lease_seconds: number | null;
+    expires_at: string | null;
+    failures: number;
+    last_delivery_at: string | null;
+    last_delivery_result: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  websub_topics: { topic: string; content_tag: string; revision: number };
+  websub_deliveries: { subscription_id: string; revision: number; due_at: string; claimed_until: string | null; created_at: string };
+}
+
+type SubscriptionRow = Selectable<WebSubTables['websub_subscriptions']>;
+
+/** One subscription per (topic, callback), as WebSub identifies them. */
+export function subscriptionId(topic: string, callback: string): string {
+  return createHash('sha256').update(`${topic}\n${callback}`).digest('base64url');
+}
+
+function fromRow(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    topic: row.topic,
+    callback: row.callback,
+    state: row.state as SubscriptionState,
+    secret: row.secret,
+    leaseSeconds: row.lease_seconds === null ? null : Number(row.lease_seconds),
+    expiresAt: row.expires_at,
+    failures: Number(row.failures),
+    lastDeliveryAt: row.last_delivery_at,
+    lastDeliveryResult: row.last_delivery_result,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class KyselyWebSubStore implements WebSubStore {
+  constructor(private readonly db: Kysely<WebSubTables>) {}
+
+  recordRequest(topic: string, callback: string, now: string): Promise<Subscription> {
+    const id = subscriptionId(topic, callback);
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('websub_subscriptions')
+        .values({ id, topic, callback, state: 'pending', failures: 0, created_at: now, updated_at: now })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      await trx
+        .updateTable('websub_subscriptions')
+        .set({ state: 'pending', updated_at: now })
+        .where('id', '=', id)
+        .where('state', 'in', ['rejected', 'lapsed'])
+        .execute();
+      return fromRow(await trx.selectFrom('websub_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    });
+  }
+
+  async activate(topic: string, callback: string, lease: { secret: string | null; leaseSeconds: number; expiresAt: string }, now: string): Promise<void> {
+    const id = subscriptionId(topic, callback);
+    const values = { state: 'active', secret: lease.secret, lease_seconds: lease.leaseSeconds, expires_at: lease.expiresAt, failures: 0, updated_at: now };
+    await this.db
+      .insertInto('websub_subscriptions')
+      .values({ id, topic, callback, created_at: now, ...values })
+      .onConflict((oc) => oc.column('id').doUpdateSet(values))
+      .execute();
+  }
+
+  async reject(topic: string, callback: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('websub_subscriptions')
+      .set({ state: 'rejected', updated_at: now })
+      .where('id', '=', subscriptionId(topic, callback))
+      .where('state', '=', 'pending')
+      .execute();
+  }
+
+  async remove(topic: string, callback: string): Promise<void> {
+    const id = subscriptionId(topic, callback);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).execute();
+      await trx.deleteFrom('websub_subscriptions').where('id', '=', id).execute();
+    });
+  }
+
+  async get(topic: string, callback: string): Promise<Subscription | undefined> {
+    const row = await this.db.selectFrom('websub_subscriptions').selectAll().where('id', '=', subscriptionId(topic, callback)).executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async list(): Promise<Subscription[]> {
+    const rows = await this.db.selectFrom('websub_subscriptions').selectAll().orderBy('topic').orderBy('callback').execute();
+    return rows.map(fromRow);
+  }
+
+  async countActive(topic: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('websub_subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('topic', '=', topic)
+      .where('state', 'in', ['active', 'pending'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  announce(topic: string, contentTag: string, revision: number, now: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const last = await trx.selectFrom('websub_topics').select('content_tag').where('topic', '=', topic).executeTakeFirst();
+      if (last?.content_tag === contentTag) return 0;
+      await trx
+        .insertInto('websub_topics')
+        .values({ topic, content_tag: contentTag, revision })
+        .onConflict((oc) => oc.column('topic').doUpdateSet({ content_tag: contentTag, revision }))
+        .execute();
+      const subscribers = await trx
+        .selectFrom('websub_subscriptions')
+        .select('id')
+        .where('topic', '=', topic)
+        .where('state', '=', 'active')
+        .where('expires_at', '>', now)
+        .execute();
+      // A pending delivery is replaced, not joined by a second one: the subscriber gets the newest content once.
+      for (let i = 0; i < subscribers.length; i += 500) {
+        await trx
+          .insertInto('websub_deliveries')
+          .values(subscribers.slice(i, i + 500).map((s) => ({ subscription_id: s.id, revision, due_at: now, claimed_until: null, created_at: now })))
+          .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ revision: eb.ref('excluded.revision'), due_at: eb.ref('excluded.due_at') })))
+          .execute();
+      }
+      return subscribers.length;
+    });
+  }
+
+  claimDue(limit: number, now: string, claimUntil: string, maxRevision: number): Promise<ClaimedDelivery[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const due = await trx
+        .selectFrom('websub_deliveries')
+        .innerJoin('websub_subscriptions', 'websub_subscriptions.id', 'websub_deliveries.subscription_id')
+        .selectAll('websub_subscriptions')
+        .select(['websub_deliveries.revision as delivery_revision'])
+        .where('websub_deliveries.due_at', '<=', now)
+        .where((eb) => eb.or([eb('websub_deliveries.claimed_until', 'is', null), eb('websub_deliveries.claimed_until', '<=', now)]))
+        .where('websub_deliveries.revision', '<=', maxRevision)
+        .orderBy('websub_deliveries.due_at')
+        .limit(limit)
+        .execute();
+      if (due.length === 0) return [];
+      await trx
+        .updateTable('websub_deliveries')
+        .set({ claimed_until: claimUntil })
+        .where('subscription_id', 'in', due.map((d) => d.id))
+        .execute();
+      return due.map((row) => ({ subscription: fromRow(row), revision: Number(row.delivery_revision) }));
+    });
+  }
+
+  settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult> {
+    const id = delivery.subscription.id;
+    return this.db.transaction().execute(async (trx): Promise<SettleResult> => {
+      const dropDelivery = () => trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).execute();
+      if (outcome.kind === 'gone') {
+        await dropDelivery();
+        await trx.deleteFrom('websub_subscriptions').where('id', '=', id).execute();
+        return { kind: 'removed', reason: 'gone' };
+      }
+      if (outcome.kind === 'delivered') {
+        // A newer change queued while this one was in flight stays due; otherwise the delivery is done.
+        await trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).where('revision', '<=', delivery.revision).execute();
+        await trx.updateTable('websub_deliveries').set({ claimed_until: null }).where('subscription_id', '=', id).execute();
+        await trx
+          .updateTable('websub_subscriptions')
+          .set({ failures: 0, last_delivery_at: now, last_delivery_result: `delivered (${outcome.status})`, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        return { kind: 'delivered' };
+      }
+      const row = await trx.selectFrom('websub_subscriptions').select('failures').where('id', '=', id).executeTakeFirst();
+      const failures = Number(row?.failures ?? 0) + 1;
+      if (failures >= maxFailures) {
+        await dropDelivery();
+        await trx.deleteFrom('websub_subscriptions').where('id', '=', id).execute();
+        return { kind: 'removed', reason: 'failures' };
+      }
+      const wait = retryDelaysMs[Math.min(failures - 1, retryDelaysMs.length - 1)] ?? 0;
+      const retryAt = new Date(Date.parse(now) + wait).toISOString();
+      await trx.updateTable('websub_deliveries').set({ due_at: retryAt, claimed_until: null }).where('subscription_id', '=', id).execute();
+      await trx
+        .updateTable('websub_subscriptions')
+        .set({ failures, last_delivery_at: now, last_delivery_result: `failed: ${outcome.reason}`.slice(0, 500), updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      return { kind: 'retry', retryAt };
+    });
+  }
+
+  lapseExpired(now: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const expired = await trx
+        .selectFrom('websub_subscriptions')
+        .select('id')
+        .where('state', '=', 'active')
+        .where('expires_at', '<=', now)
+        .execute();
+      if (expired.length === 0) return 0;
+      const ids = expired.map((e) => e.id);
+      await trx.deleteFrom('websub_deliveries').where('subscription_id', 'in', ids).execute();
+      await trx.updateTable('websub_subscriptions').set({ state: 'lapsed', updated_at: now }).where('id', 'in', ids).execute();
+      return ids.length;
+    });
+  }
+
+  async nextDueAt(): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('websub_deliveries')
+      .select((eb) => eb.fn.min<string>('due_at').as('due'))
+      .executeTakeFirst();
+    return row?.due ?? null;
+  }
+}

@@ -1,0 +1,204 @@
+// The WebSub hub's background work: verification of intent, announcing changed topics, and the delivery worker.
+import { createHmac, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import { startPolling } from '../poll.js';
+import type { Published, Publisher } from '../publisher.js';
+import { paths } from '../reviews/documents.js';
+import type { ClaimedDelivery, DeliveryOutcome, Store } from '../store/types.js';
+import { CallbackClient } from './client.js';
+import { topicContent, topicsOf, type Topic } from './topics.js';
+
+/** Consecutive failed deliveries that end a subscription (interface §8). */
+export const MAX_FAILURES = 3;
+
+/** How often the worker looks for due deliveries queued by any process, and for lapsed leases. */
+const WORKER_POLL_MS = 1000;
+
+export interface SubscriptionIntent {
+  mode: 'subscribe' | 'unsubscribe';
+  topic: string;
+  callback: URL;
+  leaseSeconds: number;
+  secret: string | null;
+}
+
+/** Appends hub.* parameters to the callback's own query string. */
+function withParams(callback: URL, params: Record<string, string>): URL {
+  const url = new URL(callback);
+  for (const [name, value] of Object.entries(params)) url.searchParams.append(name, value);
+  return url;
+}
+
+export class Hub {
+  readonly topics: Topic[];
+  readonly hubUrl: string;
+  private readonly client: CallbackClient;
+  private inFlight = 0;
+  private stopPolling: () => void = () => undefined;
+  private pumping = false;
+  private pumpAgain = false;
+  private stopped = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly store: Store,
+    private readonly publisher: Publisher,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.topics = topicsOf(config.baseUrl);
+    this.hubUrl = `${config.baseUrl}${paths.hub}`;
+    this.client = new CallbackClient({
+      timeoutMs: config.websub.timeoutMs,
+      allowPrivate: config.websub.allowPrivateCallbacks,
+      connectionsPerOrigin: config.websub.concurrency,
+    });
+  }
+
+  /** Announces the current content (deliveries missed while no hub ran are queued now), then works the outbox. */
+  async start(): Promise<void> {
+    this.publisher.on('published', (published) => {
+      this.announce(published).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
+    });
+    await this.announce(this.publisher.current());
+    this.stopPolling = await startPolling(() => this.tick(), WORKER_POLL_MS, this.log, 'the WebSub worker failed');
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopPolling();
+    // Deliveries in flight finish (or time out); an unfinished claim expires and another worker takes it.
+    if (this.inFlight > 0) await new Promise<void>((done) => this.idle.add(done));
+    await this.client.close();
+  }
+
+  refusal(callback: URL): string | undefined {
+    return this.client.refusal(callback);
+  }
+
+  /** Verifies intent in the background; the hub request has already been answered 202. */
+  verifyLater(intent: SubscriptionIntent): void {
+    this.verify(intent).catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
+  }
+
+  async verify(intent: SubscriptionIntent): Promise<boolean> {
+    const challenge = randomBytes(24).toString('base64url');
+    const params: Record<string, string> = { 'hub.mode': intent.mode, 'hub.topic': intent.topic, 'hub.challenge': challenge };
+    if (intent.mode === 'subscribe') params['hub.lease_seconds'] = String(intent.leaseSeconds);
+    const response = await this.client.send(withParams(intent.callback, params), { method: 'GET' });
+    const verified = response.ok && response.status >= 200 && response.status < 300 && response.body === challenge;
+    const callback = intent.callback.href;
+    const now = new Date();
+    if (intent.mode === 'subscribe') {
+      if (verified) {
+        const expiresAt = new Date(now.getTime() + intent.leaseSeconds * 1000).toISOString();
+        await this.store.websub.activate(intent.topic, callback, { secret: intent.secret, leaseSeconds: intent.leaseSeconds, expiresAt }, now.toISOString());
+      } else {
+        await this.store.websub.reject(intent.topic, callback, now.toISOString());
+      }
+    } else if (verified) {
+      await this.store.websub.remove(intent.topic, callback);
+    }
+    this.log.info(
+      { mode: intent.mode, topic: intent.topic, callback, verified, answer: response.ok ? response.status : response.error },
+      'WebSub verification of intent',
+    );
+    return verified;
+  }
+
+  private async announce(published: Published): Promise<void> {
+    const now = new Date().toISOString();
+    let queued = 0;
+    for (const topic of this.topics) {
+      queued += await this.store.websub.announce(topic.url, topicContent(published, topic).tag, published.snapshot.version.revision, now);
+    }
+    if (queued > 0) {
+      this.log.info({ queued, revision: published.snapshot.version.revision }, 'WebSub deliveries queued');
+      this.pump();
+    }
+  }
+
+  private async tick(): Promise<void> {
+    const lapsed = await this.store.websub.lapseExpired(new Date().toISOString());
+    if (lapsed > 0) this.log.info({ lapsed }, 'WebSub leases lapsed');
+    this.pump();
+  }
+
+  /** Claims due deliveries while there is room in flight; a finished delivery makes room and pumps again. */
+  private pump(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    this.fill()
+      .catch((error: unknown) => this.log.error({ err: error }, 'claiming WebSub deliveries failed'))
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async fill(): Promise<void> {
+    const room = this.config.websub.concurrency - this.inFlight;
+    if (room <= 0) return;
+    const published = this.publisher.current();
+    const now = Date.now();
+    // A claim outlives the longest attempt, so a crashed worker's deliveries become due again, not lost.
+    const claimUntil = new Date(now + this.config.websub.timeoutMs * 2 + 5000).toISOString();
+    const claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, published.snapshot.version.revision);
+    for (const delivery of claimed) {
+      this.inFlight++;
+      this.deliver(delivery)
+        .catch((error: unknown) => this.log.error({ err: error, callback: delivery.subscription.callback }, 'WebSub delivery crashed'))
+        .finally(() => {
+          this.inFlight--;
+          if (this.inFlight === 0) {
+            for (const done of this.idle) done();
+            this.idle.clear();
+          }
+          this.pump();
+        });
+    }
+    if (claimed.length === room) this.pumpAgain = true;
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { subscription } = delivery;
+    const topic = this.topics.find((t) => t.url === subscription.topic);
+    if (!topic || subscription.state !== 'active' || (subscription.expiresAt ?? '') <= new Date().toISOString()) {
+      await this.store.websub.lapseExpired(new Date().toISOString());
+      return;
+    }
+    // The newest content this process serves, which is at least as new as the change that queued the delivery.
+    const { body } = topicContent(this.publisher.current(), topic);
+    const headers: Record<string, string> = {
+      'content-type': topic.contentType,
+      link: `<${this.hubUrl}>; rel="hub", <${topic.url}>; rel="self"`,
+    };
+    if (subscription.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', subscription.secret).update(body).digest('hex')}`;
+    const response = await this.client.send(new URL(subscription.callback), { method: 'POST', headers, body });
+    const outcome: DeliveryOutcome = !response.ok
+      ? { kind: 'failed', reason: response.error }
+      : response.status === 410
+        ? { kind: 'gone' }
+        : response.status >= 200 && response.status < 300
+          ? { kind: 'delivered', status: response.status }
+          : { kind: 'failed', reason: `HTTP ${response.status}` };
+    const result = await this.store.websub.settle(delivery, outcome, new Date().toISOString(), this.config.websub.retryDelaysMs, MAX_FAILURES);
+    this.log.info({ callback: subscription.callback, topic: topic.url, outcome: outcome.kind, result: result.kind }, 'WebSub delivery');
+    if (result.kind === 'removed' && result.reason === 'failures') {
+      await this.deny(subscription.callback, topic.url, `${MAX_FAILURES} consecutive deliveries failed; subscribe again to resume`);
+    }
+  }
+
+  /** W3C WebSub §5.2: tells the subscriber its subscription ended; one attempt, its answer ignored. */
+  private async deny(callback: string, topic: string, reason: string): Promise<void> {
+    await this.client.send(withParams(new URL(callback), { 'hub.mode': 'denied', 'hub.topic': topic, 'hub.reason': reason }), { method: 'GET' });
+  }
+}

@@ -1,0 +1,100 @@
+// POST /api/websub/hub: subscription requests (W3C WebSub §5.1), answered 202 and verified in the background.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { paths } from '../reviews/documents.js';
+import type { Store } from '../store/types.js';
+import type { Hub, SubscriptionIntent } from './hub.js';
+
+/** W3C WebSub §5.1.1: a secret is shorter than 200 bytes. */
+const MAX_SECRET_BYTES = 199;
+
+/** Errors of the hub are plain text (W3C WebSub §5.1.2), not the JSON of the rest of the API. */
+function refuse(reply: FastifyReply, status: number, reason: string): FastifyReply {
+  return reply.code(status).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${reason}\n`);
+}
+
+/** A fixed window per client address: enough for any subscriber, not for a flood. */
+class RateLimiter {
+  private window = 0;
+  private counts = new Map<string, number>();
+  constructor(private readonly perMinute: number) {}
+
+  /** Seconds to wait, or 0 when the request may go ahead. */
+  retryAfter(client: string, now = Date.now()): number {
+    const window = Math.floor(now / 60000);
+    if (window !== this.window) {
+      this.window = window;
+      this.counts = new Map();
+    }
+    const count = (this.counts.get(client) ?? 0) + 1;
+    this.counts.set(client, count);
+    return count > this.perMinute ? 60 - Math.floor((now % 60000) / 1000) : 0;
+  }
+}
+
+type Parsed = { ok: true; intent: SubscriptionIntent } | { ok: false; status: number; reason: string };
+
+function parseRequest(form: URLSearchParams, config: Config, hub: Hub): Parsed {
+  const mode = form.get('hub.mode');
+  if (mode !== 'subscribe' && mode !== 'unsubscribe') return { ok: false, status: 400, reason: 'hub.mode must be subscribe or unsubscribe' };
+  const topic = form.get('hub.topic');
+  if (!topic || !hub.topics.some((t) => t.url === topic)) {
+    return { ok: false, status: 400, reason: `hub.topic must be one of: ${hub.topics.map((t) => t.url).join(', ')}` };
+  }
+  const rawCallback = form.get('hub.callback');
+  if (!rawCallback || !URL.canParse(rawCallback)) return { ok: false, status: 400, reason: 'hub.callback must be an absolute https:// URL' };
+  const callback = new URL(rawCallback);
+  const refused = hub.refusal(callback);
+  if (refused) return { ok: false, status: 400, reason: refused };
+
+  const { leaseDefaultSeconds, leaseMinSeconds, leaseMaxSeconds } = config.websub;
+  let leaseSeconds = leaseDefaultSeconds;
+  const rawLease = form.get('hub.lease_seconds');
+  if (rawLease !== null && rawLease !== '') {
+    if (!/^\d+$/.test(rawLease)) return { ok: false, status: 400, reason: 'hub.lease_seconds must be a whole number of seconds' };
+    leaseSeconds = Number(rawLease);
+  }
+  leaseSeconds = Math.min(leaseMaxSeconds, Math.max(leaseMinSeconds, leaseSeconds));
+
+  const secret = form.get('hub.secret');
+  if (secret !== null && Buffer.byteLength(secret) > MAX_SECRET_BYTES) return { ok: false, status: 400, reason: 'hub.secret must be shorter than 200 bytes' };
+  return { ok: true, intent: { mode, topic, callback, leaseSeconds, secret: secret || null } };
+}
+
+export function registerHubRoute(app: FastifyInstance, deps: { config: Config; store: Store; hub: Hub }): void {
+  const { config, store, hub } = deps;
+  const limiter = new RateLimiter(config.websub.rateLimitPerMinute);
+
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status === 413) return refuse(reply, 413, 'Request body too large');
+      if (status === 415) return refuse(reply, 415, 'Content-Type must be application/x-www-form-urlencoded');
+      if (status < 500) return refuse(reply, status, error.message);
+      request.log.error({ err: error }, 'WebSub hub request failed');
+      return refuse(reply, 500, `Internal error (request ${request.id})`);
+    });
+
+    scope.post(paths.hub, async (request: FastifyRequest, reply: FastifyReply) => {
+      const wait = limiter.retryAfter(request.ip);
+      if (wait > 0) return refuse(reply.header('retry-after', String(wait)), 429, 'Too many hub requests from this address; retry later');
+      const parsed = parseRequest(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), config, hub);
+      if (!parsed.ok) return refuse(reply, parsed.status, parsed.reason);
+      const { intent } = parsed;
+      if (intent.mode === 'subscribe') {
+        const existing = await store.websub.get(intent.topic, intent.callback.href);
+        const counted = existing && (existing.state === 'active' || existing.state === 'pending');
+        if (!counted && (await store.websub.countActive(intent.topic)) >= config.websub.maxSubscribersPerTopic) {
+          return refuse(reply, 409, 'This topic has as many subscribers as the hub accepts');
+        }
+        await store.websub.recordRequest(intent.topic, intent.callback.href, new Date().toISOString());
+      }
+      hub.verifyLater(intent);
+      return reply.code(202).header('cache-control', 'no-store').send();
+    });
+
+    scope.get(paths.hub, async (_request, reply) => refuse(reply.header('allow', 'POST'), 405, 'The hub takes subscription requests by POST (W3C WebSub)'));
+  });
+}
