@@ -32,14 +32,14 @@ export class Subscriber {
 
   static async start(): Promise<Subscriber> {
     const pki = makeTestPki();
-    let subscriber: Subscriber | undefined;
-    const server = createServer({ key: pki.key, cert: pki.cert }, (req, res) => {
+    const server = createServer({ key: pki.key, cert: pki.cert });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const subscriber = new Subscriber(server, (server.address() as { port: number }).port);
+    server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => subscriber!.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
+      req.on('end', () => subscriber.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
     });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    subscriber = new Subscriber(server, (server.address() as { port: number }).port);
     return subscriber;
   }
 
