@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateDemo } from '../src/demo/generate.js';
+import { benchWebSub } from './websub.js';
 import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
 import { fold, technicianKeys } from '../src/reviews/text.js';
 import { openStore } from '../src/store/open.js';
@@ -16,7 +17,12 @@ const cli = join(root, 'dist/src/cli/main.js');
 const main = join(root, 'dist/src/main.js');
 
 const { values } = parseArgs({
-  options: { reviews: { type: 'string', default: '1500,100000' }, duration: { type: 'string', default: '5' } },
+  options: {
+    reviews: { type: 'string', default: '1500,100000' },
+    duration: { type: 'string', default: '5' },
+    subscribers: { type: 'string', default: '1000' },
+    only: { type: 'string' },
+  },
 });
 const sizes = values.reviews!.split(',').map(Number);
 const duration = Number(values.duration);
@@ -181,9 +187,17 @@ function startBaseline(bodyFile: string, port: number): Promise<ChildProcess> {
 
 try {
   let port = 3900;
-  for (const size of sizes) {
-    await benchSize(size, port);
-    port += 2;
+  if (values.only === undefined || values.only === 'core') {
+    for (const size of sizes) {
+      await benchSize(size, port);
+      port += 2;
+    }
+  }
+  if (values.only === undefined || values.only === 'websub') {
+    process.stderr.write('\nWebSub\n');
+    for (const concurrency of [32, 128]) {
+      await benchWebSub({ root, work, port: port++, subscribers: Number(values.subscribers), concurrency, row });
+    }
   }
   process.stdout.write(`\n| reviews | measure | value | baseline | ratio |\n|---|---|---|---|---|\n`);
   for (const r of rows) process.stdout.write(`| ${[...r, '', '', ''].slice(0, 5).join(' | ')} |\n`);

@@ -1,0 +1,366 @@
+// WebSub content distribution through a real CLI import, hub request validation, limits and the operator's listing.
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportedReview } from '../src/reviews/schemas.js';
+import { runCli, tempDir, writeJson } from './support/server.js';
+import { Subscriber, type Behaviour, type Received } from './support/subscriber.js';
+import {
+  demo,
+  hubRequest,
+  newReview,
+  sleep,
+  startHubServer,
+  subscribe,
+  topicBytes,
+  waitForState,
+  waitUntil,
+  type HubServer,
+} from './support/websub-harness.js';
+
+const dir = tempDir('reviews-websub-distribution-');
+let subscriber: Subscriber;
+let servers: HubServer[] = [];
+let serial = 0;
+
+/** Long enough for a second notification, or one that was going to happen, to have arrived. */
+const QUIET_MS = 700;
+
+beforeAll(async () => {
+  subscriber = await Subscriber.start();
+});
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+afterAll(async () => {
+  await subscriber.close();
+  dir.remove();
+});
+
+async function hubServer(env: Record<string, string> = {}): Promise<HubServer> {
+  const server = await startHubServer(`${dir.path}/distribution-${++serial}.db`, env);
+  servers.push(server);
+  return server;
+}
+
+function callback(name: string, behaviour: Behaviour = {}, query = ''): { path: string; url: string } {
+  const path = `/${name}-${++serial}`;
+  return { path, url: subscriber.url(`${path}${query}`, behaviour) };
+}
+
+const posts = (path: string) => subscriber.requests(path, 'POST');
+const postsSince = (at: number) => subscriber.received.filter((r) => r.method === 'POST' && r.at >= at);
+
+async function activeSubscription(server: HubServer, topic: string, name: string, extra: Record<string, string> = {}, query = '') {
+  const cb = callback(name, {}, query);
+  expect((await subscribe(server, topic, cb.url, extra)).status).toBe(202);
+  await waitForState(server, topic, cb.url, 'active');
+  return { ...cb, topic, secret: extra['hub.secret'] };
+}
+
+/** Imports a file through the built CLI, as an operator would while the server runs. */
+async function cliImport(server: HubServer, reviews: ImportedReview[]): Promise<void> {
+  const file = writeJson(`${dir.path}/import-${++serial}.json`, { reviews });
+  const result = await runCli(['import', file], server.databaseUrl);
+  expect(result.code, result.stderr).toBe(0);
+}
+
+/** Waits until the server serves the store's current revision (it polls for changes made by other processes). */
+async function serverCaughtUp(server: HubServer): Promise<void> {
+  const revision = await server.store.currentRevision();
+  await waitUntil(() => server.app.publisher.current().snapshot.version.revision === revision, `the server to serve revision ${revision}`);
+}
+
+const hmac = (secret: string, body: Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The entries of a Link header as `<url>; rel="x"` strings. */
+const linkEntries = (header: string | string[] | undefined) =>
+  String(header ?? '')
+    .split(/,\s*(?=<)/)
+    .map((entry) => entry.trim());
+
+describe('content distribution after a CLI import', () => {
+  it('sends each active subscriber of each changed topic exactly one POST with the topic bytes, Content-Type, Link and signature', async () => {
+    const server = await hubServer();
+    const { atom, jsonFeed, reviews } = server.topics;
+    const subscriptions = [
+      await activeSubscription(server, atom, 'atom-signed', { 'hub.secret': 'atom secret ✓' }),
+      await activeSubscription(server, atom, 'atom-plain'),
+      await activeSubscription(server, jsonFeed, 'jsonfeed-signed', { 'hub.secret': 'json-feed-secret' }),
+      await activeSubscription(server, jsonFeed, 'jsonfeed-plain'),
+      await activeSubscription(server, reviews, 'reviews-signed', { 'hub.secret': 'r'.repeat(199) }),
+      await activeSubscription(server, reviews, 'reviews-plain'),
+    ];
+    const contentTypes: Record<string, string> = { [atom]: 'application/atom+xml', [jsonFeed]: 'application/feed+json', [reviews]: 'application/json' };
+
+    const imported = newReview({ text: 'Imported through the CLI while the hub runs.' });
+    await cliImport(server, [imported]);
+    await subscriber.waitFor(() => subscriptions.every((s) => posts(s.path).length >= 1), 10_000, 'every subscriber to be notified');
+    await sleep(QUIET_MS);
+
+    for (const s of subscriptions) {
+      const received = posts(s.path);
+      expect(received, s.path).toHaveLength(1);
+      const [delivery] = received as [Received];
+      const served = await topicBytes(s.topic);
+      expect(delivery.body.equals(served.body), `${s.path}: body equals GET ${s.topic}`).toBe(true);
+      expect(delivery.headers['content-type']?.split(';')[0]?.trim(), s.path).toBe(contentTypes[s.topic]);
+      expect(served.contentType?.split(';')[0]?.trim()).toBe(contentTypes[s.topic]);
+      expect(linkEntries(delivery.headers.link)).toEqual(expect.arrayContaining([`<${server.hubUrl}>; rel="hub"`, `<${s.topic}>; rel="self"`]));
+      if (s.secret) expect(delivery.headers['x-hub-signature'], s.path).toBe(hmac(s.secret, delivery.body));
+      else expect(delivery.headers['x-hub-signature'], s.path).toBeUndefined();
+    }
+    const feed = JSON.parse(posts(subscriptions[2]!.path)[0]!.body.toString('utf8')) as { items: { _review: { id: string } }[] };
+    expect(feed.items[0]?._review.id).toBe(imported.id);
+  });
+
+  it('notifies only /reviews.json subscribers when an import changes only a review older than the 50 newest', async () => {
+    const server = await hubServer();
+    const { atom, jsonFeed, reviews } = server.topics;
+    const feedsBefore = { atom: (await topicBytes(atom)).body, jsonFeed: (await topicBytes(jsonFeed)).body };
+    const atomSub = await activeSubscription(server, atom, 'old-atom');
+    const feedSub = await activeSubscription(server, jsonFeed, 'old-jsonfeed');
+    const reviewsSub = await activeSubscription(server, reviews, 'old-reviews');
+    const newestFirst = demo.reviews
+      .filter((r) => r.verified)
+      .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+    expect(newestFirst.length).toBeGreaterThan(50);
+    const oldest = newestFirst[newestFirst.length - 1]!;
+
+    await cliImport(server, [{ ...oldest, text: `${oldest.text} (edited by the business)` }]);
+    await subscriber.waitFor(() => posts(reviewsSub.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
+    await sleep(QUIET_MS);
+
+    expect(posts(reviewsSub.path)).toHaveLength(1);
+    expect(posts(reviewsSub.path)[0]!.body.equals((await topicBytes(reviews)).body)).toBe(true);
+    expect((await topicBytes(jsonFeed)).body.equals(feedsBefore.jsonFeed)).toBe(true);
+    expect(posts(feedSub.path)).toHaveLength(0);
+    // The Atom feed holds the same 50 entries as before: its bytes, and so its subscribers, should not move.
+    expect((await topicBytes(atom)).body.toString('utf8')).toBe(feedsBefore.atom.toString('utf8'));
+    expect(posts(atomSub.path)).toHaveLength(0);
+  });
+
+  it('sends nothing when an import changes nothing', async () => {
+    const server = await hubServer();
+    const subscriptions = [
+      await activeSubscription(server, server.topics.atom, 'same-atom'),
+      await activeSubscription(server, server.topics.jsonFeed, 'same-jsonfeed'),
+      await activeSubscription(server, server.topics.reviews, 'same-reviews'),
+    ];
+    const revision = await server.store.currentRevision();
+    const started = Date.now();
+
+    await cliImport(server, demo.reviews.slice(0, 10));
+    expect(await server.store.currentRevision()).toBe(revision);
+    await sleep(QUIET_MS);
+    for (const s of subscriptions) expect(posts(s.path)).toHaveLength(0);
+    expect(postsSince(started)).toHaveLength(0);
+  });
+
+  it('sends nothing when an import brings only an unverified review', async () => {
+    const server = await hubServer();
+    const subscriptions = [
+      await activeSubscription(server, server.topics.atom, 'unverified-atom'),
+      await activeSubscription(server, server.topics.jsonFeed, 'unverified-jsonfeed'),
+      await activeSubscription(server, server.topics.reviews, 'unverified-reviews'),
+    ];
+    const revision = await server.store.currentRevision();
+    const started = Date.now();
+
+    await cliImport(server, [newReview({ verified: false, text: 'Not verified: never published.' })]);
+    expect(await server.store.currentRevision()).toBeGreaterThan(revision);
+    await serverCaughtUp(server);
+    await sleep(QUIET_MS);
+    for (const s of subscriptions) expect(posts(s.path)).toHaveLength(0);
+    expect(postsSince(started)).toHaveLength(0);
+  });
+
+  it("keeps the callback's own query string: hub.* are appended to the challenge, and notifications go to the callback as given", async () => {
+    const server = await hubServer();
+    const topic = server.topics.jsonFeed;
+    const query = '?subscriber=alpha&token=a%20b%26c&hub.note=mine';
+    const cb = await activeSubscription(server, topic, 'with-query', {}, query);
+
+    const [challenge] = subscriber.requests(cb.path, 'GET');
+    expect(challenge?.query.get('subscriber')).toBe('alpha');
+    expect(challenge?.query.get('token')).toBe('a b&c');
+    expect(challenge?.query.get('hub.note')).toBe('mine');
+    expect(challenge?.query.get('hub.mode')).toBe('subscribe');
+    expect(challenge?.query.get('hub.topic')).toBe(topic);
+    expect(challenge?.query.get('hub.challenge')).toBeTruthy();
+    expect([...challenge!.query.keys()].slice(0, 3)).toEqual(['subscriber', 'token', 'hub.note']);
+
+    await cliImport(server, [newReview()]);
+    await subscriber.waitFor(() => posts(cb.path).length === 1, 10_000, 'the notification');
+    const [delivery] = posts(cb.path);
+    expect(`?${delivery!.query.toString()}`).toBe(query.replace('%20', '+'));
+    expect([...delivery!.query.keys()].filter((k) => k === 'hub.mode' || k === 'hub.topic' || k === 'hub.challenge')).toEqual([]);
+  });
+});
+
+describe('hub request validation', () => {
+  let server: HubServer;
+  let good: { topic: string; callback: string };
+
+  beforeAll(async () => {
+    server = await startHubServer(`${dir.path}/validation.db`);
+    good = { topic: server.topics.atom, callback: subscriber.url('/validation-never-called') };
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const form = (overrides: Record<string, string | undefined>): Record<string, string> => {
+    const fields: Record<string, string | undefined> = { 'hub.mode': 'subscribe', 'hub.topic': good.topic, 'hub.callback': good.callback, ...overrides };
+    return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
+  };
+
+  const invalid: [string, () => Record<string, string | undefined>][] = [
+    ['hub.mode is missing', () => ({ 'hub.mode': undefined })],
+    ['hub.mode is unknown', () => ({ 'hub.mode': 'publish' })],
+    ['hub.mode is in the wrong case', () => ({ 'hub.mode': 'SUBSCRIBE' })],
+    ['hub.topic is missing', () => ({ 'hub.topic': undefined })],
+    ['hub.topic is another path of the service', () => ({ 'hub.topic': `${server.url}/insights.json` })],
+    ['hub.topic is on another origin', () => ({ 'hub.topic': 'https://example.com/feed.xml' })],
+    ['hub.topic carries a query string', () => ({ 'hub.topic': `${server.topics.atom}?x=1` })],
+    ['hub.callback is missing', () => ({ 'hub.callback': undefined })],
+    ['hub.callback is empty', () => ({ 'hub.callback': '' })],
+    ['hub.callback is relative', () => ({ 'hub.callback': '/callback' })],
+    ['hub.callback is not a URL', () => ({ 'hub.callback': 'not a url' })],
+    ['hub.callback is plain http://', () => ({ 'hub.callback': good.callback.replace('https:', 'http:') })],
+    ['hub.callback is another scheme', () => ({ 'hub.callback': 'ftp://127.0.0.1/callback' })],
+    ['hub.callback carries a user and password', () => ({ 'hub.callback': good.callback.replace('https://', 'https://user:pass@') })],
+    ['hub.callback carries a user', () => ({ 'hub.callback': good.callback.replace('https://', 'https://user@') })],
+    ['hub.secret is 200 ASCII bytes', () => ({ 'hub.secret': 's'.repeat(200) })],
+    ['hub.secret is 200 bytes in 100 characters', () => ({ 'hub.secret': 'é'.repeat(100) })],
+    ['hub.lease_seconds is a fraction', () => ({ 'hub.lease_seconds': '1.5' })],
+    ['hub.lease_seconds is negative', () => ({ 'hub.lease_seconds': '-60' })],
+    ['hub.lease_seconds is not a number', () => ({ 'hub.lease_seconds': 'forever' })],
+    ['hub.lease_seconds is in exponent notation', () => ({ 'hub.lease_seconds': '1e4' })],
+  ];
+
+  it.each(invalid)('answers 400 in plain text when %s, and stores and calls nothing', async (_name, overrides) => {
+    const before = await server.store.websub.list();
+    const answer = await hubRequest(server, form(overrides()));
+    expect(answer.status).toBe(400);
+    expect(answer.contentType).toMatch(/^text\/plain\b/);
+    expect(answer.text.trim().length).toBeGreaterThan(5);
+    expect(await server.store.websub.list()).toEqual(before);
+    expect(subscriber.requests('/validation-never-called')).toHaveLength(0);
+  });
+
+  it('accepts a secret of 199 bytes', async () => {
+    const cb = callback('secret-199');
+    expect((await hubRequest(server, form({ 'hub.callback': cb.url, 'hub.secret': 'é'.repeat(99) + 's' }))).status).toBe(202);
+    const row = await waitForState(server, good.topic, cb.url, 'active');
+    expect(Buffer.byteLength(row!.secret!)).toBe(199);
+  });
+
+  it('ignores unknown parameters (202, then verified as usual)', async () => {
+    const cb = callback('unknown-params');
+    const answer = await hubRequest(server, form({ 'hub.callback': cb.url, 'hub.unknown': 'x', colour: 'blue', 'hub.lease_seconds': '' }));
+    expect(answer.status).toBe(202);
+    await waitForState(server, good.topic, cb.url, 'active');
+    const [challenge] = subscriber.requests(cb.path, 'GET');
+    expect(challenge?.query.has('colour')).toBe(false);
+    expect(challenge?.query.has('hub.unknown')).toBe(false);
+  });
+
+  it('answers GET on the hub with 405 and Allow: POST, in plain text', async () => {
+    const response = await fetch(server.hubUrl);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain\b/);
+    expect((await response.text()).trim()).not.toBe('');
+  });
+
+  it.each([
+    ['application/json', JSON.stringify({ 'hub.mode': 'subscribe' })],
+    ['text/plain', 'hub.mode=subscribe'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="hub.mode"\r\n\r\nsubscribe\r\n--x--\r\n'],
+  ])('answers a %s body with 415 in plain text', async (contentType, body) => {
+    const answer = await hubRequest(server, {}, { contentType, body });
+    expect(answer.status).toBe(415);
+    expect(answer.contentType).toMatch(/^text\/plain\b/);
+    expect(answer.text.trim()).toMatch(/x-www-form-urlencoded/);
+  });
+});
+
+describe('hub limits', () => {
+  it('answers the 6th request in a minute from one client with 429 and Retry-After when the limit is 5', async () => {
+    const server = await hubServer({ WEBSUB_RATE_LIMIT_PER_MINUTE: '5' });
+    // The limit is a fixed one-minute window: start well inside one so all six requests share it.
+    await waitUntil(() => Date.now() % 60_000 < 55_000, 'a fresh part of the minute', 6000);
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push(await hubRequest(server, { 'hub.mode': 'subscribe', 'hub.topic': server.topics.atom, 'hub.callback': callback(`rate-${i}`).url }));
+    }
+    expect(answers.slice(0, 5).map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    const limited = answers[5]!;
+    expect(limited.status).toBe(429);
+    expect(limited.contentType).toMatch(/^text\/plain\b/);
+    expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(60);
+    expect(Number.isInteger(Number(limited.retryAfter))).toBe(true);
+  });
+
+  it('refuses a third distinct callback on a topic with 409 when the cap is 2, and still lets an existing one re-subscribe', async () => {
+    const server = await hubServer({ WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC: '2' });
+    const topic = server.topics.reviews;
+    const first = await activeSubscription(server, topic, 'cap-1', { 'hub.lease_seconds': '3600' });
+    await activeSubscription(server, topic, 'cap-2');
+    const third = callback('cap-3');
+
+    const refused = await subscribe(server, topic, third.url);
+    expect(refused.status).toBe(409);
+    expect(refused.contentType).toMatch(/^text\/plain\b/);
+    await sleep(200);
+    expect(subscriber.requests(third.path)).toHaveLength(0);
+    expect(await server.store.websub.get(topic, third.url)).toBeUndefined();
+
+    // Another topic has its own cap.
+    await activeSubscription(server, server.topics.atom, 'cap-other-topic');
+
+    expect((await subscribe(server, topic, first.url, { 'hub.lease_seconds': '7200' })).status).toBe(202);
+    await waitUntil(async () => (await server.store.websub.get(topic, first.url))?.leaseSeconds === 7200, 'the renewed lease');
+  });
+});
+
+describe('the operator view', () => {
+  it('`reviews subscriptions` lists every subscription with state, lease expiry, failures and last delivery', async () => {
+    // A long retry delay keeps a failed delivery's count at 1 while the listing is taken.
+    const server = await hubServer({ WEBSUB_RETRY_DELAYS_MS: '600000' });
+    const ok = await activeSubscription(server, server.topics.jsonFeed, 'listed-ok');
+    const failing = callback('listed-failing', { deliveries: [500] });
+    expect((await subscribe(server, server.topics.reviews, failing.url)).status).toBe(202);
+    await waitForState(server, server.topics.reviews, failing.url, 'active');
+    const refused = callback('listed-refused', { verify: 'wrong-body' });
+    expect((await subscribe(server, server.topics.atom, refused.url)).status).toBe(202);
+    await waitForState(server, server.topics.atom, refused.url, 'rejected');
+
+    await cliImport(server, [newReview()]);
+    await waitUntil(async () => (await server.store.websub.get(server.topics.jsonFeed, ok.url))?.lastDeliveryAt != null, 'the delivery to be recorded');
+    await waitUntil(async () => (await server.store.websub.get(server.topics.reviews, failing.url))?.failures === 1, 'the failure to be recorded');
+
+    const result = await runCli(['subscriptions'], server.databaseUrl);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/state\s+topic\s+callback\s+lease expires\s+failures\s+last delivery/);
+    const line = (url: string) => lines.find((l) => l.includes(`${url} `)) ?? '';
+
+    const okRow = (await server.store.websub.get(server.topics.jsonFeed, ok.url))!;
+    expect(line(ok.url)).toMatch(/^active\s/);
+    expect(line(ok.url)).toContain(okRow.expiresAt!);
+    expect(line(ok.url)).toMatch(new RegExp(`\\s0\\s+${okRow.lastDeliveryAt!.replace(/[.]/g, '\\.')} delivered \\(200\\)$`));
+
+    const failingRow = (await server.store.websub.get(server.topics.reviews, failing.url))!;
+    expect(line(failing.url)).toMatch(/^active\s/);
+    expect(line(failing.url)).toContain(failingRow.expiresAt!);
+    expect(line(failing.url)).toMatch(/\s1\s+\S+ failed: HTTP 500$/);
+
+    expect(line(refused.url)).toMatch(/^rejected\s.*\s-\s+0\s+-$/);
+    expect(lines[lines.length - 1]).toMatch(/^3 subscriptions: /);
+    expect(lines[lines.length - 1]).toContain('2 active');
+    expect(lines[lines.length - 1]).toContain('1 rejected');
+  });
+});

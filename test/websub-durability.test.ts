@@ -1,0 +1,293 @@
+// The WebSub outbox is durable and fair: a killed hub delivers after restart, a hanging subscriber delays no one, replicas deliver once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/store/open.js';
+import type { Store, Subscription } from '../src/store/types.js';
+import { hubRequest, sleep, subscribe, until, verifiedReview } from './support/hub-subscribe.js';
+import { CLI, freePort, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { Subscriber } from './support/subscriber.js';
+
+const dir = tempDir('reviews-websub-durability-');
+const SESSION_SECRET = 'websub-durability-test-secret-0123456789';
+const children = new Set<ChildProcess>();
+const stores: Store[] = [];
+let subscriber: Subscriber;
+
+beforeAll(async () => {
+  subscriber = await Subscriber.start();
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all([...children].map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  for (const store of stores) await store.close();
+  await subscriber?.close();
+  dir.remove();
+});
+
+/** The test runner's environment (NODE_EXTRA_CA_CERTS included) without any service setting of its own. */
+function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (/^(PORT|HOST|BASE_URL|DATABASE_URL|WEBSUB_|MCP_|LOG_LEVEL|RELOAD_INTERVAL_MS)/.test(key)) delete env[key];
+  }
+  return { ...env, ...settings };
+}
+
+/** `reviews serve` as a separate process; the same settings (port, BASE_URL, database) survive every restart. */
+class ServiceProcess {
+  readonly url: string;
+  readonly databaseUrl: string;
+  private child: ChildProcess | undefined;
+  private output = '';
+
+  private constructor(
+    private readonly settings: Record<string, string>,
+    port: number,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+    this.databaseUrl = settings.DATABASE_URL!;
+  }
+
+  static async create(name: string, settings: Record<string, string> = {}): Promise<ServiceProcess> {
+    const port = await freePort();
+    return new ServiceProcess(
+      {
+        DATABASE_URL: `sqlite:${dir.path}/${name}.db`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        BASE_URL: `http://127.0.0.1:${port}`,
+        WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+        MCP_SESSION_SECRET: SESSION_SECRET,
+        WEBSUB_TIMEOUT_MS: '1000',
+        WEBSUB_RETRY_DELAYS_MS: '1500',
+        RELOAD_INTERVAL_MS: '100',
+        LOG_LEVEL: 'info',
+        ...settings,
+      },
+      port,
+    );
+  }
+
+  /** The last lines the process logged, for failure messages. */
+  log(): string {
+    return this.output.split('\n').slice(-15).join('\n');
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, [CLI, 'serve'], { env: childEnv(this.settings), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    const collect = (chunk: Buffer) => (this.output += chunk.toString());
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${this.log()}`);
+        try {
+          return (await fetch(`${this.url}/reviews.json`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      () => `the service to listen:\n${this.log()}`,
+    );
+  }
+
+  /** Ends the process with `signal` (SIGKILL: no shutdown code runs at all) and waits for it to be gone. */
+  async stop(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+/** The SQLite file opened from the test process, beside the service, as the operator's CLI would. */
+async function storeOf(databaseUrl: string): Promise<Store> {
+  const store = await openStore(databaseUrl);
+  stores.push(store);
+  return store;
+}
+
+async function activeSubscription(store: Store, topic: string, callback: string, log: () => string = () => ''): Promise<Subscription> {
+  return until(
+    async () => {
+      const subscription = await store.websub.get(topic, callback);
+      return subscription?.state === 'active' ? subscription : undefined;
+    },
+    10_000,
+    () => `${callback} to be active on ${topic}\n${log()}`,
+  );
+}
+
+async function importReviews(databaseUrl: string, name: string, ids: string[]): Promise<void> {
+  const file = writeJson(`${dir.path}/${name}.json`, { reviews: ids.map((id) => verifiedReview(id)) });
+  const result = await runCli(['import', file], databaseUrl);
+  expect(result.code, result.stderr).toBe(0);
+}
+
+describe('a hub killed with SIGKILL loses no delivery', () => {
+  const cases: [string, 'hang' | number][] = [
+    ['in flight to a callback that never answers', 'hang'],
+    ['failed once (500) and waiting for its retry', 500],
+  ];
+
+  it.each(cases)('delivers a delivery that was %s after a restart, with the current content', async (name, firstAnswer) => {
+    const service = await ServiceProcess.create(`killed-${firstAnswer}`);
+    await service.start();
+    const store = await storeOf(service.databaseUrl);
+    const topic = `${service.url}/reviews.json`;
+    const path = `/killed-${firstAnswer}`;
+    const callback = subscriber.url(path, { deliveries: [firstAnswer] });
+    expect((await subscribe(service.url, '/reviews.json', callback)).status).toBe(202);
+    await activeSubscription(store, topic, callback, () => service.log());
+
+    await importReviews(service.databaseUrl, `before-kill-${firstAnswer}`, [`before-kill-${firstAnswer}`]);
+    await subscriber.waitFor(() => subscriber.requests(path, 'POST').length === 1, 10_000, `the first delivery (${name})`);
+    if (firstAnswer !== 'hang') {
+      await until(async () => ((await store.websub.get(topic, callback))?.failures ?? 0) === 1, 10_000, 'the failure to be recorded');
+    }
+    // The delivery is a row in the store, not a promise in the process that is about to die.
+    expect(await store.websub.nextDueAt()).not.toBeNull();
+    await service.stop('SIGKILL');
+
+    subscriber.behave(path, { deliveries: [200] });
+    await service.start();
+    await subscriber.waitFor(() => subscriber.requests(path, 'POST').length === 2, 20_000, `the delivery after restart\n${service.log()}`);
+    const delivered = subscriber.requests(path, 'POST')[1]!;
+    const current = await (await fetch(topic)).text();
+    expect(delivered.body.toString('utf8')).toBe(current);
+    expect(current).toContain(`before-kill-${firstAnswer}`);
+    expect(delivered.headers['content-type']).toBe('application/json');
+    expect(delivered.headers.link).toContain(`<${topic}>; rel="self"`);
+
+    await until(async () => (await store.websub.nextDueAt()) === null, 5_000, 'the outbox to be empty');
+    const settled = await store.websub.get(topic, callback);
+    expect(settled).toMatchObject({ state: 'active', failures: 0 });
+    expect(settled?.lastDeliveryResult).toMatch(/^delivered/);
+    // Once: a quiet period longer than the worker's poll shows no second copy.
+    await sleep(1500);
+    expect(subscriber.requests(path, 'POST')).toHaveLength(2);
+    await service.stop('SIGTERM');
+  });
+
+  it('announces an import made while the hub was down when it starts again, on every changed topic', async () => {
+    const service = await ServiceProcess.create('offline-import');
+    await service.start();
+    const store = await storeOf(service.databaseUrl);
+    const topics = [
+      { path: '/feed.xml', callbackPath: '/offline-atom', contentType: 'application/atom+xml' },
+      { path: '/api/feed.json', callbackPath: '/offline-jsonfeed', contentType: 'application/feed+json' },
+      { path: '/reviews.json', callbackPath: '/offline-dataset', contentType: 'application/json' },
+    ];
+    for (const t of topics) {
+      const callback = subscriber.url(t.callbackPath);
+      expect((await subscribe(service.url, t.path, callback)).status).toBe(202);
+      await activeSubscription(store, `${service.url}${t.path}`, callback, () => service.log());
+    }
+    await service.stop('SIGTERM');
+
+    await importReviews(service.databaseUrl, 'while-down', ['while-down-1']);
+    await service.start();
+    for (const t of topics) {
+      await subscriber.waitFor(() => subscriber.requests(t.callbackPath, 'POST').length > 0, 10_000, `the delivery of ${t.path}\n${service.log()}`);
+      const [delivered] = subscriber.requests(t.callbackPath, 'POST');
+      const current = await (await fetch(`${service.url}${t.path}`)).text();
+      expect(delivered!.body.toString('utf8')).toBe(current);
+      expect(current).toContain('while-down-1');
+      expect(delivered!.headers['content-type']).toBe(t.contentType);
+    }
+    await sleep(1500);
+    for (const t of topics) expect(subscriber.requests(t.callbackPath, 'POST')).toHaveLength(1);
+    await service.stop('SIGTERM');
+  });
+});
+
+describe('a subscriber that never answers', () => {
+  let server: RunningServer;
+  let crowd: Subscriber;
+
+  beforeAll(async () => {
+    crowd = await Subscriber.start();
+    // Far longer than the test waits, and fewer slots than subscribers: the worker must refill freed slots.
+    server = await startServer(`${dir.path}/hang.db`, {
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_TIMEOUT_MS: '20000',
+      WEBSUB_CONCURRENCY: '4',
+      MCP_SESSION_SECRET: SESSION_SECRET,
+    });
+  });
+
+  afterAll(async () => {
+    // Releasing the hanging request first lets the hub's worker finish before the server closes.
+    await crowd?.close();
+    await server?.close();
+  });
+
+  it('does not delay delivery to the 20 others on the same host and topic', async () => {
+    const topic = `${server.url}/reviews.json`;
+    const normal = Array.from({ length: 20 }, (_, i) => `/prompt-${i}`);
+    const hanging = crowd.url('/asleep', { deliveries: ['hang'] });
+    for (const callback of [hanging, ...normal.map((path) => crowd.url(path))]) {
+      expect((await subscribe(server.url, '/reviews.json', callback)).status).toBe(202);
+    }
+    for (const callback of [hanging, ...normal.map((path) => crowd.url(path))]) await activeSubscription(server.store, topic, callback);
+
+    await server.store.applyImport({ reviews: [verifiedReview('crowd-1')], replace: false });
+    const imported = Date.now();
+    await server.app.publisher.refresh();
+    await crowd.waitFor(() => normal.every((path) => crowd.requests(path, 'POST').length === 1), 2000, 'every prompt subscriber to be notified within 2 s');
+    const last = Math.max(...normal.map((path) => crowd.requests(path, 'POST')[0]!.at));
+    expect(last - imported).toBeLessThan(2000);
+
+    // The sleeper was sent its delivery too, and it is still unsettled: neither delivered nor failed.
+    await crowd.waitFor(() => crowd.requests('/asleep', 'POST').length === 1, 2000, 'the sleeper to be sent its delivery');
+    const asleep = await server.store.websub.get(topic, hanging);
+    expect(asleep).toMatchObject({ state: 'active', failures: 0, lastDeliveryAt: null });
+    expect(await server.store.websub.nextDueAt()).not.toBeNull();
+  });
+});
+
+describe('several replicas over one SQLite file', () => {
+  let replicas: RunningServer[] = [];
+  let audience: Subscriber;
+
+  beforeAll(async () => {
+    audience = await Subscriber.start();
+    const settings = { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', MCP_SESSION_SECRET: SESSION_SECRET, WEBSUB_RETRY_DELAYS_MS: '60000' };
+    const first = await startServer(`${dir.path}/replicas.db`, settings);
+    // Replicas share the public origin (topics are URLs under it), as they would behind one load balancer.
+    const second = await startServer(`${dir.path}/replicas.db`, { ...settings, BASE_URL: first.url });
+    replicas = [first, second];
+  });
+
+  afterAll(async () => {
+    for (const replica of replicas) await replica.close();
+    await audience?.close();
+  });
+
+  it('sends each subscriber exactly one POST per change, not one per replica', async () => {
+    const [first, second] = replicas as [RunningServer, RunningServer];
+    const topicPaths = ['/reviews.json', '/api/feed.json', '/feed.xml'];
+    const subscriptions = Array.from({ length: 6 }, (_, i) => ({ path: `/replica-${i}`, topic: `${first.url}${topicPaths[i % 3]!}` }));
+    // Half of the subscriptions are made through each replica's hub: the state is the store's, not a process's.
+    for (const [i, s] of subscriptions.entries()) {
+      const hub = (i % 2 === 0 ? first : second).url;
+      const answer = await hubRequest(hub, { 'hub.mode': 'subscribe', 'hub.topic': s.topic, 'hub.callback': audience.url(s.path) });
+      expect(answer.status, answer.text).toBe(202);
+    }
+    for (const s of subscriptions) await activeSubscription(second.store, s.topic, audience.url(s.path));
+
+    await first.store.applyImport({ reviews: [verifiedReview('replicated-1')], replace: false });
+    await Promise.all(replicas.map((replica) => replica.app.publisher.refresh()));
+    await audience.waitFor(() => subscriptions.every((s) => audience.requests(s.path, 'POST').length >= 1), 10_000, 'every subscriber to be notified');
+    // Longer than the worker's poll and the replicas' reload interval: a second copy would have gone out by now.
+    await sleep(2000);
+    for (const s of subscriptions) expect(audience.requests(s.path, 'POST'), s.path).toHaveLength(1);
+    expect(await first.store.websub.nextDueAt()).toBeNull();
+  });
+});
