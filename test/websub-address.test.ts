@@ -107,11 +107,11 @@ const nonPublicAddresses: [string, string][] = [
 ];
 
 describe('isPublicAddress', () => {
-  it.each(publicAddresses)('accepts %s (%s)', (address) => {
+  it.each(publicAddresses)('accepts %j (%s)', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
-  it.each(nonPublicAddresses)('refuses %s (%s)', (address) => {
+  it.each(nonPublicAddresses)('refuses %j (%s)', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 });

@@ -1,12 +1,10 @@
 // Hostile WebSub callbacks: with the private-address allowance off none of them ever receives a request; redirects are never followed.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import { isIP } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscribe, until, verifiedReview } from './support/hub-subscribe.js';
+import { startScriptedListener, subscribe, until, verifiedReview, type ScriptedListener } from './support/hub-subscribe.js';
 import { startServer, tempDir, type RunningServer } from './support/server.js';
 import { Subscriber } from './support/subscriber.js';
-import { makeTestPki } from './support/tls.js';
 
 const dir = tempDir('reviews-websub-safety-');
 const TOPIC = '/reviews.json';
@@ -52,6 +50,11 @@ describe('hostile callbacks with WEBSUB_ALLOW_PRIVATE_CALLBACKS off', () => {
     ['IPv4 loopback written as one decimal number', () => `https://2130706433:${port()}/decimal`],
     ['IPv4 loopback in short form', () => `https://127.1:${port()}/short`],
     ['IPv4 loopback with a hex octet', () => `https://0x7f.0.0.1:${port()}/hex`],
+    ['IPv4 loopback with an octal octet', () => `https://0177.0.0.1:${port()}/octal`],
+    ['IPv4 loopback with a trailing dot', () => `https://127.0.0.1.:${port()}/trailing-dot`],
+    ['IPv4 loopback percent-encoded', () => `https://%31%32%37.0.0.1:${port()}/percent`],
+    ['IPv4 loopback with ideographic full stops', () => `https://127\u30020\u30020\u30021:${port()}/ideographic`],
+    ['"0", which the URL parser reads as 0.0.0.0', () => `https://0:${port()}/zero`],
     ['IPv6 loopback', () => `https://[::1]:${port()}/v6-loopback`],
     ['IPv4-mapped IPv6 loopback', () => `https://[::ffff:127.0.0.1]:${port()}/mapped`],
     ['IPv4-compatible IPv6 loopback', () => `https://[::127.0.0.1]:${port()}/compatible`],
@@ -122,43 +125,16 @@ describe('hostile callbacks with WEBSUB_ALLOW_PRIVATE_CALLBACKS off', () => {
   });
 });
 
-/** An HTTPS server on loopback (test certificate) that answers every request through `answer`, and records them. */
-async function startHttps(answer: (method: string, url: URL) => { status: number; headers?: Record<string, string>; body?: string }) {
-  const pki = makeTestPki();
-  const received: { method: string; path: string }[] = [];
-  const server: Server = createServer({ key: pki.key, cert: pki.cert }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'https://listener');
-      received.push({ method: req.method ?? 'GET', path: url.pathname });
-      const { status, headers, body } = answer(req.method ?? 'GET', url);
-      res.writeHead(status, headers).end(body ?? '');
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const port = (server.address() as { port: number }).port;
-  return {
-    port,
-    received,
-    url: (path: string) => `https://127.0.0.1:${port}${path}`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
-
 describe('no redirects are followed (allowance on, so only the redirect itself could be at fault)', () => {
   const REDIRECTS = [301, 302, 303, 307, 308] as const;
   let open: RunningServer;
   let target: Subscriber;
-  let redirector: Awaited<ReturnType<typeof startHttps>>;
+  let redirector: ScriptedListener;
 
   beforeAll(async () => {
     target = await Subscriber.start();
     // Every target path would pass verification and accept deliveries: following a redirect would show there.
-    redirector = await startHttps((method, url) => {
+    redirector = await startScriptedListener((method, url) => {
       const redirectTo = `${target.url(`/target${url.pathname}`)}${url.search}`;
       if (url.pathname === '/verify-redirect') return { status: 302, headers: { location: redirectTo }, body: url.searchParams.get('hub.challenge') ?? '' };
       const status = Number(/^\/deliver-(\d+)$/.exec(url.pathname)?.[1] ?? 200);

@@ -29,6 +29,7 @@ for (const [network, prefix] of [
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID…)
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
   ['2002::', 16], // 6to4: embeds an IPv4 address of any kind
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
@@ -38,16 +39,32 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
-function embeddedIPv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The 16 bytes of an IPv6 address in any textual form (compressed, expanded, dotted tail); undefined if invalid. */
+function ipv6Bytes(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const missing = 8 - groups(head).length - groups(tail).length;
+  const all = tail === undefined ? groups(head) : [...groups(head), ...Array<string>(missing).fill('0'), ...groups(tail)];
+  return all.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 255];
+  });
+}
+
+/** The IPv4 address inside an IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96) or NAT64 (64:ff9b::/96) address. */
+function embeddedIPv4(bytes: number[]): string | undefined {
+  const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+  const mapped = zeros(0, 10) && bytes[10] === 255 && bytes[11] === 255;
+  const translated = zeros(0, 8) && bytes[8] === 255 && bytes[9] === 255 && zeros(10, 12);
+  const nat64 = bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12);
+  return mapped || translated || nat64 ? bytes.slice(12).join('.') : undefined;
 }
 
 /** True only for a globally routable unicast address; anything unparseable is not public. */
@@ -56,7 +73,9 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(bare);
   if (family === 4) return !blocked.check(bare, 'ipv4');
   if (family !== 6) return false;
-  const v4 = embeddedIPv4(bare);
+  const bytes = ipv6Bytes(bare);
+  if (!bytes) return false;
+  const v4 = embeddedIPv4(bytes);
   if (v4 !== undefined) return isPublicAddress(v4);
   return !blocked.check(bare, 'ipv6');
 }

@@ -1,5 +1,7 @@
-// Helpers for WebSub hub tests: form-encoded hub requests, polling a condition with a deadline, and review records to import.
+// Helpers for WebSub hub tests: form-encoded hub requests, polling with a deadline, review records, a scriptable HTTPS listener.
+import { createServer } from 'node:https';
 import type { ImportedReview } from '../../src/reviews/schemas.js';
+import { makeTestPki } from './tls.js';
 
 export interface HubAnswer {
   status: number;
@@ -38,4 +40,50 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 /** A verified review record for an import. */
 export function verifiedReview(id: string, date = '2026-01-15'): ImportedReview {
   return { id, date, rating: 5, text: `Review ${id}: the technician fixed the AC the same day.`, author: 'Test A.', technicians: [], services: [], verified: true };
+}
+
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Answer only after this many milliseconds. */
+  delayMs?: number;
+}
+
+export interface ScriptedListener {
+  port: number;
+  /** Every request, in arrival order. */
+  received: { method: string; path: string; at: number }[];
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+/** An HTTPS server on 127.0.0.1 (test certificate) answering every request through `answer`, recording each. */
+export async function startScriptedListener(answer: (method: string, url: URL) => ScriptedAnswer): Promise<ScriptedListener> {
+  const pki = makeTestPki();
+  const received: ScriptedListener['received'] = [];
+  const server = createServer({ key: pki.key, cert: pki.cert }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'https://listener');
+      const method = req.method ?? 'GET';
+      received.push({ method, path: url.pathname, at: Date.now() });
+      const { status, headers, body, delayMs } = answer(method, url);
+      const send = () => void res.writeHead(status, headers).end(body ?? '');
+      if (delayMs) setTimeout(send, delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    received,
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
 }
