@@ -87,7 +87,7 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
       }
     }
     await until(() => {
-      const list = JSON.parse(execFileSync(process.execPath, [cli, 'subscriptions', '--json'], { env }).toString()) as { state: string }[];
+      const list = JSON.parse(execFileSync(process.execPath, [cli, 'subscriptions', '--json'], { env, maxBuffer: 256 << 20 }).toString()) as { state: string }[];
       return list.filter((s) => s.state === 'active').length === total;
     }, 120_000, 'every subscription to be verified');
 

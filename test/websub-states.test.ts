@@ -82,7 +82,8 @@ async function importAndAwaitControl(server: HubServer, control: { path: string 
 
 describe('(none) → pending verification → active', () => {
   it('answers a subscribe with 202, stays pending until the challenge is echoed, then activates and notifications begin', async () => {
-    const server = await hubServer();
+    // The challenge is held while the CLI runs: the hub must wait for it longer than that takes on a busy machine.
+    const server = await hubServer({ WEBSUB_TIMEOUT_MS: '30000' });
     const topic = server.topics.jsonFeed;
     let release: (() => void) | undefined;
     // Holds the challenge GET unanswered, so the pending state can be observed for certain.
@@ -238,7 +239,11 @@ describe('active → removed after 3 consecutive delivery failures', () => {
 
     await importNow(server);
     await waitForState(server, topic, failing.url, 'removed', 15_000);
-    expect(posts(failing.path)).toHaveLength(3);
+    const attempts = posts(failing.path).map((r) => r.at);
+    expect(attempts).toHaveLength(3);
+    // Retries wait WEBSUB_RETRY_DELAYS_MS (200 ms here) after each failure.
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(190);
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(190);
     await subscriber.waitFor(() => verifications(failing.path, 'denied').length === 1, 5000, 'the denial GET');
     const [denial] = verifications(failing.path, 'denied');
     expect(denial?.query.get('hub.topic')).toBe(topic);
@@ -250,7 +255,7 @@ describe('active → removed after 3 consecutive delivery failures', () => {
   });
 
   it('counts a callback that never answers (timeout) as a failure: removed after three, with the denial notice', async () => {
-    const server = await hubServer({ WEBSUB_TIMEOUT_MS: '400' });
+    const server = await hubServer({ WEBSUB_TIMEOUT_MS: '1000' });
     const topic = server.topics.atom;
     const hanging = await activeSubscription(server, topic, 'hanging', { deliveries: ['hang'] });
 
@@ -320,10 +325,12 @@ describe('active → lapsed when the lease expires', () => {
     const server = await hubServer({ WEBSUB_LEASE_MIN_SECONDS: '1' });
     const topic = server.topics.jsonFeed;
     const control = await activeSubscription(server, topic, 'control');
-    const brief = await activeSubscription(server, topic, 'brief', {}, { 'hub.lease_seconds': '1' });
+    const brief = callback('brief');
+    expect((await subscribe(server, topic, brief.url, { 'hub.lease_seconds': '1' })).status).toBe(202);
+    // Only an active subscription lapses, so reaching 'lapsed' proves it was activated first (for a 1 s lease).
+    const lapsed = await waitForState(server, topic, brief.url, 'lapsed', 10_000);
     expect(verifications(brief.path, 'subscribe')[0]?.query.get('hub.lease_seconds')).toBe('1');
-
-    await waitForState(server, topic, brief.url, 'lapsed', 5000);
+    expect(lapsed?.leaseSeconds).toBe(1);
     await importAndAwaitControl(server, control);
     expect(posts(brief.path)).toHaveLength(0);
 

@@ -126,7 +126,10 @@ export function atomFeed(
   publishedAt: string | null,
 ): string {
   const b = links.baseUrl;
-  const entries = reviews.slice(0, FEED_SIZE).map((r) => {
+  const included = reviews.slice(0, FEED_SIZE);
+  // The feed changed when one of its entries did: a change to an older review must not touch its bytes.
+  const updated = included.reduce<string | null>((latest, r) => (latest === null || r.updatedAt > latest ? r.updatedAt : latest), null);
+  const entries = included.map((r) => {
     const categories = itemTags(business, r).map((t) => `    <category term="${xmlAttribute(t)}"/>`);
     return [
       '  <entry>',
@@ -146,7 +149,7 @@ export function atomFeed(
     '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
     `  <id>${xmlText(`${b}${paths.atomFeed}`)}</id>`,
     `  <title type="text">${xmlText(feedTitle(business))}</title>`,
-    `  <updated>${publishedAt ?? '1970-01-01T00:00:00.000Z'}</updated>`,
+    `  <updated>${updated ?? publishedAt ?? '1970-01-01T00:00:00.000Z'}</updated>`,
     `  <link rel="self" type="application/atom+xml" href="${xmlAttribute(`${b}${paths.atomFeed}`)}"/>`,
     `  <link rel="hub" href="${xmlAttribute(`${b}${paths.hub}`)}"/>`,
     `  <link rel="alternate" type="text/html" href="${xmlAttribute(`${b}/`)}"/>`,

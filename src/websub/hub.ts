@@ -23,10 +23,11 @@ export interface SubscriptionIntent {
   secret: string | null;
 }
 
-/** Appends hub.* parameters to the callback's own query string. */
+/** Appends hub.* parameters to the callback's own query string, which stays byte for byte (W3C WebSub §5.1). */
 function withParams(callback: URL, params: Record<string, string>): URL {
   const url = new URL(callback);
-  for (const [name, value] of Object.entries(params)) url.searchParams.append(name, value);
+  const added = new URLSearchParams(params).toString();
+  url.search = url.search ? `${url.search}&${added}` : added;
   return url;
 }
 
@@ -86,10 +87,11 @@ export class Hub {
     const challenge = randomBytes(24).toString('base64url');
     const params: Record<string, string> = { 'hub.mode': intent.mode, 'hub.topic': intent.topic, 'hub.challenge': challenge };
     if (intent.mode === 'subscribe') params['hub.lease_seconds'] = String(intent.leaseSeconds);
+    // The lease runs from the moment the hub asked (W3C WebSub §5.3).
+    const now = new Date();
     const response = await this.client.send(withParams(intent.callback, params), { method: 'GET' });
     const verified = response.ok && response.status >= 200 && response.status < 300 && response.body === challenge;
     const callback = intent.callback.href;
-    const now = new Date();
     if (intent.mode === 'subscribe') {
       if (verified) {
         const expiresAt = new Date(now.getTime() + intent.leaseSeconds * 1000).toISOString();

@@ -11,7 +11,7 @@ import { makeTestPki } from './tls.js';
 export const FAST_WEBSUB: Readonly<Record<string, string>> = Object.freeze({
   WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
   WEBSUB_RETRY_DELAYS_MS: '200,200',
-  WEBSUB_TIMEOUT_MS: '1500',
+  WEBSUB_TIMEOUT_MS: '5000',
   WEBSUB_RATE_LIMIT_PER_MINUTE: '1000',
 });
 
