@@ -96,6 +96,7 @@ export const ReviewsDataset = z
   .strict();
 
 export type IsoDate = z.infer<typeof IsoDate>;
+export type AspectId = z.infer<typeof AspectId>;
 export type Service = z.infer<typeof Service>;
 export type Technician = z.infer<typeof Technician>;
 export type Business = z.infer<typeof Business>;

@@ -1,0 +1,201 @@
+// Aggregates per-review analyses into the insights dataset: aspects, entities, topics, FAQ and summary, each
+// figure with the review ids behind it. Pure and deterministic: the same reviews give the same bytes.
+import type { AspectId, Business } from '../reviews/schemas.js';
+import { AspectId as AspectIds } from '../reviews/schemas.js';
+import type { PublishedReview } from '../store/types.js';
+import type { AspectJudgement, ReviewAnalysis } from './analyzer.js';
+import { buildFaq } from './faq.js';
+import { buildSummary } from './summary.js';
+import { findTopics, type Topic } from './topics.js';
+
+/** Nothing is reported about an aspect, entity or topic with fewer mentions than this. */
+export const MIN_MENTIONS = 5;
+const QUOTES = 3;
+
+export const ASPECT_LABELS: Record<AspectId, string> = {
+  punctuality: 'Punctuality',
+  responsiveness: 'Responsiveness',
+  price: 'Price',
+  quality: 'Quality of work',
+  professionalism: 'Professionalism',
+  communication: 'Communication',
+  cleanliness: 'Cleanliness',
+  expertise: 'Expertise',
+};
+
+export interface Quote {
+  reviewId: string;
+  date: string;
+  rating: number;
+  text: string;
+  score: number;
+}
+
+export interface Tally {
+  mentions: number;
+  positive: number;
+  negative: number;
+  /** (positive − negative) / mentions, −1..1, two decimals; null below the minimum mention count. */
+  score: number | null;
+}
+
+export interface AspectInsight extends Tally {
+  id: AspectId;
+  label: string;
+  trend: ({ quarter: string } & Tally)[];
+  quotes: { positive: Quote[]; negative: Quote[] };
+  reviewIds: { positive: string[]; negative: string[] };
+}
+
+export interface EntityInsight {
+  mentions: number;
+  averageRating: number;
+  aspects: ({ aspect: AspectId } & Tally)[];
+  quotes: { positive: Quote[]; negative: Quote[] };
+  reviewIds: string[];
+}
+
+export interface Insights {
+  generatedAt: string | null;
+  reviewCount: number;
+  lexiconVersion: string;
+  minMentions: number;
+  aspects: AspectInsight[];
+  entities: {
+    technicians: ({ name: string } & EntityInsight)[];
+    services: ({ id: string; name: string; category: string | null } & EntityInsight)[];
+    serviceAreas: ({ name: string } & EntityInsight)[];
+  };
+  topics: Topic[];
+  faq: { id: string; question: string; answer: string; figures: Record<string, unknown>; reviewIds: string[] }[];
+  summary: { text: string; figures: Record<string, unknown> };
+}
+
+/** One judgement per review and aspect: several mentions in a review add up. */
+export interface ReviewAspect {
+  review: PublishedReview;
+  aspect: AspectId;
+  score: number;
+  evidence: AspectJudgement;
+}
+
+export const quarterOf = (date: string) => `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+export function tally(scores: readonly number[]): Tally {
+  const positive = scores.filter((s) => s > 0).length;
+  const negative = scores.filter((s) => s < 0).length;
+  const mentions = scores.length;
+  return { mentions, positive, negative, score: mentions >= MIN_MENTIONS ? round2((positive - negative) / mentions) : null };
+}
+
+/** Combines a review's judgements of each aspect into one, keeping the strongest as its evidence. */
+export function perReviewAspects(review: PublishedReview, analysis: ReviewAnalysis): ReviewAspect[] {
+  const byAspect = new Map<AspectId, ReviewAspect>();
+  for (const j of analysis.aspects) {
+    const current = byAspect.get(j.aspect);
+    if (!current) byAspect.set(j.aspect, { review, aspect: j.aspect, score: j.score, evidence: j });
+    else {
+      current.score += j.score;
+      if (Math.abs(j.score) > Math.abs(current.evidence.score)) current.evidence = j;
+    }
+  }
+  return [...byAspect.values()].filter((a) => a.score !== 0);
+}
+
+function quotes(items: readonly ReviewAspect[], sign: 1 | -1): Quote[] {
+  return items
+    .filter((a) => Math.sign(a.score) === sign)
+    .sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || (a.review.date < b.review.date ? 1 : a.review.date > b.review.date ? -1 : 0) || (a.review.id < b.review.id ? 1 : -1))
+    .slice(0, QUOTES)
+    .map((a) => ({ reviewId: a.review.id, date: a.review.date, rating: a.review.rating, text: a.evidence.evidence, score: Math.round(a.score * 100) / 100 }));
+}
+
+function entity(reviews: readonly PublishedReview[], aspects: readonly ReviewAspect[]): EntityInsight {
+  const byAspect = new Map<AspectId, number[]>();
+  for (const a of aspects) push(byAspect, a.aspect, a.score);
+  return {
+    mentions: reviews.length,
+    averageRating: round2(reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length),
+    aspects: AspectIds.options.filter((id) => byAspect.has(id)).map((aspect) => ({ aspect, ...tally(byAspect.get(aspect)!) })),
+    quotes: { positive: quotes(aspects, 1), negative: quotes(aspects, -1) },
+    reviewIds: reviews.map((r) => r.id),
+  };
+}
+
+/** Groups reviews by a key (technician, service, area); reviews stay newest first within a group. */
+function groupBy(reviews: readonly PublishedReview[], keys: (r: PublishedReview) => readonly string[]): Map<string, PublishedReview[]> {
+  const groups = new Map<string, PublishedReview[]>();
+  for (const r of reviews) for (const k of new Set(keys(r))) push(groups, k, r);
+  return groups;
+}
+
+export function aggregate(
+  business: Business | null,
+  reviews: readonly PublishedReview[],
+  analyses: ReadonlyMap<string, ReviewAnalysis>,
+  meta: { generatedAt: string | null; lexiconVersion: string },
+): Insights {
+  const analysisOf = (r: PublishedReview) => analyses.get(r.id)!;
+  const reviewAspects = new Map<string, ReviewAspect[]>(reviews.map((r) => [r.id, perReviewAspects(r, analysisOf(r))]));
+  const aspectsOf = (group: readonly PublishedReview[]) => group.flatMap((r) => reviewAspects.get(r.id)!);
+
+  const all = aspectsOf(reviews);
+  const aspects: AspectInsight[] = AspectIds.options.map((id) => {
+    const items = all.filter((a) => a.aspect === id);
+    const byQuarter = new Map<string, number[]>();
+    for (const a of items) push(byQuarter, quarterOf(a.review.date), a.score);
+    return {
+      id,
+      label: ASPECT_LABELS[id],
+      ...tally(items.map((a) => a.score)),
+      trend: [...byQuarter.keys()].sort().map((quarter) => ({ quarter, ...tally(byQuarter.get(quarter)!) })),
+      quotes: { positive: quotes(items, 1), negative: quotes(items, -1) },
+      reviewIds: { positive: items.filter((a) => a.score > 0).map((a) => a.review.id), negative: items.filter((a) => a.score < 0).map((a) => a.review.id) },
+    };
+  });
+
+  const enough = <T>(groups: Map<string, T[]>) => [...groups].filter(([, g]) => g.length >= MIN_MENTIONS);
+  const technicianOrder = (business?.technicians ?? []).map((t) => t.name);
+  const technicians = enough(groupBy(reviews, (r) => analysisOf(r).technicians))
+    .sort(([a, ga], [b, gb]) => rank(technicianOrder, a, b) || gb.length - ga.length || (a < b ? -1 : 1))
+    .map(([name, group]) => ({ name, ...entity(group, aspectsOf(group)) }));
+  const catalogue = business?.services ?? [];
+  const services = enough(groupBy(reviews, (r) => analysisOf(r).services))
+    .sort(([a, ga], [b, gb]) => rank(catalogue.map((s) => s.id), a, b) || gb.length - ga.length || (a < b ? -1 : 1))
+    .map(([id, group]) => {
+      const service = catalogue.find((s) => s.id === id);
+      return { id, name: service?.name ?? id, category: service?.category ?? null, ...entity(group, aspectsOf(group)) };
+    });
+  const areaOrder = business?.areaServed ?? [];
+  const serviceAreas = enough(groupBy(reviews, (r) => (r.serviceArea ? [r.serviceArea] : [])))
+    .sort(([a, ga], [b, gb]) => rank(areaOrder, a, b) || gb.length - ga.length || (a < b ? -1 : 1))
+    .map(([name, group]) => ({ name, ...entity(group, aspectsOf(group)) }));
+
+  const topics = findTopics(reviews, analyses, business, MIN_MENTIONS);
+  const base = { reviews, aspects, technicians, services, topics };
+  return {
+    generatedAt: meta.generatedAt,
+    reviewCount: reviews.length,
+    lexiconVersion: meta.lexiconVersion,
+    minMentions: MIN_MENTIONS,
+    aspects,
+    entities: { technicians, services, serviceAreas },
+    topics,
+    faq: buildFaq(base, MIN_MENTIONS),
+    summary: buildSummary(base, MIN_MENTIONS),
+  };
+}
+
+/** Catalogue order first (unknown names after), so the output is stable whatever the counts. */
+function rank(order: readonly string[], a: string, b: string): number {
+  const ia = order.indexOf(a);
+  const ib = order.indexOf(b);
+  return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib) || 0;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

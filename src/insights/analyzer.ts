@@ -1,0 +1,255 @@
+// Per-review analysis: sentences (wink-nlp), clauses split on contrast, aspect terms with nearby opinions and
+// negation, technicians and services recognised; every judgement carries the words that decided it.
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+import type { AspectId, Business } from '../reviews/schemas.js';
+import { fold } from '../reviews/text.js';
+import { EntityMatcher } from './entities.js';
+import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS } from './lexicon.js';
+import { PhraseMatcher, type Match } from './phrases.js';
+import { textPolarity } from './general.js';
+
+export type Label = 'positive' | 'negative' | 'neutral';
+
+export interface AspectJudgement {
+  aspect: AspectId;
+  polarity: Label;
+  /** −1..1: how strongly the evidence judges the aspect. */
+  score: number;
+  /** The clause that decided it, as written. */
+  evidence: string;
+  /** The lexicon words that decided it, with negation and modifiers marked ("not→on time"). */
+  cues: string[];
+}
+
+export interface ReviewAnalysis {
+  id: string;
+  sentiment: { label: Label; score: number };
+  aspects: AspectJudgement[];
+  technicians: string[];
+  services: string[];
+}
+
+export interface AnalyzerInput {
+  id: string;
+  text: string;
+  rating?: number;
+  technicians?: readonly string[];
+  services?: readonly string[];
+}
+
+interface Token {
+  norm: string;
+  start: number;
+  end: number;
+}
+
+/** How far (in tokens) an opinion reaches for its target, and a negator for what it negates. */
+const OPINION_REACH = 6;
+const NEGATION_REACH = 3;
+/** Below this, a score says nothing. */
+const NEUTRAL_BAND = 0.05;
+/** The clause after a contrast weighs more in the overall sentiment; the one before, less. */
+const AFTER_CONTRAST = 1.5;
+const BEFORE_CONTRAST = 0.6;
+/** The star rating nudges the overall sentiment only (never an aspect): a weak prior. */
+const RATING_PRIOR = 0.15;
+
+const nlp = winkNLP(model, ['sbd']);
+
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+
+function tokenize(text: string, offset: number): Token[] {
+  const tokens: Token[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    tokens.push({ norm: fold(m[0]).replace(/['’]/g, ''), start: offset + m.index, end: offset + m.index + m[0].length });
+  }
+  // Multi-word modifiers become one token, so "kind of late" reads as a softened "late".
+  for (let i = 0; i < tokens.length - 1; i++) {
+    for (const [phrase, replacement] of Object.entries(MODIFIER_PHRASES)) {
+      const words = phrase.split(' ');
+      if (words.every((w, k) => tokens[i + k]?.norm === w)) {
+        tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end });
+        break;
+      }
+    }
+  }
+  return tokens;
+}
+
+const label = (score: number): Label => (score > NEUTRAL_BAND ? 'positive' : score < -NEUTRAL_BAND ? 'negative' : 'neutral');
+const clamp = (x: number) => Math.max(-1, Math.min(1, x));
+
+/** The sign and strength a match's context gives it: negation (within reach, not across a clause word) and modifiers. */
+function modifiers(tokens: Token[], match: Match): { factor: number; marks: string[] } {
+  let factor = 1;
+  const marks: string[] = [];
+  for (let i = match.start - 1, seen = 0; i >= 0 && seen < NEGATION_REACH; i--, seen++) {
+    const word = tokens[i]!.norm;
+    if (NEGATION_STOPS.has(word)) break;
+    if (NEGATORS.has(word)) {
+      // Negation flips and softens: "not great" is bad, but less than "terrible".
+      factor *= -0.75;
+      marks.push(word);
+      break;
+    }
+  }
+  const before = tokens[match.start - 1]?.norm;
+  if (before !== undefined) {
+    const scale = INTENSIFIERS[before] ?? DOWNTONERS[before];
+    if (scale !== undefined) {
+      factor *= scale;
+      marks.push(before);
+    }
+  }
+  return { factor, marks };
+}
+
+interface ClauseJudgement {
+  aspect: AspectId;
+  score: number;
+  cues: string[];
+}
+
+/** Aspects judged in one clause: judged words stand alone; general opinions judge the nearest target. */
+function judgeClause(tokens: Token[], matches: Match[], clauseText: string): ClauseJudgement[] {
+  const targets = matches.filter((m) => m.entry.aspect !== undefined);
+  const found = new Map<AspectId, ClauseJudgement>();
+  const add = (aspect: AspectId, score: number, cue: string) => {
+    const j = found.get(aspect) ?? { aspect, score: 0, cues: [] };
+    j.score += score;
+    j.cues.push(cue);
+    found.set(aspect, j);
+  };
+  const nearestTarget = (m: Match, fits: (t: Match) => boolean) => {
+    let best: Match | undefined;
+    let bestDistance = Infinity;
+    for (const t of targets) {
+      if (t === m || !fits(t)) continue;
+      const distance = t.start > m.end ? t.start - m.end : m.start > t.end ? m.start - t.end : 0;
+      // Ties go to the target after the opinion ("great price") over the one before.
+      if (distance <= OPINION_REACH && (distance < bestDistance || (distance === bestDistance && t.start > m.start))) {
+        best = t;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  };
+  const judgedTargets = new Set<Match>();
+  for (const m of matches) {
+    const { entry } = m;
+    const { factor, marks } = modifiers(tokens, m);
+    const cue = [...marks, m.text].join('→');
+    // A word whose sense depends on a nearby aspect ("fair price", "fast response") judges that aspect.
+    const conditioned = entry.by ? nearestTarget(m, (t) => t.entry.aspect !== undefined && entry.by![t.entry.aspect] !== undefined) : undefined;
+    if (conditioned && conditioned.entry.aspect !== entry.aspect) {
+      add(conditioned.entry.aspect!, entry.by![conditioned.entry.aspect!]! * factor, cue);
+      judgedTargets.add(conditioned);
+      continue;
+    }
+    if (entry.aspect !== undefined && entry.valence !== undefined) {
+      add(entry.aspect, entry.valence * factor, cue);
+      judgedTargets.add(m);
+      continue;
+    }
+    if (entry.aspect === undefined && entry.valence !== undefined) {
+      const target = nearestTarget(m, () => true);
+      if (target) {
+        add(target.entry.aspect!, (target.entry.aspect && entry.by?.[target.entry.aspect]) ?? entry.valence * factor, cue);
+        judgedTargets.add(target);
+      }
+    }
+  }
+  // A target nobody judged takes the clause's general polarity, when the clause is about that aspect alone.
+  const unjudged = targets.filter((t) => !judgedTargets.has(t) && t.entry.valence === undefined && !found.has(t.entry.aspect!));
+  const aspects = new Set(targets.map((t) => t.entry.aspect));
+  if (unjudged.length > 0 && aspects.size === 1) {
+    const general = textPolarity(clauseText);
+    if (general.label !== 'neutral') {
+      const t = unjudged[0]!;
+      const { factor, marks } = modifiers(tokens, t);
+      add(t.entry.aspect!, general.score * Math.sign(factor), [...marks, t.text, `(clause ${general.label})`].join('→'));
+    }
+  }
+  return [...found.values()].map((j) => ({ ...j, score: clamp(j.score) }));
+}
+
+/** Splits a sentence into clauses at ";" and dashes, then before each contrast word. */
+interface Clause {
+  tokens: Token[];
+  afterContrast: boolean;
+  beforeContrast: boolean;
+}
+
+function clauses(sentence: string, offset: number): Clause[] {
+  const pieces: { text: string; start: number }[] = [];
+  let start = 0;
+  for (const m of sentence.matchAll(/;|\s[-–—]\s/g)) {
+    pieces.push({ text: sentence.slice(start, m.index), start });
+    start = m.index + m[0].length;
+  }
+  pieces.push({ text: sentence.slice(start), start });
+  const out: Clause[] = [];
+  for (const piece of pieces) {
+    const tokens = tokenize(piece.text, offset + piece.start);
+    let from = 0;
+    for (let i = 1; i <= tokens.length; i++) {
+      if (i === tokens.length || CONTRAST_MARKERS.has(tokens[i]!.norm)) {
+        const part = tokens.slice(from, i);
+        if (part.length > 0) {
+          const first = part[0]!;
+          out.push({ tokens: part, afterContrast: CONTRAST_MARKERS.has(first.norm), beforeContrast: i < tokens.length });
+        }
+        from = i;
+      }
+    }
+  }
+  return out;
+}
+
+export class Analyzer {
+  private readonly phrases = new PhraseMatcher();
+  private readonly entities: EntityMatcher;
+
+  constructor(business: Business | null) {
+    this.entities = new EntityMatcher(business);
+  }
+
+  analyze(review: AnalyzerInput): ReviewAnalysis {
+    const text = review.text;
+    const judgements: AspectJudgement[] = [];
+    let weighted = 0;
+    let weights = 0;
+    let cursor = 0;
+    for (const sentence of nlp.readDoc(text).sentences().out() as string[]) {
+      const at = text.indexOf(sentence, cursor);
+      const offset = at >= 0 ? at : cursor;
+      cursor = offset + sentence.length;
+      for (const clause of clauses(sentence, offset)) {
+        const first = clause.tokens[0]!;
+        const last = clause.tokens[clause.tokens.length - 1]!;
+        const clauseText = text.slice(first.start, last.end);
+        const matches = this.phrases.find(clause.tokens.map((t) => t.norm)).map((m) => ({ ...m, text: text.slice(clause.tokens[m.start]!.start, clause.tokens[m.end - 1]!.end) }));
+        for (const j of judgeClause(clause.tokens, matches, clauseText)) {
+          judgements.push({ aspect: j.aspect, polarity: label(j.score), score: round(j.score), evidence: clauseText, cues: j.cues });
+        }
+        const general = textPolarity(clauseText);
+        const weight = clause.afterContrast ? AFTER_CONTRAST : clause.beforeContrast ? BEFORE_CONTRAST : 1;
+        weighted += general.score * weight;
+        weights += weight;
+      }
+    }
+    let score = weights > 0 ? weighted / weights : 0;
+    if (review.rating !== undefined) score += RATING_PRIOR * ((review.rating - 3) / 2);
+    score = clamp(score);
+    return {
+      id: review.id,
+      sentiment: { label: label(score), score: round(score) },
+      aspects: judgements.filter((j) => j.polarity !== 'neutral'),
+      technicians: this.entities.technicians(text, review.technicians ?? []),
+      services: this.entities.services(text, review.services ?? []),
+    };
+  }
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

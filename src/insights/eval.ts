@@ -1,0 +1,97 @@
+// `npm run eval`: the analyzer against the labelled home-services sets (per-aspect P/R/F1, macro-F1, aspect polarity
+// accuracy) and the general polarity against the UCI sentences; `--errors` lists the dev-set mistakes.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AspectId } from '../reviews/schemas.js';
+import { Analyzer } from './analyzer.js';
+
+
+interface Labelled {
+  id: string;
+  text: string;
+  aspects: { aspect: AspectId; polarity: 'positive' | 'negative' | 'neutral' }[];
+  sentiment: 'positive' | 'negative' | 'mixed' | 'neutral';
+}
+
+export interface SetScores {
+  sentences: number;
+  perAspect: { aspect: AspectId; precision: number; recall: number; f1: number; support: number }[];
+  macroF1: number;
+  polarityAccuracy: number;
+  polarityJudged: number;
+  errors: string[];
+}
+
+const root = resolve(import.meta.dirname, '../../..');
+const load = (file: string): Labelled[] =>
+  readFileSync(resolve(root, file), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Labelled);
+
+export function scoreSet(items: readonly Labelled[]): SetScores {
+  const analyzer = new Analyzer(null);
+  const counts = new Map(AspectId.options.map((a) => [a, { tp: 0, fp: 0, fn: 0 }]));
+  let polarityRight = 0;
+  let polarityJudged = 0;
+  const errors: string[] = [];
+  for (const item of items) {
+    const analysis = analyzer.analyze({ id: item.id, text: item.text });
+    const predicted = new Map<AspectId, number>();
+    for (const j of analysis.aspects) predicted.set(j.aspect, (predicted.get(j.aspect) ?? 0) + j.score);
+    const gold = new Map(item.aspects.map((a) => [a.aspect, a.polarity]));
+    const problems: string[] = [];
+    for (const aspect of AspectId.options) {
+      const c = counts.get(aspect)!;
+      const p = predicted.get(aspect);
+      const g = gold.get(aspect);
+      if (p !== undefined && g !== undefined) {
+        c.tp++;
+        polarityJudged++;
+        const label = p > 0 ? 'positive' : p < 0 ? 'negative' : 'neutral';
+        if (label === g) polarityRight++;
+        else problems.push(`${aspect}: ${label} (gold ${g})`);
+      } else if (p !== undefined) {
+        c.fp++;
+        problems.push(`${aspect}: extra`);
+      } else if (g !== undefined) {
+        c.fn++;
+        problems.push(`${aspect}: missed (gold ${g})`);
+      }
+    }
+    if (problems.length) errors.push(`${item.id} ${problems.join('; ')} | ${item.text} | cues ${analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ')}`);
+  }
+  const perAspect = AspectId.options.map((aspect) => {
+    const { tp, fp, fn } = counts.get(aspect)!;
+    const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
+    const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
+    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+    return { aspect, precision, recall, f1, support: tp + fn };
+  });
+  return {
+    sentences: items.length,
+    perAspect,
+    macroF1: perAspect.reduce((s, a) => s + a.f1, 0) / perAspect.length,
+    polarityAccuracy: polarityJudged === 0 ? 0 : polarityRight / polarityJudged,
+    polarityJudged,
+    errors,
+  };
+}
+
+const f = (x: number) => x.toFixed(3);
+
+function printSet(name: string, scores: SetScores): void {
+  process.stdout.write(`\n${name} (${scores.sentences} sentences)\n| aspect | precision | recall | F1 | support |\n|---|---|---|---|---|\n`);
+  for (const a of scores.perAspect) process.stdout.write(`| ${a.aspect} | ${f(a.precision)} | ${f(a.recall)} | ${f(a.f1)} | ${a.support} |\n`);
+  process.stdout.write(`| **macro** | | | **${f(scores.macroF1)}** | |\n`);
+  process.stdout.write(`aspect polarity accuracy: ${f(scores.polarityAccuracy)} over ${scores.polarityJudged} correctly found aspects\n`);
+}
+
+if (process.argv[1]?.endsWith('/insights/eval.js')) {
+  const dev = scoreSet(load('eval/devset.jsonl'));
+  const test = scoreSet(load('eval/testset.jsonl'));
+  printSet('Development set (eval/devset.jsonl)', dev);
+  printSet('Held-out test set (eval/testset.jsonl)', test);
+  process.stdout.write('\nUCI sentences (sentiment package fixtures), a neutral answer counts as wrong\n| dataset | sentences | accuracy | neutral | trained on |\n|---|---|---|---|---|\n');
+  for (const row of [] as { dataset: string; sentences: number; accuracy: number; neutral: number; trainedOn: string[] }[]) {
+    process.stdout.write(`| ${row.dataset} | ${row.sentences} | ${f(row.accuracy)} | ${row.neutral} | ${row.trainedOn.join(', ') || 'nothing (lexicon and rules)'} |\n`);
+  }
+  if (process.argv.includes('--errors')) process.stdout.write(`\nDevelopment-set errors\n${dev.errors.join('\n')}\n`);
+}

@@ -1,0 +1,355 @@
+// The home-services lexicon (versioned data, no logic): aspect terms, domain opinion words, negators and modifiers.
+import type { AspectId } from '../reviews/schemas.js';
+
+/** Bumped whenever an entry changes, so stored or cached analyses of an older lexicon are recomputed. */
+export const LEXICON_VERSION = '2026.11.1';
+
+/**
+ * An entry is a word or phrase (lowercase, accents folded, hyphens as spaces) with what it means on its own:
+ * - `aspect` alone: a target that names an aspect ("price", "showed up") and needs an opinion nearby;
+ * - `aspect` and `valence`: a judgement of that aspect by itself ("overpriced", "punctual", "no show");
+ * - `valence` alone: a general opinion that judges the nearest target ("great", "terrible").
+ * `by` gives a different valence when the word judges a particular aspect ("fair price" +, "high price" −,
+ * "fast" + for responsiveness). Valences run from −1 to 1.
+ */
+export interface Entry {
+  aspect?: AspectId;
+  valence?: number;
+  by?: Partial<Record<AspectId, number>>;
+}
+
+type Table = Record<string, Entry>;
+
+const targets = (aspect: AspectId, words: string[]): Table => Object.fromEntries(words.map((w) => [w, { aspect }]));
+const judged = (aspect: AspectId, valence: number, words: string[]): Table =>
+  Object.fromEntries(words.map((w) => [w, { aspect, valence }]));
+const opinions = (valence: number, words: string[]): Table => Object.fromEntries(words.map((w) => [w, { valence }]));
+
+const punctuality: Table = {
+  ...targets('punctuality', [
+    'on time', 'arrival', 'arrive', 'arrived', 'arriving', 'arrives', 'showed up', 'show up', 'shows up', 'showing up',
+    'appointment window', 'arrival window', 'time window', 'window', 'timing', 'timely', 'schedule', 'scheduled time',
+    'when they said', 'when he said', 'when she said', 'got here', 'got there', 'came out on time', 'wait', 'waited',
+    'waiting', 'kept us waiting', 'eta',
+  ]),
+  ...judged('punctuality', 0.8, [
+    'punctual', 'right on time', 'on the dot', 'exactly on time', 'ahead of schedule', 'arrived early', 'came early',
+    'showed up early', 'on schedule', 'early', 'before the window', 'promptly arrived', 'was prompt', 'were prompt',
+  ]),
+  ...judged('punctuality', -0.8, [
+    'late', 'tardy', 'no show', 'no showed', 'noshow', 'stood up', 'stood us up', 'stood me up', 'never showed',
+    'never came', 'never arrived', 'didnt show', 'didn t show', 'hours late', 'running late', 'ran late', 'delayed',
+    'showed up late', 'late arrival', 'missed the appointment', 'missed our appointment', 'missed my appointment',
+    'waited all day', 'waiting all day', 'wasted my day', 'wasted the day', 'took the day off for nothing', 'ghosted',
+    'behind schedule', 'rescheduled', 'kept rescheduling', 'canceled last minute', 'cancelled last minute',
+  ]),
+};
+
+const responsiveness: Table = {
+  ...targets('responsiveness', [
+    'called back', 'call back', 'callback', 'calls back', 'returned my call', 'returned our call', 'returned the call',
+    'response', 'response time', 'respond', 'responded', 'responds', 'answered', 'answer the phone', 'answered the phone',
+    'scheduling', 'appointment', 'booked', 'booking', 'got us in', 'got me in', 'fit us in', 'fit me in', 'availability',
+    'available', 'came out', 'come out', 'sent someone', 'turnaround', 'follow up', 'followed up', 'get back to',
+    'got back to', 'reply', 'replied', 'emergency', 'emergency call', 'after hours', 'weekend', 'same day', 'next day',
+  ]),
+  ...judged('responsiveness', 0.8, [
+    'responsive', 'quick response', 'fast response', 'prompt response', 'same day service', 'same day appointment',
+    'came out the same day', 'came out same day', 'within the hour', 'within an hour', 'within hours', 'right away',
+    'immediately', 'quickly responded', 'responded quickly', 'got us in the same day', 'got me in the same day',
+    'squeezed us in', 'squeezed me in', 'fit us in the same day', 'called right back', 'called me right back', 'promptly',
+  ]),
+  ...judged('responsiveness', -0.8, [
+    'unresponsive', 'no response', 'never called back', 'never responded', 'never returned', 'never heard back',
+    'no call back', 'no callback', 'no one called', 'nobody called', 'took forever to get', 'took weeks', 'took a week',
+    'weeks to get', 'days to get', 'hard to reach', 'impossible to reach', 'couldn t reach', 'couldnt reach', 'voicemail',
+    'left messages', 'left several messages', 'left a message', 'on hold', 'put on hold', 'dropped the ball', 'ignored',
+    'slow to respond', 'slow response',
+  ]),
+};
+
+const price: Table = {
+  ...targets('price', [
+    'price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'costed', 'charge', 'charged', 'charges', 'charging',
+    'bill', 'billed', 'billing', 'invoice', 'quote', 'quoted', 'estimate', 'estimated', 'fee', 'fees', 'hourly rate',
+    'paid', 'pay', 'paying', 'money', 'dollars', 'bucks', 'budget', 'value', 'deal', 'diagnostic fee', 'service fee',
+    'trip charge', 'trip fee', 'service call fee', 'financing', 'discount', 'coupon', 'price tag', 'total',
+  ]),
+  ...judged('price', 0.7, [
+    'affordable', 'inexpensive', 'reasonably priced', 'fairly priced', 'well priced', 'good value', 'great value',
+    'good deal', 'great deal', 'bargain', 'competitive', 'upfront pricing', 'up front pricing', 'transparent pricing',
+    'no hidden fees', 'saved us money', 'saved me money', 'worth every penny', 'worth the money', 'worth the price',
+    'money well spent', 'less than expected', 'below the quote', 'under budget', 'honest pricing', 'fair pricing',
+    'waived', 'waived the fee', 'no charge', 'free of charge', 'didnt charge', 'didn t charge',
+  ]),
+  ...judged('price', -0.8, [
+    'overpriced', 'over priced', 'overcharged', 'over charged', 'overcharge', 'pricey', 'expensive', 'costly',
+    'rip off', 'ripoff', 'ripped off', 'ripped us off', 'ripped me off', 'gouged', 'gouging', 'price gouging',
+    'upsell', 'upsold', 'upselling', 'up sell', 'up sold', 'hidden fees', 'hidden fee', 'surprise fee', 'nickel and dimed',
+    'nickel and dime', 'highway robbery', 'outrageous', 'exorbitant', 'steep', 'double the quote', 'twice the quote',
+    'more than quoted', 'more than the quote', 'higher than quoted', 'not worth the money', 'waste of money',
+    'scam', 'scammed', 'sticker shock', 'padded', 'inflated',
+  ]),
+};
+
+const quality: Table = {
+  ...targets('quality', [
+    'work', 'job', 'workmanship', 'repair', 'repairs', 'fix', 'fixed', 'fixing', 'install', 'installed', 'installation',
+    'installing', 'replacement', 'replaced', 'result', 'results', 'finished product', 'craftsmanship', 'running',
+    'works', 'working', 'runs', 'solved', 'resolved', 'outcome', 'quality',
+  ]),
+  ...judged('quality', 0.8, [
+    'works great', 'working great', 'works well', 'worked well', 'working well', 'works perfectly', 'working perfectly', 'runs great', 'running great', 'like new',
+    'fixed it', 'fixed the problem', 'fixed the issue', 'problem solved', 'no more leaks', 'no leaks', 'quality work',
+    'solid work', 'excellent work', 'great work', 'good work', 'great job', 'good job', 'excellent job', 'fantastic job',
+    'amazing job', 'perfect job', 'top notch work', 'meticulous', 'thorough', 'flawless', 'nice clean install',
+    'built to last', 'holding up', 'held up', 'has held up', 'still working', 'still works', 'blowing cold', 'cold air',
+    'hot water again', 'back up and running', 'up and running', 'good as new',
+  ]),
+  ...judged('quality', -0.8, [
+    'broke again', 'broken again', 'broke down again', 'stopped working', 'quit working', 'not working', 'still broken',
+    'still leaking', 'still leaks', 'leaking again', 'leaks again', 'same problem', 'same issue', 'problem came back',
+    'came back', 'not fixed', 'never fixed', 'didnt fix', 'didn t fix', 'failed', 'failed again', 'shoddy', 'sloppy',
+    'sloppy work', 'poor workmanship', 'poor quality', 'botched', 'half assed', 'hack job', 'hack', 'subpar', 'sub par',
+    'cut corners', 'cutting corners', 'redo', 'redone', 'had to redo', 'had to call another company', 'another company',
+    'flooded', 'tripped again', 'keeps tripping', 'blowing warm', 'warm air', 'no hot water', 'lasted a week',
+    'lasted a month', 'only lasted', 'made it worse', 'worse than before', 'code violation', 'not up to code',
+  ]),
+};
+
+const professionalism: Table = {
+  ...targets('professionalism', [
+    'attitude', 'manner', 'manners', 'demeanor', 'behavior', 'behaviour', 'treated', 'uniform', 'uniforms', 'appearance',
+    'staff', 'office staff', 'crew', 'receptionist', 'dispatcher', 'customer service', 'bedside manner',
+  ]),
+  ...judged('professionalism', 0.8, [
+    'professional', 'professionally', 'courteous', 'polite', 'respectful', 'friendly', 'kind', 'pleasant', 'nice',
+    'personable', 'honest', 'trustworthy', 'trusted', 'genuine', 'considerate', 'patient', 'gentleman', 'class act',
+    'went above and beyond', 'above and beyond', 'great attitude', 'good attitude', 'easy to work with', 'wonderful to work with',
+    'respected our home', 'respectful of our home', 'treated us well', 'treated me well', 'treated us right', 'no pressure',
+    'didnt pressure', 'didn t pressure', 'no hard sell', 'integrity', 'reliable', 'dependable', 'accommodating', 'helpful',
+    'sweetheart', 'gem', 'well mannered', 'cordial', 'warm',
+  ]),
+  ...judged('professionalism', -0.8, [
+    'unprofessional', 'rude', 'rudely', 'disrespectful', 'condescending', 'arrogant', 'dismissive', 'snippy', 'curt',
+    'impolite', 'hostile', 'yelled', 'argued', 'argumentative', 'lied', 'liar', 'lying', 'dishonest', 'shady', 'sketchy',
+    'pushy', 'high pressure', 'pressured', 'hard sell', 'scare tactics', 'attitude problem', 'bad attitude', 'smoked',
+    'smoking', 'swearing', 'cursing', 'on his phone', 'on their phone', 'on the phone the whole time', 'creepy',
+    'untrustworthy', 'unreliable', 'lazy', 'careless', 'sexist', 'blamed', 'excuses', 'made excuses',
+  ]),
+};
+
+const communication: Table = {
+  ...targets('communication', [
+    'communication', 'communicated', 'communicate', 'communicating', 'explained', 'explain', 'explaining', 'explanation',
+    'updates', 'update', 'updated', 'informed', 'text', 'texts', 'texted', 'called ahead', 'call ahead', 'heads up',
+    'told', 'told us', 'told me', 'walked me through', 'walked us through', 'showed me', 'showed us', 'answered my questions',
+    'answered all my questions', 'answered our questions', 'questions', 'options', 'photos', 'pictures', 'listened',
+    'listen', 'kept us posted', 'kept me posted', 'kept us informed', 'kept me informed', 'in the loop',
+  ]),
+  ...judged('communication', 0.8, [
+    'explained everything', 'explained the options', 'explained what', 'explained why', 'explained how', 'clear explanation',
+    'took the time to explain', 'great communication', 'good communication', 'excellent communication', 'communicative',
+    'kept us posted', 'kept me posted', 'kept us informed', 'kept me informed', 'kept us in the loop', 'kept me in the loop',
+    'texted when', 'called ahead', 'called to let', 'gave us a heads up', 'gave me a heads up', 'heads up',
+    'answered all my questions', 'answered all our questions', 'patiently answered', 'easy to understand', 'in plain english',
+    'walked me through', 'walked us through', 'sent photos', 'sent pictures', 'showed me the', 'showed us the', 'listened',
+    'transparent', 'upfront', 'up front', 'clear', 'clearly',
+  ]),
+  ...judged('communication', -0.8, [
+    'no communication', 'poor communication', 'bad communication', 'miscommunication', 'never told', 'didnt tell',
+    'didn t tell', 'didnt explain', 'didn t explain', 'never explained', 'no explanation', 'left in the dark', 'no updates',
+    'no update', 'no heads up', 'without telling', 'without asking', 'confusing', 'confused', 'vague', 'mumbled',
+    'didnt listen', 'didn t listen', 'wouldnt listen', 'wouldn t listen', 'did not listen', 'talked down',
+    'couldnt explain', 'couldn t explain', 'mixed messages', 'different answers', 'contradicting',
+  ]),
+};
+
+const cleanliness: Table = {
+  ...targets('cleanliness', [
+    'clean', 'cleaned', 'cleaning', 'cleanup', 'clean up', 'cleaned up', 'mess', 'messes', 'debris', 'dust', 'dirt',
+    'mud', 'footprints', 'shoe covers', 'booties', 'boot covers', 'drop cloth', 'drop cloths', 'tarps', 'work area',
+    'floors', 'carpet', 'trash', 'garbage', 'vacuumed', 'swept', 'wiped',
+  ]),
+  ...judged('cleanliness', 0.8, [
+    'spotless', 'tidy', 'neat', 'cleaned up after', 'cleaned up everything', 'cleaned everything', 'cleaned up nicely',
+    'left it clean', 'left it cleaner', 'cleaner than', 'left no mess', 'no mess', 'not a speck', 'wore shoe covers',
+    'wore booties', 'put on shoe covers', 'put on booties', 'laid down drop cloths', 'put down drop cloths',
+    'put down tarps', 'laid down tarps', 'vacuumed', 'swept up', 'wiped down', 'hauled away', 'took the old',
+  ]),
+  ...judged('cleanliness', -0.8, [
+    'messy', 'mess', 'dirty', 'filthy', 'left a mess', 'made a mess', 'huge mess', 'big mess', 'muddy', 'tracked mud',
+    'tracked dirt', 'footprints', 'left trash', 'left debris', 'left garbage', 'left the old', 'sawdust everywhere',
+    'drywall dust', 'dust everywhere', 'no shoe covers', 'didnt clean', 'didn t clean', 'never cleaned', 'did not clean',
+    'slob', 'slobs', 'stained', 'stains',
+  ]),
+};
+
+const expertise: Table = {
+  ...targets('expertise', [
+    'knowledge', 'experience', 'experienced', 'skill', 'skills', 'skilled', 'diagnosis', 'diagnosed', 'diagnose',
+    'diagnostic', 'troubleshoot', 'troubleshooting', 'troubleshot', 'figured out', 'figure out', 'found the problem',
+    'found the issue', 'found the leak', 'pinpointed', 'expertise', 'training', 'trained', 'licensed', 'certified',
+    'know how', 'knew',
+  ]),
+  ...judged('expertise', 0.8, [
+    'knowledgeable', 'knowledgable', 'knowledgeble', 'expert', 'experts', 'expertly', 'competent', 'skilled', 'skillful',
+    'talented', 'pro', 'a pro', 'true professional', 'master', 'genius', 'wizard', 'seasoned', 'very experienced',
+    'knew exactly', 'knew his stuff', 'knew her stuff', 'knew their stuff', 'knows his stuff', 'knows her stuff',
+    'knows their stuff', 'knew what he was doing', 'knew what she was doing', 'knew what they were doing', 'figured it out',
+    'figured out the problem', 'diagnosed the problem', 'diagnosed it', 'found the problem', 'found the issue',
+    'pinpointed the problem', 'quickly diagnosed', 'quickly found', 'spotted', 'caught', 'efficient', 'efficiently',
+  ]),
+  ...judged('expertise', -0.8, [
+    'incompetent', 'clueless', 'inexperienced', 'amateur', 'amateurs', 'unqualified', 'untrained', 'no idea',
+    'had no idea', 'didnt know', 'didn t know', 'did not know', 'misdiagnosed', 'wrong diagnosis', 'guessing', 'guessed',
+    'trial and error', 'couldnt figure', 'couldn t figure', 'could not figure', 'couldnt find', 'couldn t find',
+    'could not find', 'had to look it up', 'youtube', 'wrong part', 'wrong parts', 'replaced the wrong', 'in over his head',
+    'in over their heads', 'out of his depth',
+  ]),
+};
+
+/** General opinions: they judge the nearest target in their clause (or only the sentence, with none nearby). */
+const general: Table = {
+  ...opinions(0.9, [
+    'excellent', 'outstanding', 'exceptional', 'amazing', 'awesome', 'fantastic', 'wonderful', 'superb', 'perfect',
+    'perfectly', 'incredible', 'phenomenal', 'stellar', 'top notch', 'first class', 'five star', '5 star', 'best',
+    'flawless', 'impeccable', 'brilliant', 'terrific',
+  ]),
+  ...opinions(0.7, [
+    'great', 'good', 'fine', 'solid', 'happy', 'pleased', 'satisfied', 'impressed', 'impressive', 'love', 'loved',
+    'recommend', 'recommended', 'appreciate', 'appreciated', 'grateful', 'thankful', 'glad', 'relieved', 'smooth',
+    'smoothly', 'easy', 'painless', 'hassle free', 'better', 'properly', 'correctly',
+    'beautiful', 'beautifully', 'nice job', 'no complaints', 'no issues', 'no problems', 'worked out', 'lifesaver',
+    'life saver', 'saved the day', 'thank you', 'thanks',
+  ]),
+  ...opinions(0.3, ['ok', 'okay', 'decent', 'adequate', 'acceptable', 'alright', 'fair enough', 'reasonable', 'fair']),
+  ...opinions(-0.5, ['mediocre', 'meh', 'so so', 'average', 'disappointing', 'disappointed', 'frustrating', 'frustrated', 'annoyed', 'annoying', 'unhappy', 'issue', 'concern']),
+  ...opinions(-0.8, [
+    'bad', 'poor', 'poorly', 'terrible', 'horrible', 'awful', 'worst', 'worse', 'lousy', 'pathetic', 'unacceptable',
+    'ridiculous', 'disgusting', 'nightmare', 'disaster', 'joke', 'useless', 'worthless', 'incompetence', 'avoid',
+    'never again', 'never use', 'wouldnt recommend', 'would not recommend', 'do not recommend', 'dont recommend',
+    'don t recommend', 'not recommend', 'regret', 'waste', 'wasted', 'angry', 'furious', 'upset', 'horrendous',
+    'atrocious', 'wrong', 'problem', 'problems', 'headache', 'hassle',
+  ]),
+};
+
+/** Words whose judgement depends on the aspect they qualify; `valence` is their sense elsewhere (if any). */
+const conditional: Table = {
+  fast: { aspect: 'responsiveness', valence: 0.7, by: { punctuality: 0.7, quality: 0.5, expertise: 0.6, communication: 0.5 } },
+  quick: { aspect: 'responsiveness', valence: 0.7, by: { punctuality: 0.7, quality: 0.5, expertise: 0.6, communication: 0.5 } },
+  quickly: { aspect: 'responsiveness', valence: 0.7, by: { punctuality: 0.7, quality: 0.5, expertise: 0.7 } },
+  prompt: { aspect: 'responsiveness', valence: 0.7, by: { punctuality: 0.8 } },
+  slow: { aspect: 'responsiveness', valence: -0.7, by: { punctuality: -0.7, quality: -0.4, communication: -0.6 } },
+  forever: { aspect: 'responsiveness', valence: -0.7, by: { punctuality: -0.8, quality: -0.4 } },
+  cheap: { aspect: 'price', valence: 0.5, by: { price: 0.6, quality: -0.7 } },
+  cheaper: { aspect: 'price', valence: 0.6, by: { price: 0.6 } },
+  low: { by: { price: 0.6, quality: -0.6, professionalism: -0.5 } },
+  lower: { by: { price: 0.6 } },
+  high: { by: { price: -0.6, quality: 0.6, expertise: 0.5, professionalism: 0.5 } },
+  higher: { by: { price: -0.6 } },
+  reasonable: { aspect: 'price', valence: 0.6, by: { price: 0.7 } },
+  fair: { aspect: 'price', valence: 0.6, by: { price: 0.7, professionalism: 0.6 } },
+  honest: { aspect: 'professionalism', valence: 0.7, by: { price: 0.7, professionalism: 0.8, communication: 0.7 } },
+  clean: { aspect: 'cleanliness', valence: 0.7, by: { cleanliness: 0.8, quality: 0.6 } },
+  careful: { aspect: 'cleanliness', valence: 0.6, by: { cleanliness: 0.7, quality: 0.6, professionalism: 0.6 } },
+  thorough: { aspect: 'quality', valence: 0.7, by: { communication: 0.7, expertise: 0.7, cleanliness: 0.6 } },
+  detailed: { aspect: 'communication', valence: 0.6, by: { quality: 0.6, price: 0.3 } },
+  patient: { aspect: 'professionalism', valence: 0.7, by: { communication: 0.7 } },
+  clear: { aspect: 'communication', valence: 0.6, by: { price: 0.6 } },
+  free: { by: { price: 0.7 } },
+  extra: { by: { price: -0.5 } },
+  additional: { by: { price: -0.4 } },
+  hefty: { aspect: 'price', valence: -0.7 },
+  worth: { aspect: 'price', valence: 0.6, by: { price: 0.7 } },
+  killed: { by: { price: -0.5 } },
+  early: { aspect: 'punctuality', valence: 0.6 },
+  hours: { by: { punctuality: -0.3, responsiveness: -0.3 } },
+  days: { by: { responsiveness: -0.4, punctuality: -0.3 } },
+  weeks: { by: { responsiveness: -0.6 } },
+};
+
+/** Tables merge field by field, later ones winning: an aspect table's meaning keeps a conditional word's `by`. */
+function merge(...tables: Table[]): Record<string, Entry> {
+  const merged: Record<string, Entry> = {};
+  for (const table of tables) {
+    for (const [word, entry] of Object.entries(table)) merged[word] = { ...merged[word], ...entry, by: { ...merged[word]?.by, ...entry.by } };
+  }
+  return merged;
+}
+
+export const ENTRIES: Readonly<Record<string, Entry>> = merge(
+  general, conditional, quality, professionalism, communication, punctuality, responsiveness, price, cleanliness, expertise,
+);
+
+/** Words that invert what follows within a few tokens ("not on time", "never called back", "no mess"). */
+export const NEGATORS: ReadonlySet<string> = new Set([
+  'not', 'no', 'never', 'nothing', 'none', 'nobody', 'neither', 'nor', 'without', 'hardly', 'barely', 'cannot', 'cant',
+  'dont', 'didnt', 'doesnt', 'isnt', 'wasnt', 'werent', 'arent', 'wont', 'wouldnt', 'couldnt', 'shouldnt', 'havent',
+  'hasnt', 'hadnt', 'aint', 'lack', 'lacked', 'lacking', 'zero', 'less',
+]);
+
+/** Tokens a negation does not cross. */
+export const NEGATION_STOPS: ReadonlySet<string> = new Set(['but', 'however', 'although', 'though', 'yet', 'and', 'so', 'because', 'which', 'that', 'who', 'after', 'until', 'while', 'when']);
+
+export const INTENSIFIERS: Readonly<Record<string, number>> = {
+  very: 1.4, really: 1.3, extremely: 1.6, super: 1.4, so: 1.3, incredibly: 1.6, absolutely: 1.5, truly: 1.3,
+  totally: 1.4, completely: 1.4, highly: 1.4, exceptionally: 1.5, most: 1.3, quite: 1.2, too: 1.3, way: 1.4,
+  insanely: 1.6, ridiculously: 1.5, utterly: 1.5, seriously: 1.3, such: 1.3, always: 1.2, all: 1.1,
+};
+
+export const DOWNTONERS: Readonly<Record<string, number>> = {
+  slightly: 0.5, somewhat: 0.6, kinda: 0.6, fairly: 0.8, pretty: 0.9, mostly: 0.8,
+  almost: 0.6, nearly: 0.6,
+};
+
+/** Multi-word modifiers rewritten to one token before matching ("kind of late" must not read "kind" as praise). */
+export const MODIFIER_PHRASES: Readonly<Record<string, string>> = {
+  'kind of': 'somewhat', 'sort of': 'somewhat', 'a bit': 'somewhat', 'a little': 'somewhat', 'a tad': 'somewhat',
+  'a little bit': 'somewhat',
+};
+
+/** Clause boundaries: the clause after a contrast carries the writer's conclusion. */
+export const CONTRAST_MARKERS: ReadonlySet<string> = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'unfortunately', 'still', 'otherwise', 'whereas', 'despite']);
+
+/** Words that mark urgent work for the FAQ ("Do they do emergency work?"). */
+export const URGENCY_TERMS: readonly string[] = [
+  'emergency', 'same day', 'after hours', 'middle of the night', 'late at night', 'on a sunday', 'on a saturday',
+  'weekend', 'holiday', 'christmas', 'thanksgiving', '24 7', 'urgent', 'flooding', 'burst pipe', 'no heat', 'no ac',
+  'no air', 'no hot water', 'power out', 'sparking',
+];
+
+/**
+ * Everyday words for services: a catalogue service whose name contains a `name` word is meant when a review says
+ * one of its `words`. `repair` and `install` tell apart the repair and the installation of the same equipment.
+ */
+export const SERVICE_WORDS: readonly { name: string[]; words: string[] }[] = [
+  { name: ['ac', 'air conditioning', 'air conditioner', 'cooling'], words: ['ac', 'a c', 'a/c', 'air conditioner', 'air conditioning', 'air con', 'central air', 'cooling', 'condenser', 'compressor', 'refrigerant', 'freon', 'evaporator coil', 'blowing warm', 'not cooling', 'cold air'] },
+  { name: ['heat pump'], words: ['heat pump', 'heatpump'] },
+  { name: ['mini split', 'ductless'], words: ['mini split', 'minisplit', 'ductless'] },
+  { name: ['furnace', 'heating'], words: ['furnace', 'heater', 'heating', 'no heat', 'pilot light'] },
+  { name: ['duct'], words: ['duct', 'ducts', 'ductwork', 'air ducts', 'vents'] },
+  { name: ['thermostat'], words: ['thermostat', 'nest', 'ecobee'] },
+  { name: ['tankless'], words: ['tankless'] },
+  { name: ['water heater'], words: ['water heater', 'hot water heater', 'hot water', 'water tank', 'anode'] },
+  { name: ['drain', 'clog'], words: ['drain', 'drains', 'clog', 'clogged', 'backed up', 'backup', 'snake', 'snaked', 'hydro jet', 'hydrojet'] },
+  { name: ['sewer'], words: ['sewer', 'sewer line', 'main line', 'septic'] },
+  { name: ['leak', 'pipe', 'repipe', 'plumbing'], words: ['leak', 'leaking', 'leaky', 'pipe', 'pipes', 'burst pipe', 'slab leak', 'repipe', 'water line'] },
+  { name: ['toilet'], words: ['toilet', 'toilets', 'commode', 'running toilet'] },
+  { name: ['faucet', 'fixture', 'sink'], words: ['faucet', 'faucets', 'sink', 'fixture', 'fixtures', 'shower valve'] },
+  { name: ['disposal'], words: ['garbage disposal', 'disposal'] },
+  { name: ['sump'], words: ['sump pump', 'sump'] },
+  { name: ['softener', 'filtration', 'water treatment'], words: ['water softener', 'softener', 'filtration', 'filter system', 'reverse osmosis'] },
+  { name: ['panel'], words: ['panel', 'breaker panel', 'electrical panel', 'breaker box', 'fuse box', 'breakers', 'breaker', 'amp service', '200 amp'] },
+  { name: ['ev', 'charger'], words: ['ev charger', 'car charger', 'charger', 'charging station', 'tesla', 'level 2'] },
+  { name: ['generator'], words: ['generator', 'generac', 'standby generator', 'backup power'] },
+  { name: ['lighting', 'light', 'fan'], words: ['lights', 'lighting', 'recessed lights', 'can lights', 'ceiling fan', 'fan', 'fixture', 'chandelier', 'dimmer'] },
+  { name: ['outlet', 'wiring', 'rewire', 'electrical'], words: ['outlet', 'outlets', 'gfci', 'wiring', 'rewire', 'rewiring', 'switch', 'switches', 'electrical', 'sparking', 'flickering', 'tripping', 'power'] },
+  { name: ['surge'], words: ['surge protector', 'surge protection', 'whole home surge'] },
+  { name: ['smoke', 'detector'], words: ['smoke detector', 'smoke detectors', 'carbon monoxide'] },
+  { name: ['inspection', 'safety'], words: ['inspection', 'inspected', 'safety check'] },
+  { name: ['maintenance', 'tune up', 'tune-up'], words: ['maintenance', 'tune up', 'tuneup', 'checkup', 'check up', 'maintenance plan', 'service plan', 'membership'] },
+];
+
+export const INSTALL_WORDS: ReadonlySet<string> = new Set(['install', 'installed', 'installation', 'installing', 'new', 'replace', 'replaced', 'replacement', 'replacing', 'upgrade', 'upgraded', 'put in', 'swap', 'swapped']);
+export const REPAIR_WORDS: ReadonlySet<string> = new Set(['repair', 'repaired', 'fix', 'fixed', 'fixing', 'broke', 'broken', 'leak', 'leaking', 'stopped', 'not working', 'died', 'quit']);
