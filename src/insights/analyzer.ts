@@ -57,12 +57,22 @@ const RATING_PRIOR = 0.15;
 
 const nlp = winkNLP(model, ['sbd']);
 
+const COMPARATIVE_NEGATORS = new Set(['couldnt', 'cant', 'cannot', 'wouldnt']);
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their', 'some', 'this', 'that', 'one', 'another']);
+/** A pure target negated with no opinion about it means the act did not happen: "nobody told me", "zero communication". */
+const NEGATED_TARGET = -0.6;
+
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+
+/** Numbers match as "#", so one entry covers "3 hours late" and "three hours late". */
+const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen', 'twenty', 'thirty', 'forty', 'fifty', 'several', 'few', 'couple']);
 
 function tokenize(text: string, offset: number): Token[] {
   const tokens: Token[] = [];
   for (const m of text.matchAll(TOKEN)) {
-    tokens.push({ norm: fold(m[0]).replace(/['’]/g, ''), start: offset + m.index, end: offset + m.index + m[0].length });
+    const word = fold(m[0]).replace(/['’]/g, '');
+    const norm = /^\d+(st|nd|rd|th|am|pm|ish)?$/.test(word) || NUMBER_WORDS.has(word) ? '#' : word;
+    tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length });
   }
   // Multi-word modifiers become one token, so "kind of late" reads as a softened "late".
   for (let i = 0; i < tokens.length - 1; i++) {
@@ -88,6 +98,13 @@ function modifiers(tokens: Token[], match: Match): { factor: number; marks: stri
     const word = tokens[i]!.norm;
     if (NEGATION_STOPS.has(word)) break;
     if (NEGATORS.has(word)) {
+      // "Couldn't have been nicer" praises: a negated comparative is a superlative.
+      const judged = tokens[match.start]!.norm;
+      if (COMPARATIVE_NEGATORS.has(word) && (judged === 'better' || /er$/.test(judged) || tokens[match.start - 1]?.norm === 'more')) {
+        factor *= 1.3;
+        marks.push(`${word}(comparative)`);
+        break;
+      }
       // Negation flips and softens: "not great" is bad, but less than "terrible".
       factor *= -0.75;
       marks.push(word);
@@ -136,12 +153,17 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
     return best;
   };
   const judgedTargets = new Set<Match>();
+  const pure = (t: Match) => t.entry.valence === undefined;
+  const distance = (a: Match, b: Match) => (b.start > a.end ? b.start - a.end : a.start > b.end ? a.start - b.end : 0);
   for (const m of matches) {
     const { entry } = m;
     const { factor, marks } = modifiers(tokens, m);
     const cue = [...marks, m.text].join('→');
-    // A word whose sense depends on a nearby aspect ("fair price", "fast response") judges that aspect.
-    const conditioned = entry.by ? nearestTarget(m, (t) => t.entry.aspect !== undefined && entry.by![t.entry.aspect] !== undefined) : undefined;
+    // A word whose sense depends on a nearby aspect ("fair price", "fast response") judges that aspect; a word with
+    // an aspect of its own ("honest") lends itself to another only when right next to it ("honest pricing").
+    const conditioned = entry.by
+      ? nearestTarget(m, (t) => pure(t) && entry.by![t.entry.aspect!] !== undefined && (entry.aspect === undefined || distance(m, t) <= 1))
+      : undefined;
     if (conditioned && conditioned.entry.aspect !== entry.aspect) {
       add(conditioned.entry.aspect!, entry.by![conditioned.entry.aspect!]! * factor, cue);
       judgedTargets.add(conditioned);
@@ -153,11 +175,22 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
       continue;
     }
     if (entry.aspect === undefined && entry.valence !== undefined) {
-      const target = nearestTarget(m, () => true);
+      // "Diagnosed a bad sensor": an opinion after a target but with its own noun describes that noun, not the target.
+      const describesNoun = DETERMINERS.has(tokens[m.start - 1]?.norm ?? '');
+      const target = nearestTarget(m, (t) => pure(t) && !(describesNoun && t.end <= m.start));
       if (target) {
         add(target.entry.aspect!, (target.entry.aspect && entry.by?.[target.entry.aspect]) ?? entry.valence * factor, cue);
         judgedTargets.add(target);
       }
+    }
+  }
+  // A negated target nobody judged says the thing did not happen.
+  for (const t of targets) {
+    if (judgedTargets.has(t) || !pure(t) || found.has(t.entry.aspect!)) continue;
+    const { factor, marks } = modifiers(tokens, t);
+    if (factor < 0) {
+      add(t.entry.aspect!, NEGATED_TARGET, [...marks, t.text].join('→'));
+      judgedTargets.add(t);
     }
   }
   // A target nobody judged takes the clause's general polarity, when the clause is about that aspect alone.
@@ -167,8 +200,7 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
     const general = textPolarity(clauseText);
     if (general.label !== 'neutral') {
       const t = unjudged[0]!;
-      const { factor, marks } = modifiers(tokens, t);
-      add(t.entry.aspect!, general.score * Math.sign(factor), [...marks, t.text, `(clause ${general.label})`].join('→'));
+      add(t.entry.aspect!, general.score, [t.text, `(clause ${general.label})`].join('→'));
     }
   }
   return [...found.values()].map((j) => ({ ...j, score: clamp(j.score) }));

@@ -27,12 +27,14 @@ const opinions = (valence: number, words: string[]): Table => Object.fromEntries
 
 const punctuality: Table = {
   ...targets('punctuality', [
-    'on time', 'arrival', 'arrive', 'arrived', 'arriving', 'arrives', 'showed up', 'show up', 'shows up', 'showing up',
+    'arrival', 'arrive', 'arrived', 'arriving', 'arrives', 'showed up', 'show up', 'shows up', 'showing up',
     'appointment window', 'arrival window', 'time window', 'window', 'timing', 'timely', 'schedule', 'scheduled time',
-    'when they said', 'when he said', 'when she said', 'got here', 'got there', 'came out on time', 'wait', 'waited',
+    'got here', 'got there', 'wait', 'waited',
     'waiting', 'kept us waiting', 'eta',
   ]),
   ...judged('punctuality', 0.8, [
+    'on time', 'when they said', 'when he said', 'when she said', 'when promised', 'as promised', 'came out on time',
+    '# sharp', 'on the dot', 'right at #', 'before #',
     'punctual', 'right on time', 'on the dot', 'exactly on time', 'ahead of schedule', 'arrived early', 'came early',
     'showed up early', 'on schedule', 'early', 'before the window', 'promptly arrived', 'was prompt', 'were prompt',
   ]),
@@ -40,20 +42,26 @@ const punctuality: Table = {
     'late', 'tardy', 'no show', 'no showed', 'noshow', 'stood up', 'stood us up', 'stood me up', 'never showed',
     'never came', 'never arrived', 'didnt show', 'didn t show', 'hours late', 'running late', 'ran late', 'delayed',
     'showed up late', 'late arrival', 'missed the appointment', 'missed our appointment', 'missed my appointment',
-    'waited all day', 'waiting all day', 'wasted my day', 'wasted the day', 'took the day off for nothing', 'ghosted',
+    'waited all day', 'waiting all day', 'wasted my day', 'wasted the day', 'took the day off for nothing',
     'behind schedule', 'rescheduled', 'kept rescheduling', 'canceled last minute', 'cancelled last minute',
+    '# hours late', '# hour late', '# minutes late', 'an hour late', 'hour late', 'past the window', 'after the window',
+    'outside the window', 'hour past', 'hours past', 'waited # hours', 'waited hours', 'waiting # hours', 'waited around',
   ]),
 };
 
 const responsiveness: Table = {
   ...targets('responsiveness', [
-    'called back', 'call back', 'callback', 'calls back', 'returned my call', 'returned our call', 'returned the call',
-    'response', 'response time', 'respond', 'responded', 'responds', 'answered', 'answer the phone', 'answered the phone',
+    'response', 'response time', 'respond', 'responds', 'answered',
     'scheduling', 'appointment', 'booked', 'booking', 'got us in', 'got me in', 'fit us in', 'fit me in', 'availability',
     'available', 'came out', 'come out', 'sent someone', 'turnaround', 'follow up', 'followed up', 'get back to',
     'got back to', 'reply', 'replied', 'emergency', 'emergency call', 'after hours', 'weekend', 'same day', 'next day',
   ]),
   ...judged('responsiveness', 0.8, [
+    'same day', 'next day', 'next morning', 'same afternoon', 'that afternoon', 'that evening', 'within # minutes',
+    'within # hours', 'within minutes', 'within hours', 'in # minutes', 'got back to', 'get back to', 'got back to me',
+    'called back', 'call back', 'callback', 'calls back', 'called me back', 'call me back', 'called us back', 'call us back',
+    'returned my call', 'returned our call', 'returned the call', 'answered the phone', 'answer the phone', 'picked up',
+    'responded', 'replied', 'got us on the schedule', 'got me on the schedule', 'fit us in', 'fit me in',
     'responsive', 'quick response', 'fast response', 'prompt response', 'same day service', 'same day appointment',
     'came out the same day', 'came out same day', 'within the hour', 'within an hour', 'within hours', 'right away',
     'immediately', 'quickly responded', 'responded quickly', 'got us in the same day', 'got me in the same day',
@@ -65,6 +73,8 @@ const responsiveness: Table = {
     'weeks to get', 'days to get', 'hard to reach', 'impossible to reach', 'couldn t reach', 'couldnt reach', 'voicemail',
     'left messages', 'left several messages', 'left a message', 'on hold', 'put on hold', 'dropped the ball', 'ignored',
     'slow to respond', 'slow response',
+    'ghosted', 'still waiting', 'took # days', 'took # weeks', 'took days', 'took weeks', 'waited # days', 'waited # weeks',
+    '# days to', '# weeks to', 'a week to', 'days later', 'weeks later', 'never got back',
   ]),
 };
 
@@ -81,6 +91,8 @@ const price: Table = {
     'no hidden fees', 'saved us money', 'saved me money', 'worth every penny', 'worth the money', 'worth the price',
     'money well spent', 'less than expected', 'below the quote', 'under budget', 'honest pricing', 'fair pricing',
     'waived', 'waived the fee', 'no charge', 'free of charge', 'didnt charge', 'didn t charge',
+    'pays for itself', 'paid for itself', 'less than i expected', 'less than we expected', 'cheaper than', 'beat the price',
+    'matched the price', 'price match',
   ]),
   ...judged('price', -0.8, [
     'overpriced', 'over priced', 'overcharged', 'over charged', 'overcharge', 'pricey', 'expensive', 'costly',
@@ -89,6 +101,8 @@ const price: Table = {
     'nickel and dime', 'highway robbery', 'outrageous', 'exorbitant', 'steep', 'double the quote', 'twice the quote',
     'more than quoted', 'more than the quote', 'higher than quoted', 'not worth the money', 'waste of money',
     'scam', 'scammed', 'sticker shock', 'padded', 'inflated',
+    'more than i expected', 'more than we expected', 'more than expected', 'way more', 'paid way more', 'an arm and a leg',
+    'cost a fortune', 'too much money', 'too much', 'added fees', 'extra fees', 'extra charges',
   ]),
 };
 
@@ -105,6 +119,9 @@ const quality: Table = {
     'amazing job', 'perfect job', 'top notch work', 'meticulous', 'thorough', 'flawless', 'nice clean install',
     'built to last', 'holding up', 'held up', 'has held up', 'still working', 'still works', 'blowing cold', 'cold air',
     'hot water again', 'back up and running', 'up and running', 'good as new',
+    'ice cold', 'blowing ice cold', 'cooling again', 'working again', 'back to normal', 'been fine', 'fine since',
+    'fine ever since', 'no issues since', 'no problems since', 'been great since', 'working since', 'hasnt leaked',
+    'not a drop', 'dry ever since', 'quiet now', 'runs quiet', 'running smoothly', 'neat install', 'clean install',
   ]),
   ...judged('quality', -0.8, [
     'broke again', 'broken again', 'broke down again', 'stopped working', 'quit working', 'not working', 'still broken',
@@ -114,6 +131,11 @@ const quality: Table = {
     'cut corners', 'cutting corners', 'redo', 'redone', 'had to redo', 'had to call another company', 'another company',
     'flooded', 'tripped again', 'keeps tripping', 'blowing warm', 'warm air', 'no hot water', 'lasted a week',
     'lasted a month', 'only lasted', 'made it worse', 'worse than before', 'code violation', 'not up to code',
+    'quit cooling', 'stopped cooling', 'quit heating', 'stopped heating', 'quit draining', 'stopped draining', 'died again',
+    'went out again', 'goes out', 'keeps going out', 'out again', 'still wont', 'still doesnt', 'still isnt', 'still not',
+    'still no', 'still dont', 'same clog', 'same leak', 'same noise', 'same error', 'same code', 'every other day',
+    'every few days', 'jams', 'jammed', 'keeps jamming', 'wobbles', 'wobbly', 'crooked', 'uneven', 'loose', 'drips',
+    'dripping', 'still drips', 'backed up again', 'clogged again', 'tripping again', 'leaks',
   ]),
 };
 
@@ -129,6 +151,8 @@ const professionalism: Table = {
     'respected our home', 'respectful of our home', 'treated us well', 'treated me well', 'treated us right', 'no pressure',
     'didnt pressure', 'didn t pressure', 'no hard sell', 'integrity', 'reliable', 'dependable', 'accommodating', 'helpful',
     'sweetheart', 'gem', 'well mannered', 'cordial', 'warm',
+    'nicer', 'nicest', 'kindest', 'friendliest', 'uniformed', 'in uniform', 'id badge', 'introduced himself',
+    'introduced herself', 'introduced themselves', 'apologized', 'apologize', 'apologetic', 'respectful of',
   ]),
   ...judged('professionalism', -0.8, [
     'unprofessional', 'rude', 'rudely', 'disrespectful', 'condescending', 'arrogant', 'dismissive', 'snippy', 'curt',
@@ -136,6 +160,8 @@ const professionalism: Table = {
     'pushy', 'high pressure', 'pressured', 'hard sell', 'scare tactics', 'attitude problem', 'bad attitude', 'smoked',
     'smoking', 'swearing', 'cursing', 'on his phone', 'on their phone', 'on the phone the whole time', 'creepy',
     'untrustworthy', 'unreliable', 'lazy', 'careless', 'sexist', 'blamed', 'excuses', 'made excuses',
+    'hung up', 'hung up on me', 'hung up on us', 'swore', 'smelled like', 'cigarettes', 'acted like', 'attitude',
+    'talked down to', 'eye roll', 'rolled his eyes', 'mansplained', 'threatened',
   ]),
 };
 
@@ -154,7 +180,8 @@ const communication: Table = {
     'texted when', 'called ahead', 'called to let', 'gave us a heads up', 'gave me a heads up', 'heads up',
     'answered all my questions', 'answered all our questions', 'patiently answered', 'easy to understand', 'in plain english',
     'walked me through', 'walked us through', 'sent photos', 'sent pictures', 'showed me the', 'showed us the', 'listened',
-    'transparent', 'upfront', 'up front', 'clear', 'clearly',
+    'transparent', 'upfront', 'up front', 'kept me updated', 'kept us updated', 'kept me in the loop', 'texted me',
+    'texted us', 'let us know', 'let me know', 'called to let', 'emailed', 'sent a text', 'explained',
   ]),
   ...judged('communication', -0.8, [
     'no communication', 'poor communication', 'bad communication', 'miscommunication', 'never told', 'didnt tell',
@@ -162,6 +189,7 @@ const communication: Table = {
     'no update', 'no heads up', 'without telling', 'without asking', 'confusing', 'confused', 'vague', 'mumbled',
     'didnt listen', 'didn t listen', 'wouldnt listen', 'wouldn t listen', 'did not listen', 'talked down',
     'couldnt explain', 'couldn t explain', 'mixed messages', 'different answers', 'contradicting',
+    'no idea what', 'pry', 'had to ask', 'had to chase', 'chasing them',
   ]),
 };
 
@@ -182,6 +210,8 @@ const cleanliness: Table = {
     'tracked dirt', 'footprints', 'left trash', 'left debris', 'left garbage', 'left the old', 'sawdust everywhere',
     'drywall dust', 'dust everywhere', 'no shoe covers', 'didnt clean', 'didn t clean', 'never cleaned', 'did not clean',
     'slob', 'slobs', 'stained', 'stains',
+    'left all over', 'all over the floor', 'all over my floor', 'all over the carpet', 'left everywhere', 'shavings',
+    'clippings', 'insulation everywhere', 'water everywhere', 'greasy', 'handprints', 'fingerprints',
   ]),
 };
 
@@ -199,6 +229,8 @@ const expertise: Table = {
     'knows their stuff', 'knew what he was doing', 'knew what she was doing', 'knew what they were doing', 'figured it out',
     'figured out the problem', 'diagnosed the problem', 'diagnosed it', 'found the problem', 'found the issue',
     'pinpointed the problem', 'quickly diagnosed', 'quickly found', 'spotted', 'caught', 'efficient', 'efficiently',
+    'smart', 'sharp', 'years of experience', 'decades of experience', 'been doing this', 'doing this a long time',
+    'knew exactly what', 'knows exactly', 'found the source', 'tracked down', 'tracked it down',
   ]),
   ...judged('expertise', -0.8, [
     'incompetent', 'clueless', 'inexperienced', 'amateur', 'amateurs', 'unqualified', 'untrained', 'no idea',
@@ -206,6 +238,8 @@ const expertise: Table = {
     'trial and error', 'couldnt figure', 'couldn t figure', 'could not figure', 'couldnt find', 'couldn t find',
     'could not find', 'had to look it up', 'youtube', 'wrong part', 'wrong parts', 'replaced the wrong', 'in over his head',
     'in over their heads', 'out of his depth',
+    'googling', 'googled', 'looking it up', 'looked it up', 'seemed lost', 'totally lost', 'completely lost',
+    'call his supervisor', 'called his supervisor', 'called his boss', 'call his boss', 'misdiagnosis',
   ]),
 };
 
@@ -224,14 +258,17 @@ const general: Table = {
     'life saver', 'saved the day', 'thank you', 'thanks',
   ]),
   ...opinions(0.3, ['ok', 'okay', 'decent', 'adequate', 'acceptable', 'alright', 'fair enough', 'reasonable', 'fair']),
-  ...opinions(-0.5, ['mediocre', 'meh', 'so so', 'average', 'disappointing', 'disappointed', 'frustrating', 'frustrated', 'annoyed', 'annoying', 'unhappy', 'issue', 'concern']),
+  ...opinions(-0.5, ['mediocre', 'meh', 'so so', 'average', 'disappointing', 'disappointed', 'frustrating', 'frustrated', 'annoyed', 'annoying', 'unhappy']),
   ...opinions(-0.8, [
     'bad', 'poor', 'poorly', 'terrible', 'horrible', 'awful', 'worst', 'worse', 'lousy', 'pathetic', 'unacceptable',
     'ridiculous', 'disgusting', 'nightmare', 'disaster', 'joke', 'useless', 'worthless', 'incompetence', 'avoid',
     'never again', 'never use', 'wouldnt recommend', 'would not recommend', 'do not recommend', 'dont recommend',
     'don t recommend', 'not recommend', 'regret', 'waste', 'wasted', 'angry', 'furious', 'upset', 'horrendous',
-    'atrocious', 'wrong', 'problem', 'problems', 'headache', 'hassle',
+    'atrocious', 'headache', 'hassle',
   ]),
+  // Descriptions of the fault, not judgements of the business: matched so their words judge nothing.
+  'what was wrong': {}, 'whats wrong': {}, 'what is wrong': {}, 'something wrong': {}, 'went wrong': {},
+  'what was going on': {}, 'the problem': {}, 'the issue': {}, 'a problem': {}, 'an issue': {}, 'bad part': {},
 };
 
 /** Words whose judgement depends on the aspect they qualify; `valence` is their sense elsewhere (if any). */
@@ -256,7 +293,8 @@ const conditional: Table = {
   thorough: { aspect: 'quality', valence: 0.7, by: { communication: 0.7, expertise: 0.7, cleanliness: 0.6 } },
   detailed: { aspect: 'communication', valence: 0.6, by: { quality: 0.6, price: 0.3 } },
   patient: { aspect: 'professionalism', valence: 0.7, by: { communication: 0.7 } },
-  clear: { aspect: 'communication', valence: 0.6, by: { price: 0.6 } },
+  clear: { by: { communication: 0.6, price: 0.6 } },
+  faster: { aspect: 'responsiveness', valence: 0.7, by: { punctuality: 0.7, expertise: 0.6, quality: 0.5 } },
   free: { by: { price: 0.7 } },
   extra: { by: { price: -0.5 } },
   additional: { by: { price: -0.4 } },
