@@ -42,6 +42,8 @@ interface Token {
   norm: string;
   start: number;
   end: number;
+  /** Punctuation stands between this token and the one before: negation and opinions do not reach across it. */
+  breakBefore: boolean;
 }
 
 /** How far (in tokens) an opinion reaches for its target, and a negator for what it negates. */
@@ -61,6 +63,8 @@ const COMPARATIVE_NEGATORS = new Set(['couldnt', 'cant', 'cannot', 'wouldnt']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their', 'some', 'this', 'that', 'one', 'another']);
 /** A pure target negated with no opinion about it means the act did not happen: "nobody told me", "zero communication". */
 const NEGATED_TARGET = -0.6;
+/** A target's clause must lean at least this far for its general polarity to judge the target. */
+const CLAUSE_FALLBACK = 0.25;
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
@@ -69,17 +73,20 @@ const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'sev
 
 function tokenize(text: string, offset: number): Token[] {
   const tokens: Token[] = [];
+  let previousEnd = 0;
   for (const m of text.matchAll(TOKEN)) {
     const word = fold(m[0]).replace(/['’]/g, '');
     const norm = /^\d+(st|nd|rd|th|am|pm|ish)?$/.test(word) || NUMBER_WORDS.has(word) ? '#' : word;
-    tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length });
+    const breakBefore = /[,.!?:;()]/.test(text.slice(previousEnd, m.index));
+    tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length, breakBefore });
+    previousEnd = m.index + m[0].length;
   }
   // Multi-word modifiers become one token, so "kind of late" reads as a softened "late".
   for (let i = 0; i < tokens.length - 1; i++) {
     for (const [phrase, replacement] of Object.entries(MODIFIER_PHRASES)) {
       const words = phrase.split(' ');
       if (words.every((w, k) => tokens[i + k]?.norm === w)) {
-        tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end });
+        tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end, breakBefore: tokens[i]!.breakBefore });
         break;
       }
     }
@@ -95,6 +102,7 @@ function modifiers(tokens: Token[], match: Match): { factor: number; marks: stri
   let factor = 1;
   const marks: string[] = [];
   for (let i = match.start - 1, seen = 0; i >= 0 && seen < NEGATION_REACH; i--, seen++) {
+    if (tokens[i + 1]!.breakBefore) break;
     const word = tokens[i]!.norm;
     if (NEGATION_STOPS.has(word)) break;
     if (NEGATORS.has(word)) {
@@ -111,7 +119,7 @@ function modifiers(tokens: Token[], match: Match): { factor: number; marks: stri
       break;
     }
   }
-  const before = tokens[match.start - 1]?.norm;
+  const before = tokens[match.start]!.breakBefore ? undefined : tokens[match.start - 1]?.norm;
   if (before !== undefined) {
     const scale = INTENSIFIERS[before] ?? DOWNTONERS[before];
     if (scale !== undefined) {
@@ -138,11 +146,16 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
     j.cues.push(cue);
     found.set(aspect, j);
   };
+  const separated = (a: Match, b: Match) => {
+    const [from, to] = a.start < b.start ? [a.end, b.start] : [b.end, a.start];
+    for (let i = from; i <= to && i < tokens.length; i++) if (tokens[i]!.breakBefore) return true;
+    return false;
+  };
   const nearestTarget = (m: Match, fits: (t: Match) => boolean) => {
     let best: Match | undefined;
     let bestDistance = Infinity;
     for (const t of targets) {
-      if (t === m || !fits(t)) continue;
+      if (t === m || !fits(t) || separated(m, t)) continue;
       const distance = t.start > m.end ? t.start - m.end : m.start > t.end ? m.start - t.end : 0;
       // Ties go to the target after the opinion ("great price") over the one before.
       if (distance <= OPINION_REACH && (distance < bestDistance || (distance === bestDistance && t.start > m.start))) {
@@ -153,7 +166,7 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
     return best;
   };
   const judgedTargets = new Set<Match>();
-  const pure = (t: Match) => t.entry.valence === undefined;
+  const pure = (t: Match) => t.entry.valence === undefined || t.entry.weak === true;
   const distance = (a: Match, b: Match) => (b.start > a.end ? b.start - a.end : a.start > b.end ? a.start - b.end : 0);
   for (const m of matches) {
     const { entry } = m;
@@ -169,6 +182,7 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
       judgedTargets.add(conditioned);
       continue;
     }
+    if (entry.weak) continue;
     if (entry.aspect !== undefined && entry.valence !== undefined) {
       add(entry.aspect, entry.valence * factor, cue);
       judgedTargets.add(m);
@@ -184,11 +198,14 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
       }
     }
   }
-  // A negated target nobody judged says the thing did not happen.
+  // An act nobody judged keeps its own sense ("called back"); a negated target says it did not happen.
   for (const t of targets) {
     if (judgedTargets.has(t) || !pure(t) || found.has(t.entry.aspect!)) continue;
     const { factor, marks } = modifiers(tokens, t);
-    if (factor < 0) {
+    if (t.entry.weak) {
+      add(t.entry.aspect!, t.entry.valence! * factor, [...marks, t.text].join('→'));
+      judgedTargets.add(t);
+    } else if (factor < 0) {
       add(t.entry.aspect!, NEGATED_TARGET, [...marks, t.text].join('→'));
       judgedTargets.add(t);
     }
@@ -198,7 +215,7 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
   const aspects = new Set(targets.map((t) => t.entry.aspect));
   if (unjudged.length > 0 && aspects.size === 1) {
     const general = textPolarity(clauseText);
-    if (general.label !== 'neutral') {
+    if (Math.abs(general.score) >= CLAUSE_FALLBACK) {
       const t = unjudged[0]!;
       add(t.entry.aspect!, general.score, [t.text, `(clause ${general.label})`].join('→'));
     }

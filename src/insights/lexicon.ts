@@ -16,6 +16,8 @@ export interface Entry {
   aspect?: AspectId;
   valence?: number;
   by?: Partial<Record<AspectId, number>>;
+  /** The valence holds only when no opinion judges the word: "called back" is good, "slow to call back" is not. */
+  weak?: boolean;
 }
 
 type Table = Record<string, Entry>;
@@ -24,14 +26,17 @@ const targets = (aspect: AspectId, words: string[]): Table => Object.fromEntries
 const judged = (aspect: AspectId, valence: number, words: string[]): Table =>
   Object.fromEntries(words.map((w) => [w, { aspect, valence }]));
 const opinions = (valence: number, words: string[]): Table => Object.fromEntries(words.map((w) => [w, { valence }]));
+/** Acts that are good (or bad) by default, yet take an opinion when one is given. */
+const acts = (aspect: AspectId, valence: number, words: string[]): Table => Object.fromEntries(words.map((w) => [w, { aspect, valence, weak: true }]));
 
 const punctuality: Table = {
   ...targets('punctuality', [
     'arrival', 'arrive', 'arrived', 'arriving', 'arrives', 'showed up', 'show up', 'shows up', 'showing up',
     'appointment window', 'arrival window', 'time window', 'window', 'timing', 'timely', 'schedule', 'scheduled time',
-    'got here', 'got there', 'wait', 'waited',
-    'waiting', 'kept us waiting', 'eta',
+    'got here', 'got there', 'eta',
   ]),
+  ...acts('punctuality', -0.4, ['wait', 'waited', 'waiting', 'hour wait', '# hour wait', '# hours wait']),
+  ...judged('punctuality', 0.7, ['no waiting', 'no wait', 'without waiting']),
   ...judged('punctuality', 0.8, [
     'on time', 'when they said', 'when he said', 'when she said', 'when promised', 'as promised', 'came out on time',
     '# sharp', 'on the dot', 'right at #', 'before #',
@@ -46,12 +51,19 @@ const punctuality: Table = {
     'behind schedule', 'rescheduled', 'kept rescheduling', 'canceled last minute', 'cancelled last minute',
     '# hours late', '# hour late', '# minutes late', 'an hour late', 'hour late', 'past the window', 'after the window',
     'outside the window', 'hour past', 'hours past', 'waited # hours', 'waited hours', 'waiting # hours', 'waited around',
+    'kept us waiting', 'kept me waiting', 'nobody came', 'no one came', 'nobody showed', 'no one showed', 'whenever he feels like',
+    'whenever they feel like', 'whenever they want',
   ]),
 };
 
 const responsiveness: Table = {
+  ...acts('responsiveness', 0.5, [
+    'called back', 'call back', 'callback', 'calls back', 'called me back', 'call me back', 'called us back', 'call us back',
+    'returned my call', 'returned our call', 'returned the call', 'answered the phone', 'answer the phone', 'answers',
+    'answer', 'answered', 'picked up', 'respond', 'responds', 'responded', 'replied', 'reply', 'got back to', 'get back to',
+  ]),
   ...targets('responsiveness', [
-    'response', 'response time', 'respond', 'responds', 'answered',
+    'response', 'response time',
     'scheduling', 'appointment', 'booked', 'booking', 'got us in', 'got me in', 'fit us in', 'fit me in', 'availability',
     'available', 'came out', 'come out', 'sent someone', 'turnaround', 'follow up', 'followed up', 'get back to',
     'got back to', 'reply', 'replied', 'emergency', 'emergency call', 'after hours', 'weekend', 'same day', 'next day',
@@ -59,9 +71,7 @@ const responsiveness: Table = {
   ...judged('responsiveness', 0.8, [
     'same day', 'next day', 'next morning', 'same afternoon', 'that afternoon', 'that evening', 'within # minutes',
     'within # hours', 'within minutes', 'within hours', 'in # minutes', 'got back to', 'get back to', 'got back to me',
-    'called back', 'call back', 'callback', 'calls back', 'called me back', 'call me back', 'called us back', 'call us back',
-    'returned my call', 'returned our call', 'returned the call', 'answered the phone', 'answer the phone', 'picked up',
-    'responded', 'replied', 'got us on the schedule', 'got me on the schedule', 'fit us in', 'fit me in',
+    'got us on the schedule', 'got me on the schedule', 'fit us in', 'fit me in', 'first ring', 'took my call',
     'responsive', 'quick response', 'fast response', 'prompt response', 'same day service', 'same day appointment',
     'came out the same day', 'came out same day', 'within the hour', 'within an hour', 'within hours', 'right away',
     'immediately', 'quickly responded', 'responded quickly', 'got us in the same day', 'got me in the same day',
@@ -75,6 +85,7 @@ const responsiveness: Table = {
     'slow to respond', 'slow response',
     'ghosted', 'still waiting', 'took # days', 'took # weeks', 'took days', 'took weeks', 'waited # days', 'waited # weeks',
     '# days to', '# weeks to', 'a week to', 'days later', 'weeks later', 'never got back',
+    'waited a week', 'wait a week', 'a week out', 'weeks out', 'another week', 'a week for',
   ]),
 };
 
@@ -103,6 +114,7 @@ const price: Table = {
     'scam', 'scammed', 'sticker shock', 'padded', 'inflated',
     'more than i expected', 'more than we expected', 'more than expected', 'way more', 'paid way more', 'an arm and a leg',
     'cost a fortune', 'too much money', 'too much', 'added fees', 'extra fees', 'extra charges',
+    'gouge', 'gouged us', 'pricier', 'hard to justify', 'markup', 'mark up', 'premium prices', 'premium price',
   ]),
 };
 
@@ -122,6 +134,7 @@ const quality: Table = {
     'ice cold', 'blowing ice cold', 'cooling again', 'working again', 'back to normal', 'been fine', 'fine since',
     'fine ever since', 'no issues since', 'no problems since', 'been great since', 'working since', 'hasnt leaked',
     'not a drop', 'dry ever since', 'quiet now', 'runs quiet', 'running smoothly', 'neat install', 'clean install',
+    'bone dry', 'passed inspection', 'passed the inspection',
   ]),
   ...judged('quality', -0.8, [
     'broke again', 'broken again', 'broke down again', 'stopped working', 'quit working', 'not working', 'still broken',
@@ -136,6 +149,7 @@ const quality: Table = {
     'still no', 'still dont', 'same clog', 'same leak', 'same noise', 'same error', 'same code', 'every other day',
     'every few days', 'jams', 'jammed', 'keeps jamming', 'wobbles', 'wobbly', 'crooked', 'uneven', 'loose', 'drips',
     'dripping', 'still drips', 'backed up again', 'clogged again', 'tripping again', 'leaks',
+    'drip', 'flicker', 'flickers', 'flickering', 'quit', 'trips', 'issues since', 'problems since', 'trouble since',
   ]),
 };
 
@@ -153,6 +167,8 @@ const professionalism: Table = {
     'sweetheart', 'gem', 'well mannered', 'cordial', 'warm',
     'nicer', 'nicest', 'kindest', 'friendliest', 'uniformed', 'in uniform', 'id badge', 'introduced himself',
     'introduced herself', 'introduced themselves', 'apologized', 'apologize', 'apologetic', 'respectful of',
+    'great people', 'good people', 'nice people', 'wonderful people', 'good guys', 'great guys', 'nice guy', 'great guy',
+    'good guy', 'good folks', 'great folks', 'nice folks',
   ]),
   ...judged('professionalism', -0.8, [
     'unprofessional', 'rude', 'rudely', 'disrespectful', 'condescending', 'arrogant', 'dismissive', 'snippy', 'curt',
@@ -162,6 +178,8 @@ const professionalism: Table = {
     'untrustworthy', 'unreliable', 'lazy', 'careless', 'sexist', 'blamed', 'excuses', 'made excuses',
     'hung up', 'hung up on me', 'hung up on us', 'swore', 'smelled like', 'cigarettes', 'acted like', 'attitude',
     'talked down to', 'eye roll', 'rolled his eyes', 'mansplained', 'threatened',
+    'talking down', 'talked down', 'like i was a child', 'like i was stupid', 'feel stupid', 'scare me', 'scare us',
+    'scared me into', 'scared us into',
   ]),
 };
 
@@ -169,7 +187,7 @@ const communication: Table = {
   ...targets('communication', [
     'communication', 'communicated', 'communicate', 'communicating', 'explained', 'explain', 'explaining', 'explanation',
     'updates', 'update', 'updated', 'informed', 'text', 'texts', 'texted', 'called ahead', 'call ahead', 'heads up',
-    'told', 'told us', 'told me', 'walked me through', 'walked us through', 'showed me', 'showed us', 'answered my questions',
+    'told', 'walked me through', 'walked us through', 'showed me', 'showed us', 'answered my questions',
     'answered all my questions', 'answered our questions', 'questions', 'options', 'photos', 'pictures', 'listened',
     'listen', 'kept us posted', 'kept me posted', 'kept us informed', 'kept me informed', 'in the loop',
   ]),
@@ -181,8 +199,10 @@ const communication: Table = {
     'answered all my questions', 'answered all our questions', 'patiently answered', 'easy to understand', 'in plain english',
     'walked me through', 'walked us through', 'sent photos', 'sent pictures', 'showed me the', 'showed us the', 'listened',
     'transparent', 'upfront', 'up front', 'kept me updated', 'kept us updated', 'kept me in the loop', 'texted me',
-    'texted us', 'let us know', 'let me know', 'called to let', 'emailed', 'sent a text', 'explained',
+    'texted us', 'called to let', 'sent a text', 'made sure i understood', 'made sure we understood', 'minutes ahead',
+    '# minutes ahead', 'called after', 'followed up', 'follow up call', 'checked in', 'checked back',
   ]),
+  ...acts('communication', 0.5, ['explained', 'texted', 'let us know', 'let me know', 'emailed', 'mentioned', 'told us', 'told me']),
   ...judged('communication', -0.8, [
     'no communication', 'poor communication', 'bad communication', 'miscommunication', 'never told', 'didnt tell',
     'didn t tell', 'didnt explain', 'didn t explain', 'never explained', 'no explanation', 'left in the dark', 'no updates',
@@ -190,6 +210,8 @@ const communication: Table = {
     'didnt listen', 'didn t listen', 'wouldnt listen', 'wouldn t listen', 'did not listen', 'talked down',
     'couldnt explain', 'couldn t explain', 'mixed messages', 'different answers', 'contradicting',
     'no idea what', 'pry', 'had to ask', 'had to chase', 'chasing them',
+    'no call', 'no phone call', 'no text', 'without a call', 'without calling', 'didnt even call', 'nobody mentioned',
+    'never mentioned', 'didnt mention',
   ]),
 };
 
@@ -212,12 +234,13 @@ const cleanliness: Table = {
     'slob', 'slobs', 'stained', 'stains',
     'left all over', 'all over the floor', 'all over my floor', 'all over the carpet', 'left everywhere', 'shavings',
     'clippings', 'insulation everywhere', 'water everywhere', 'greasy', 'handprints', 'fingerprints',
+    'puddle', 'left a puddle', 'soot',
   ]),
 };
 
 const expertise: Table = {
   ...targets('expertise', [
-    'knowledge', 'experience', 'experienced', 'skill', 'skills', 'skilled', 'diagnosis', 'diagnosed', 'diagnose',
+    'knowledge', 'skill', 'skills', 'skilled', 'diagnosis', 'diagnosed', 'diagnose',
     'diagnostic', 'troubleshoot', 'troubleshooting', 'troubleshot', 'figured out', 'figure out', 'found the problem',
     'found the issue', 'found the leak', 'pinpointed', 'expertise', 'training', 'trained', 'licensed', 'certified',
     'know how', 'knew',
@@ -231,6 +254,10 @@ const expertise: Table = {
     'pinpointed the problem', 'quickly diagnosed', 'quickly found', 'spotted', 'caught', 'efficient', 'efficiently',
     'smart', 'sharp', 'years of experience', 'decades of experience', 'been doing this', 'doing this a long time',
     'knew exactly what', 'knows exactly', 'found the source', 'tracked down', 'tracked it down',
+    'experienced', 'lots of experience', 'a lot of experience', 'inside and out', 'knew right away', 'knew immediately',
+    'knew instantly', 'clearly knows', 'really knows', 'knows his', 'knows her', 'knows their', 'knows what', 'knew what',
+    'knows how', 'knew how', 'know what theyre doing', 'know what they are doing', 'knows what hes doing',
+    'know what hes doing', 'knows what shes doing',
   ]),
   ...judged('expertise', -0.8, [
     'incompetent', 'clueless', 'inexperienced', 'amateur', 'amateurs', 'unqualified', 'untrained', 'no idea',
@@ -240,6 +267,8 @@ const expertise: Table = {
     'in over their heads', 'out of his depth',
     'googling', 'googled', 'looking it up', 'looked it up', 'seemed lost', 'totally lost', 'completely lost',
     'call his supervisor', 'called his supervisor', 'called his boss', 'call his boss', 'misdiagnosis',
+    'no clue', 'had no clue', 'didnt even know', 'did not even know', 'doesnt even know', 'trainee', 'trainees', 'rookie',
+    'rookies', 'no experience',
   ]),
 };
 
@@ -251,7 +280,7 @@ const general: Table = {
     'flawless', 'impeccable', 'brilliant', 'terrific',
   ]),
   ...opinions(0.7, [
-    'great', 'good', 'fine', 'solid', 'happy', 'pleased', 'satisfied', 'impressed', 'impressive', 'love', 'loved',
+    'zero issues', 'zero problems', 'great', 'good', 'fine', 'solid', 'happy', 'pleased', 'satisfied', 'impressed', 'impressive', 'love', 'loved',
     'recommend', 'recommended', 'appreciate', 'appreciated', 'grateful', 'thankful', 'glad', 'relieved', 'smooth',
     'smoothly', 'easy', 'painless', 'hassle free', 'better', 'properly', 'correctly',
     'beautiful', 'beautifully', 'nice job', 'no complaints', 'no issues', 'no problems', 'worked out', 'lifesaver',
@@ -301,6 +330,9 @@ const conditional: Table = {
   hefty: { aspect: 'price', valence: -0.7 },
   worth: { aspect: 'price', valence: 0.6, by: { price: 0.7 } },
   killed: { by: { price: -0.5 } },
+  wrong: { by: { expertise: -0.7, quality: -0.6, price: -0.5, communication: -0.5 } },
+  insane: { by: { price: -0.7 } },
+  premium: { by: { price: -0.5, quality: 0.5 } },
   early: { aspect: 'punctuality', valence: 0.6 },
   hours: { by: { punctuality: -0.3, responsiveness: -0.3 } },
   days: { by: { responsiveness: -0.4, punctuality: -0.3 } },

@@ -1,0 +1,94 @@
+// Our own general-English additions to the packaged lexicons, and the word classes the polarity rules read (data only).
+
+/** Bumped whenever an entry here changes, so cached polarity results of an older lexicon are recomputed. */
+export const POLARITY_LEXICON_VERSION = '2026.11.1';
+
+const opinions = (valence: number, words: string): [string, number][] =>
+  words.split(' ').map((w) => [w, valence]);
+
+/**
+ * Evaluative customer language that AFINN, VADER and wink leave out or get wrong, on VADER's −4..4 scale. Entries
+ * are general review vocabulary (quality, service, value, time, comfort, taste, entertainment); they override the
+ * packaged lexicons, so a correction here wins over the trained model's base lexicon without retraining.
+ */
+export const SUPPLEMENT: ReadonlyMap<string, number> = new Map([
+  ...opinions(3.2, 'masterpiece phenomenal'),
+  ...opinions(3, 'superbly brilliantly flawless flawlessly outstanding exceptional stellar terrific top-notch topnotch impeccable spectacular gorgeous breathtaking'),
+  ...opinions(2.8, 'incredible masterful scrumptious delightful'),
+  ...opinions(2.5, 'genius remarkable mouthwatering spotless immaculate riveting captivating heartwarming must-have'),
+  ...opinions(2.4, 'inspiring'),
+  ...opinions(2.2, 'legendary unforgettable courteous tasty flavorful gracious enjoyable charming hilarious uplifting impressed'),
+  ...opinions(2, 'knowledgeable attentive meticulous helpful pleasant pleasantly welcoming accommodating gripping engaging compelling entertaining insightful fave favorite favourite'),
+  ...opinions(1.8, 'memorable reliable dependable polite punctual efficient efficiently thorough comfortable comfy cozy recommendable user-friendly seamless seamlessly stylish convenient'),
+  ...opinions(1.6, 'durable sleek'),
+  ...opinions(1.5, 'believable sturdy professional professionally responsive prompt promptly affordable bargain recommended intuitive touching smoothly handy'),
+  ...opinions(1.2, 'unique solid clean underrated convincing decent quick quickly speedy timely smooth convenience'),
+  ...opinions(1, 'thoroughly inexpensive reasonably cleanly acceptable ok'),
+  ...opinions(0.9, 'okay'),
+  ...opinions(0.8, 'warm adequate fast'),
+  ...opinions(0.6, 'simple'),
+  ...opinions(-0.3, 'average'),
+  ...opinions(-0.5, 'forever'),
+  ...opinions(-0.6, 'slowly waited'),
+  ...opinions(-0.8, 'expensive refunded returned'),
+  ...opinions(-1, 'amateur pricey lukewarm sticky late predictable wooden scratched so-so'),
+  ...opinions(-1.2, 'lack greasy noisy slow delay delays refund cheesy corny unclear meh blah'),
+  ...opinions(-1.3, 'delayed shallow awkward'),
+  ...opinions(-1.5, 'cheaply broke lacks unreadable cramped sluggish tardy headache messy complaint complaints complained cliche cliched clichéd mindless superficial clumsy confusing glitch glitches dies died leaks leaked leaking cracked'),
+  ...opinions(-1.6, 'lacking dull'),
+  ...opinions(-1.8, 'mediocre unimpressive careless carelessly amateurish inefficient dismissive tedious bland blandly stale soggy overcooked undercooked smelly uncomfortable hassle mess overrated meaningless senseless pretentious unimpressed regret regretted glitchy buggy crashes crashed'),
+  ...opinions(-2, 'unreliable flimsy broken subpar sub-par lackluster lacklustre underwhelming underwhelmed letdown inferior sloppy sloppily unresponsive unhelpful rudely condescending arrogant clueless overcharge tasteless flavorless grimy stinks unrecommended unpleasant pointless unconvincing malfunction malfunctioned malfunctions'),
+  ...opinions(-2.2, 'faulty junky inept ineptly disrespectful overpriced overcharged'),
+  ...opinions(-2.5, 'shoddy defective disappointment incompetent incompetence unprofessional worthless unusable unwatchable filthy nightmare unacceptable'),
+  ...opinions(-2.8, 'ripoff rip-off inedible disaster'),
+]);
+
+/**
+ * Words the packaged lexicons score that carry no opinion in reviews ("tech support", "third party", "sound quality",
+ * "kind of") or that the rules handle as structure (negators).
+ */
+export const NOT_OPINIONS: ReadonlySet<string> = new Set(
+  'party support quality resolution respect certain kind play no not never nothing nobody none neither nor nowhere cannot without hardly barely scarcely'.split(' '),
+);
+
+const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
+
+/** Negators that deny outright; a negative word after them usually praises ("no problems", "never disappointed"). */
+export const STRONG_NEGATORS = words('no never without nothing none nobody nowhere neither nor');
+/** Negators that soften or deny the next predicate ("not great", "hardly worth it"). */
+export const WEAK_NEGATORS = words(
+  'not cannot hardly barely scarcely dont didnt doesnt isnt wasnt wont cant couldnt wouldnt shouldnt arent werent havent hasnt hadnt aint',
+);
+
+/** Multipliers for the next word: intensifiers above 0, downtoners below. */
+export const BOOSTERS: ReadonlyMap<string, number> = new Map([
+  ...opinions(0.4, 'extremely incredibly absolutely utterly'),
+  ...opinions(0.3, 'very really so super totally completely highly truly seriously'),
+  ...opinions(0.2, 'too most such'),
+  ...opinions(0.1, 'quite pretty'),
+  ...opinions(-0.1, 'rather'),
+  ...opinions(-0.2, 'fairly little bit'),
+  ...opinions(-0.3, 'slightly somewhat kinda'),
+]);
+
+/** Contrast that makes the following clause the verdict ("nice staff, but the food was cold"). */
+export const CONTRAST = words('but however yet except');
+/** Subordinators: they end a negation's scope like punctuation does. */
+export const SUBORDINATORS = words('although though whereas while');
+/**
+ * Markers of unrealised or wished-for states: praise after them is not praise ("I expected better", "if you like
+ * waiting, go there", "it should be cleaner").
+ */
+export const IRREALIS = words("wish hoping hoped expected expect expecting if would've should've could've wanted should could need needed needs");
+/** Words before "like" that make it the verb of liking rather than a comparison ("I like" vs "tastes like"). */
+export const LIKE_SUBJECTS = words('i we you they he she really definitely also truly totally still just would did do does people kids will not');
+/** Verbs whose "again"/"back" states the intent to return ("will be back", "won't order again"). */
+export const REPEAT_VERBS = words('be come coming go going return returning order ordering buy buying purchase visit eat use hire call shop stay recommend');
+export const BACK_VERBS = words('be come coming go going head heading');
+/**
+ * Function words and small talk: they never count as evidence for the learned fallback, so a plain statement of fact
+ * ("We called on Tuesday.") stays neutral.
+ */
+export const FUNCTION_WORDS = words(
+  "a an the this that these those it its it's i me my mine we us our you your he him his she her they them their i'm i've i'd i'll we're we've we'll they're they've you're you've and or of to in on at for with from by as is are was were be been being am do does did have has had will would can may might must shall there here then than so just also very really what which who whom when where why how all any some one two three about into over after before up down out off again once if while because until um oh well yes get got go went make made s t d ll ve re m monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow",
+);
