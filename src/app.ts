@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandling } from './http/errors.js';
+import { InsightsWorker } from './insights/background.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { encodeRepresentation } from './http/representation.js';
 import { registerReadRoutes } from './http/routes.js';
@@ -46,7 +47,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerErrorHandling(http);
   registerCors(http);
 
-  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs);
+  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker());
   await publisher.start();
   const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl)), {
     contentType: 'application/json',

@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { contentTag, encodeRepresentation, withLastModified, type Representation } from './http/representation.js';
+import type { InsightsWorker } from './insights/background.js';
 import { startPolling } from './poll.js';
 import type { Links } from './reviews/documents.js';
 import { buildSnapshot, type DocumentName, type ReviewsSnapshot } from './reviews/snapshot.js';
@@ -35,6 +36,8 @@ export interface Published {
 export interface PublisherEvents {
   /** A new version is being served; `changed` names the documents whose bytes differ from the previous one. */
   published: [published: Published, changed: DocumentName[]];
+  /** The insights of the current version are being served. */
+  insights: [published: Published];
 }
 
 /** A small LRU of encoded query responses, bounded by entries and bytes. */
@@ -81,12 +84,15 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private stopPolling: () => void = () => undefined;
   private refreshing: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
+  private insightsRevision = -1;
 
   constructor(
     private readonly store: Store,
     private readonly links: Links,
     private readonly log: FastifyBaseLogger,
     private readonly intervalMs: number,
+    /** Without one, /insights.json keeps the empty shape (tests of other parts, tools). */
+    private readonly insights?: InsightsWorker,
   ) {
     super();
   }
@@ -98,11 +104,19 @@ export class Publisher extends EventEmitter<PublisherEvents> {
 
   stop(): void {
     this.stopPolling();
+    void this.insights?.stop();
   }
 
   current(): Published {
     if (!this.published) throw new Error('the publisher has not started');
     return this.published;
+  }
+
+  /** Resolves once /insights.json describes the version being served (at once without an engine). */
+  async insightsReady(): Promise<void> {
+    while (this.insights && this.insightsRevision !== this.current().snapshot.version.revision) {
+      await new Promise((done) => this.once('insights', done));
+    }
   }
 
   /**
@@ -130,7 +144,8 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     if (previous && (await this.store.currentRevision()) === previous.snapshot.version.revision) return;
     const started = performance.now();
     const data = await this.store.readPublished();
-    const { snapshot, documents } = buildSnapshot(data, this.links);
+    // Until the engine has caught up, the last insights computed (for an earlier version) stay served.
+    const { snapshot, documents } = buildSnapshot(data, this.links, previous?.snapshot.insights);
     const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
     const changed: DocumentName[] = [];
     const representations = {} as Record<DocumentName, Representation>;
@@ -163,5 +178,33 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       'serving a new data version',
     );
     if (previous) this.emit('published', this.published, changed);
+    if (this.insights) void this.catchUpInsights(this.insights, snapshot);
+  }
+
+  /** Builds the insights of a snapshot in the worker and, if that snapshot is still the current one, serves them. */
+  private async catchUpInsights(worker: InsightsWorker, snapshot: ReviewsSnapshot): Promise<void> {
+    try {
+      const built = await worker.build({ business: snapshot.business, reviews: snapshot.reviews, generatedAt: snapshot.version.publishedAt });
+      const current = this.published;
+      if (!current || current.snapshot !== snapshot) return;
+      const insights = JSON.parse(built.json) as Record<string, unknown>;
+      const representation = await encodeRepresentation(built.json, {
+        contentType: CONTENT_TYPES.insights,
+        cacheControl: CACHE_CONTROL.documents,
+        lastModified: current.lastModified,
+        effort: 'best',
+      });
+      if (this.published !== current) return;
+      this.published = {
+        ...current,
+        snapshot: Object.freeze({ ...snapshot, insights }),
+        representations: { ...current.representations, insights: representation },
+      };
+      this.insightsRevision = snapshot.version.revision;
+      this.log.info({ revision: snapshot.version.revision, analysed: built.analysed, ms: built.ms }, 'insights built');
+      this.emit('insights', this.published);
+    } catch (error) {
+      this.log.error({ err: error }, 'building insights failed');
+    }
   }
 }

@@ -64,6 +64,8 @@ async function publish(plan: ImportPlan): Promise<Date | null> {
   const summary = await server.store.applyImport(plan);
   do await server.app.publisher.refresh();
   while (server.app.publisher.current().snapshot.version.revision !== summary.version.revision);
+  // /insights.json follows a moment later, when the engine has caught up.
+  await server.app.publisher.insightsReady();
   return summary.version.publishedAt === null ? null : new Date(summary.version.publishedAt);
 }
 

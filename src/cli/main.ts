@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.js';
 import { DEMO_DEFAULTS } from '../demo/generate.js';
 import { openStore } from '../store/open.js';
+import { runAnalyze } from './analyze.js';
 import { writeDemo } from './demo.js';
 import { runImport } from './import.js';
 import { serve } from './serve.js';
@@ -18,6 +19,7 @@ commands:
   demo [--reviews N] [--seed S] [--until YYYY-MM-DD] [--out FILE]
                                           write the generated demo business as an import document
                                           (default ${DEMO_DEFAULTS.reviews} reviews, seed ${DEMO_DEFAULTS.seed}, until ${DEMO_DEFAULTS.until})
+  analyze <file>                          one JSON line per review: sentiment, aspects with evidence, technicians, services
   subscriptions [--json]                  list WebSub subscriptions: state, lease expiry, failures, last delivery
 
 The store is named by DATABASE_URL (default sqlite:data/reviews.db); see the README for every setting.
@@ -75,6 +77,16 @@ async function run(argv: string[], config: Config): Promise<number> {
       await writeDemo(options, values.out);
       return 0;
     }
+    case 'analyze': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
+      const store = await openStore(config.databaseUrl);
+      try {
+        return await runAnalyze(store, positionals[0]!);
+      } finally {
+        await store.close();
+      }
+    }
     case 'subscriptions': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
       const store = await openStore(config.databaseUrl);
@@ -94,6 +106,12 @@ async function run(argv: string[], config: Config): Promise<number> {
       throw new UsageError(`unknown command "${command}"`);
   }
 }
+
+// A closed pipe (`reviews analyze file | head`) ends the output quietly, as command-line tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 
 const loaded = loadConfig();
 if (!loaded.ok) {

@@ -56,6 +56,7 @@ export interface EntityInsight {
 }
 
 export interface Insights {
+  status: 'ready';
   generatedAt: string | null;
   reviewCount: number;
   lexiconVersion: string;
@@ -175,6 +176,7 @@ export function aggregate(
   const topics = findTopics(reviews, analyses, business, MIN_MENTIONS);
   const base = { reviews, aspects, technicians, services, topics };
   return {
+    status: 'ready',
     generatedAt: meta.generatedAt,
     reviewCount: reviews.length,
     lexiconVersion: meta.lexiconVersion,

@@ -40,6 +40,9 @@ const punctuality: Table = {
   ...judged('punctuality', 0.8, [
     'on time', 'when they said', 'when he said', 'when she said', 'when promised', 'as promised', 'came out on time',
     '# sharp', 'on the dot', 'right at #', 'before #',
+    'within the window', 'in the window', 'start of the window', 'beginning of the window', 'at the scheduled time',
+    'like he said', 'like they said', 'as scheduled', 'when scheduled', 'turned up on time', 'showed up promptly',
+    'arrived promptly', 'arrived on time', 'right on schedule',
     'punctual', 'right on time', 'on the dot', 'exactly on time', 'ahead of schedule', 'arrived early', 'came early',
     'showed up early', 'on schedule', 'early', 'before the window', 'promptly arrived', 'was prompt', 'were prompt',
   ]),
@@ -53,6 +56,8 @@ const punctuality: Table = {
     'outside the window', 'hour past', 'hours past', 'waited # hours', 'waited hours', 'waiting # hours', 'waited around',
     'kept us waiting', 'kept me waiting', 'nobody came', 'no one came', 'nobody showed', 'no one showed', 'whenever he feels like',
     'whenever they feel like', 'whenever they want',
+    'running behind', 'an hour behind', 'hours behind', 'made us wait', 'made me wait', 'pushed back', 'kept pushing',
+    'didnt make it', 'didnt come', 'didnt turn up', 'turned up late', 'end of the window', 'last minute',
   ]),
 };
 
@@ -72,6 +77,9 @@ const responsiveness: Table = {
     'same day', 'next day', 'next morning', 'same afternoon', 'that afternoon', 'that evening', 'within # minutes',
     'within # hours', 'within minutes', 'within hours', 'in # minutes', 'got back to', 'get back to', 'got back to me',
     'got us on the schedule', 'got me on the schedule', 'fit us in', 'fit me in', 'first ring', 'took my call',
+    'easy to schedule', 'easy to book', 'quick to schedule', 'came right out', 'came right over', 'came over right away',
+    'speedy', 'prompt service', 'fast service', 'quick service', 'quick turnaround', 'fast turnaround', 'within a day',
+    'within the day', 'available 24', 'earliest available', 'on short notice', 'short notice',
     'responsive', 'quick response', 'fast response', 'prompt response', 'same day service', 'same day appointment',
     'came out the same day', 'came out same day', 'within the hour', 'within an hour', 'within hours', 'right away',
     'immediately', 'quickly responded', 'responded quickly', 'got us in the same day', 'got me in the same day',
@@ -86,13 +94,16 @@ const responsiveness: Table = {
     'ghosted', 'still waiting', 'took # days', 'took # weeks', 'took days', 'took weeks', 'waited # days', 'waited # weeks',
     '# days to', '# weeks to', 'a week to', 'days later', 'weeks later', 'never got back',
     'waited a week', 'wait a week', 'a week out', 'weeks out', 'another week', 'a week for',
+    'hard to get hold of', 'get hold of', 'get ahold of', 'couldnt get anyone', 'no one picks up', 'nobody picks up',
+    'goes to voicemail', 'went to voicemail', 'booked out', 'booked up', 'fully booked', 'slow to schedule',
+    'took days to respond', 'took forever to respond', 'took forever', 'still havent heard', 'never heard from',
   ]),
 };
 
 const price: Table = {
   ...targets('price', [
     'price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'costed', 'charge', 'charged', 'charges', 'charging',
-    'bill', 'billed', 'billing', 'invoice', 'quote', 'quoted', 'estimate', 'estimated', 'fee', 'fees', 'hourly rate',
+    'bill', 'billed', 'billing', 'invoice', 'quote', 'quoted', 'estimate', 'estimated', 'fee', 'fees', 'hourly rate', 'rates',
     'paid', 'pay', 'paying', 'money', 'dollars', 'bucks', 'budget', 'value', 'deal', 'diagnostic fee', 'service fee',
     'trip charge', 'trip fee', 'service call fee', 'financing', 'discount', 'coupon', 'price tag', 'total',
   ]),
@@ -104,6 +115,9 @@ const price: Table = {
     'waived', 'waived the fee', 'no charge', 'free of charge', 'didnt charge', 'didn t charge',
     'pays for itself', 'paid for itself', 'less than i expected', 'less than we expected', 'cheaper than', 'beat the price',
     'matched the price', 'price match',
+    'worth it', 'value for money', 'within budget', 'on budget', 'stuck to the quote', 'honored the quote', 'came in under',
+    'matched the quote', 'no surprises', 'price was right', 'priced right', 'good rates', 'fair rates', 'fair quote',
+    'discount', 'senior discount', 'military discount', 'cheaper than the other',
   ]),
   ...judged('price', -0.8, [
     'overpriced', 'over priced', 'overcharged', 'over charged', 'overcharge', 'pricey', 'expensive', 'costly',
@@ -115,6 +129,8 @@ const price: Table = {
     'more than i expected', 'more than we expected', 'more than expected', 'way more', 'paid way more', 'an arm and a leg',
     'cost a fortune', 'too much money', 'too much', 'added fees', 'extra fees', 'extra charges',
     'gouge', 'gouged us', 'pricier', 'hard to justify', 'markup', 'mark up', 'premium prices', 'premium price',
+    'over budget', 'unexpected charges', 'surprise charges', 'charged double', 'double charged', 'charged twice',
+    'charged us for', 'not worth it', 'wasnt worth',
   ]),
 };
 
@@ -135,6 +151,9 @@ const quality: Table = {
     'fine ever since', 'no issues since', 'no problems since', 'been great since', 'working since', 'hasnt leaked',
     'not a drop', 'dry ever since', 'quiet now', 'runs quiet', 'running smoothly', 'neat install', 'clean install',
     'bone dry', 'passed inspection', 'passed the inspection',
+    'done right', 'did it right', 'right the first time', 'first time right', 'works like a charm', 'like a charm',
+    'like a dream', 'sturdy', 'attention to detail', 'detail oriented', 'excellent workmanship', 'quality workmanship',
+    'quality job', 'quality install', 'quality installation', 'built right',
   ]),
   ...judged('quality', -0.8, [
     'broke again', 'broken again', 'broke down again', 'stopped working', 'quit working', 'not working', 'still broken',
@@ -150,6 +169,9 @@ const quality: Table = {
     'every few days', 'jams', 'jammed', 'keeps jamming', 'wobbles', 'wobbly', 'crooked', 'uneven', 'loose', 'drips',
     'dripping', 'still drips', 'backed up again', 'clogged again', 'tripping again', 'leaks',
     'drip', 'flicker', 'flickers', 'flickering', 'quit', 'trips', 'issues since', 'problems since', 'trouble since',
+    'had to come back', 'came back twice', 'multiple visits', 'several visits', '# visits', 'third visit', 'second visit',
+    'temporary fix', 'band aid', 'bandaid', 'recurring', 'again and again', 'poorly installed', 'installed wrong',
+    'installed incorrectly', 'not level', 'fell off', 'came loose', 'broke', 'broken', 'falling apart',
   ]),
 };
 
@@ -169,6 +191,9 @@ const professionalism: Table = {
     'introduced herself', 'introduced themselves', 'apologized', 'apologize', 'apologetic', 'respectful of',
     'great people', 'good people', 'nice people', 'wonderful people', 'good guys', 'great guys', 'nice guy', 'great guy',
     'good guy', 'good folks', 'great folks', 'nice folks',
+    'felt comfortable', 'felt safe', 'trust them', 'with respect', 'shoes off', 'took off his shoes', 'well groomed',
+    'presentable', 'clean cut', 'positive attitude', 'good manners', 'gentle', 'caring', 'cared', 'genuinely cared',
+    'went the extra mile', 'extra mile', 'bent over backwards', 'friendliness', 'courtesy',
   ]),
   ...judged('professionalism', -0.8, [
     'unprofessional', 'rude', 'rudely', 'disrespectful', 'condescending', 'arrogant', 'dismissive', 'snippy', 'curt',
@@ -180,6 +205,8 @@ const professionalism: Table = {
     'talked down to', 'eye roll', 'rolled his eyes', 'mansplained', 'threatened',
     'talking down', 'talked down', 'like i was a child', 'like i was stupid', 'feel stupid', 'scare me', 'scare us',
     'scared me into', 'scared us into',
+    'salesy', 'sales pitch', 'salesman', 'used car salesman', 'disrespect', 'disrespected', 'rudeness', 'unfriendly',
+    'grumpy', 'nasty', 'mean', 'impatient',
   ]),
 };
 
@@ -201,6 +228,9 @@ const communication: Table = {
     'transparent', 'upfront', 'up front', 'kept me updated', 'kept us updated', 'kept me in the loop', 'texted me',
     'texted us', 'called to let', 'sent a text', 'made sure i understood', 'made sure we understood', 'minutes ahead',
     '# minutes ahead', 'called after', 'followed up', 'follow up call', 'checked in', 'checked back',
+    'gave me options', 'gave us options', 'laid out', 'went over everything', 'went over', 'broke it down', 'broke down',
+    'before and after', 'in writing', 'written estimate', 'answered every question', 'answered questions',
+    'patiently explained', 'good communicator', 'great communicator', 'communicator',
   ]),
   ...acts('communication', 0.5, ['explained', 'texted', 'let us know', 'let me know', 'emailed', 'mentioned', 'told us', 'told me']),
   ...judged('communication', -0.8, [
@@ -212,6 +242,8 @@ const communication: Table = {
     'no idea what', 'pry', 'had to ask', 'had to chase', 'chasing them',
     'no call', 'no phone call', 'no text', 'without a call', 'without calling', 'didnt even call', 'nobody mentioned',
     'never mentioned', 'didnt mention',
+    'hard to understand', 'couldnt understand', 'language barrier', 'no one told', 'nobody told', 'never heard',
+    'never said', 'didnt say', 'without explaining', 'no explanation', 'poor communicator', 'bad communicator',
   ]),
 };
 
@@ -226,6 +258,9 @@ const cleanliness: Table = {
     'left it clean', 'left it cleaner', 'cleaner than', 'left no mess', 'no mess', 'not a speck', 'wore shoe covers',
     'wore booties', 'put on shoe covers', 'put on booties', 'laid down drop cloths', 'put down drop cloths',
     'put down tarps', 'laid down tarps', 'vacuumed', 'swept up', 'wiped down', 'hauled away', 'took the old',
+    'picked up after', 'covered the floors', 'covered the floor', 'protected the floors', 'protected our floors',
+    'floor protection', 'cleaner than we left', 'cleaner than before', 'swept', 'vacuumed up', 'cleaned up his mess',
+    'cleaned up their mess', 'clean up after',
   ]),
   ...judged('cleanliness', -0.8, [
     'messy', 'mess', 'dirty', 'filthy', 'left a mess', 'made a mess', 'huge mess', 'big mess', 'muddy', 'tracked mud',
@@ -235,6 +270,7 @@ const cleanliness: Table = {
     'left all over', 'all over the floor', 'all over my floor', 'all over the carpet', 'left everywhere', 'shavings',
     'clippings', 'insulation everywhere', 'water everywhere', 'greasy', 'handprints', 'fingerprints',
     'puddle', 'left a puddle', 'soot',
+    'mess everywhere', 'dirt everywhere', 'debris everywhere', 'left behind', 'grime', 'smudges', 'scuffed', 'scuff marks',
   ]),
 };
 
@@ -258,6 +294,9 @@ const expertise: Table = {
     'knew instantly', 'clearly knows', 'really knows', 'knows his', 'knows her', 'knows their', 'knows what', 'knew what',
     'knows how', 'knew how', 'know what theyre doing', 'know what they are doing', 'knows what hes doing',
     'know what hes doing', 'knows what shes doing',
+    'knows his trade', 'master plumber', 'master electrician', 'identified the problem', 'identified the issue',
+    'correctly diagnosed', 'quickly figured', 'figured out what', 'problem solver', 'troubleshooter', 'well trained',
+    'highly trained', 'really knew', 'definitely knew',
   ]),
   ...judged('expertise', -0.8, [
     'incompetent', 'clueless', 'inexperienced', 'amateur', 'amateurs', 'unqualified', 'untrained', 'no idea',
@@ -269,6 +308,8 @@ const expertise: Table = {
     'call his supervisor', 'called his supervisor', 'called his boss', 'call his boss', 'misdiagnosis',
     'no clue', 'had no clue', 'didnt even know', 'did not even know', 'doesnt even know', 'trainee', 'trainees', 'rookie',
     'rookies', 'no experience',
+    'parts cannon', 'just replacing parts', 'threw parts at', 'learning on the job', 'new guy', 'lack of knowledge',
+    'didnt know how', 'didnt know what', 'did not know how', 'not qualified', 'not knowledgeable',
   ]),
 };
 

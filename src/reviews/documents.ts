@@ -161,9 +161,10 @@ export function atomFeed(
   ].join('\n');
 }
 
-/** The insights shape with nothing in it: served until the insights engine fills it. */
+/** The insights shape with nothing in it: served until the insights engine has built the real one. */
 export function emptyInsights(publishedAt: string | null, reviewCount: number): Record<string, unknown> {
   return {
+    status: 'building',
     generatedAt: publishedAt,
     reviewCount,
     aspects: [],

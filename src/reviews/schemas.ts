@@ -152,6 +152,11 @@ export const AspectId = z.enum([
 /** The insights dataset; its sections are filled by the insights engine, each item traceable to review ids. */
 export const InsightsDocument = z
   .object({
+    status: z
+      .enum(['building', 'ready'])
+      .describe('building: the engine is still computing this data version (sections may be empty or describe the previous version)'),
+    lexiconVersion: z.string().optional().describe('Version of the home-services lexicon the analysis used'),
+    minMentions: z.number().int().optional().describe('Nothing is reported with fewer mentions than this'),
     generatedAt: z.iso.datetime().nullable().describe('When the published data this was computed from last changed'),
     reviewCount: z.number().int(),
     aspects: z.array(z.looseObject({ id: AspectId })),

@@ -17,9 +17,13 @@ export interface ReviewsSnapshot {
 }
 
 /** The snapshot and its documents; the documents are returned apart so the encoded bytes are all that stays in memory. */
-export function buildSnapshot(data: PublishedData, links: Links): { snapshot: ReviewsSnapshot; documents: Record<DocumentName, string> } {
+/** `insights` is the latest computed for any version (the engine catches up in the background), or the empty shape. */
+export function buildSnapshot(
+  data: PublishedData,
+  links: Links,
+  insights: Readonly<Record<string, unknown>> = emptyInsights(data.version.publishedAt, data.reviews.length),
+): { snapshot: ReviewsSnapshot; documents: Record<DocumentName, string> } {
   const { version, business, reviews } = data;
-  const insights = emptyInsights(version.publishedAt, reviews.length);
   const dataset = reviewsDataset(business, reviews);
   return {
     snapshot: Object.freeze({ version, business, reviews, aggregateRating: dataset.aggregateRating, index: new SearchIndex(reviews), insights }),

@@ -1,0 +1,201 @@
+// The insights engine: negation, contrast, entity recognition, determinism, and every figure traceable to its reviews.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemo } from '../src/demo/generate.js';
+import { Analyzer } from '../src/insights/analyzer.js';
+import { InsightsEngine } from '../src/insights/engine.js';
+import { InsightsDocument, type Business } from '../src/reviews/schemas.js';
+import { fold } from '../src/reviews/text.js';
+import type { PublishedReview } from '../src/store/types.js';
+import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+
+const business: Business = {
+  name: 'Test Air & Plumbing',
+  areaServed: ['North'],
+  services: [
+    { id: 'ac-repair', name: 'AC Repair', category: 'cooling' },
+    { id: 'ac-install', name: 'AC Installation', category: 'cooling' },
+    { id: 'water-heater-repair', name: 'Water Heater Repair', category: 'plumbing' },
+    { id: 'panel-upgrade', name: 'Electrical Panel Upgrade', category: 'electrical' },
+  ],
+  technicians: [{ name: 'Zoë Martínez' }, { name: 'Robert Okafor', aliases: ['Rob', 'Bobby'] }, { name: 'Bill Hayes' }],
+};
+const analyzer = new Analyzer(business);
+const aspectsOf = (text: string) => Object.fromEntries(analyzer.analyze({ id: 't', text }).aspects.map((a) => [a.aspect, a.polarity]));
+
+describe('negation', () => {
+  it.each([
+    ['They were not on time.', 'punctuality', 'negative'],
+    ['He was on time.', 'punctuality', 'positive'],
+    ['The tech never called back.', 'responsiveness', 'negative'],
+    ['No mess left behind at all.', 'cleanliness', 'positive'],
+    ['They left a mess in the garage.', 'cleanliness', 'negative'],
+    ["The price wasn't cheap.", 'price', 'negative'],
+    ['Not rude at all, very patient.', 'professionalism', 'positive'],
+    ["He didn't explain anything.", 'communication', 'negative'],
+    ['Nobody told us about the delay.', 'communication', 'negative'],
+    ["Couldn't have been nicer.", 'professionalism', 'positive'],
+  ])('%s → %s %s', (text, aspect, polarity) => {
+    expect(aspectsOf(text)[aspect]).toBe(polarity);
+  });
+
+  it('does not carry a negation across a comma', () => {
+    expect(aspectsOf('No dust, no mess, no mud.').cleanliness).toBe('positive');
+  });
+});
+
+describe('contrast', () => {
+  it('judges each side of "but" on its own', () => {
+    const aspects = aspectsOf('Zoë was friendly and knowledgeable, but the price was steep.');
+    expect(aspects).toMatchObject({ professionalism: 'positive', expertise: 'positive', price: 'negative' });
+  });
+
+  it('weighs the clause after the contrast more in the overall sentiment', () => {
+    const after = analyzer.analyze({ id: 'a', text: 'The office was helpful, but the repair failed within a week and they were rude about it.' });
+    const before = analyzer.analyze({ id: 'b', text: 'The repair failed within a week and they were rude about it, but the office was helpful.' });
+    expect(after.sentiment.score).toBeLessThan(before.sentiment.score);
+  });
+
+  it('gives the deciding clause as evidence', () => {
+    const [judgement] = analyzer.analyze({ id: 'e', text: 'Great guy; however the bill was outrageous.' }).aspects.filter((a) => a.aspect === 'price');
+    expect(judgement?.evidence).toBe('however the bill was outrageous');
+    expect(judgement?.cues.join(' ')).toContain('outrageous');
+  });
+});
+
+describe('technicians and services', () => {
+  it('recognises technicians by full name, first name, nickname, without case or accents', () => {
+    expect(analyzer.analyze({ id: 'z', text: 'zoe fixed it in an hour' }).technicians).toEqual(['Zoë Martínez']);
+    expect(analyzer.analyze({ id: 'z', text: 'ZOË MARTINEZ was great' }).technicians).toEqual(['Zoë Martínez']);
+    expect(analyzer.analyze({ id: 'r', text: 'Bobby and Zoe came out' }).technicians).toEqual(['Zoë Martínez', 'Robert Okafor']);
+  });
+
+  it('reads a name that is also a word only when capitalised', () => {
+    expect(analyzer.analyze({ id: 'b', text: 'the bill was higher than the quote' }).technicians).toEqual([]);
+    expect(analyzer.analyze({ id: 'b', text: 'Bill was great' }).technicians).toEqual(['Bill Hayes']);
+  });
+
+  it('keeps technicians named in the fields, even ones the catalogue does not know', () => {
+    expect(analyzer.analyze({ id: 'f', text: 'Great job.', technicians: ['Robert Okafor', 'Sam New'] }).technicians).toEqual(['Robert Okafor', 'Sam New']);
+  });
+
+  it('maps everyday words to catalogue services', () => {
+    expect(analyzer.analyze({ id: 's', text: 'Our AC stopped cooling and they fixed it.' }).services).toEqual(['ac-repair']);
+    expect(analyzer.analyze({ id: 's', text: 'They installed a new AC.' }).services).toEqual(['ac-install']);
+    expect(analyzer.analyze({ id: 's', text: 'No hot water this morning, the water heater pilot was out.' }).services).toEqual(['water-heater-repair']);
+    expect(analyzer.analyze({ id: 's', text: 'Replaced our breaker panel.' }).services).toEqual(['panel-upgrade']);
+  });
+});
+
+describe('insights dataset', () => {
+  const demo = generateDemo({ seed: 5, reviews: 600 });
+  const published: PublishedReview[] = demo.reviews
+    .filter((r) => r.verified)
+    .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+    .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+
+  it('is deterministic: two engines, same reviews, same bytes', () => {
+    const input = { business: demo.business, reviews: published, generatedAt: '2026-11-01T00:00:00.000Z' };
+    const first = JSON.stringify(new InsightsEngine().build(input).insights);
+    const second = JSON.stringify(new InsightsEngine().build(input).insights);
+    expect(second).toBe(first);
+  });
+
+  it('re-analyses only reviews that changed', () => {
+    const engine = new InsightsEngine();
+    const input = { business: demo.business, reviews: published, generatedAt: null };
+    expect(engine.build(input).analysed).toBe(published.length);
+    const changed = published.map((r, i) => (i === 3 ? { ...r, text: `${r.text} Update: still great.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
+    expect(engine.build({ ...input, reviews: changed }).analysed).toBe(1);
+  });
+
+  let server: RunningServer;
+  const dir = tempDir();
+  beforeAll(async () => {
+    server = await startServer(`${dir.path}/insights.db`);
+    await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
+    await server.app.publisher.refresh();
+    await server.app.publisher.insightsReady();
+  });
+  afterAll(async () => {
+    await server.close();
+    dir.remove();
+  });
+
+  it('is served ready, valid and computed from the verified reviews', async () => {
+    const doc = InsightsDocument.parse(await (await fetch(`${server.url}/insights.json`)).json());
+    expect(doc.status).toBe('ready');
+    expect(doc.reviewCount).toBe(published.length);
+    expect(doc.aspects.map((a) => a.id)).toEqual(['punctuality', 'responsiveness', 'price', 'quality', 'professionalism', 'communication', 'cleanliness', 'expertise']);
+    expect(doc.entities.technicians.length).toBeGreaterThan(0);
+    expect(doc.topics.length).toBeGreaterThan(0);
+    expect(doc.faq.length).toBeGreaterThan(0);
+    expect(doc.summary.text.length).toBeGreaterThan(50);
+  });
+
+  it('has every figure reproducible from the reviews it cites, by the analyze command', async () => {
+    const doc = (await (await fetch(`${server.url}/insights.json`)).json()) as {
+      aspects: { id: string; mentions: number; positive: number; negative: number; reviewIds: { positive: string[]; negative: string[] }; quotes: { positive: { reviewId: string; text: string; rating: number }[]; negative: { reviewId: string; text: string }[] }; trend: { quarter: string; mentions: number }[] }[];
+      entities: { technicians: { name: string; mentions: number; averageRating: number; reviewIds: string[] }[]; services: { id: string; mentions: number; averageRating: number; reviewIds: string[] }[]; serviceAreas: { name: string; mentions: number; reviewIds: string[] }[] };
+      topics: { phrase: string; mentions: number; reviewIds: string[] }[];
+      faq: { reviewIds: string[] }[];
+      summary: { figures: { reviewCount: number; averageRating: number } };
+    };
+    const file = writeJson(`${dir.path}/published.json`, { business: demo.business, reviews: published.map(({ updatedAt: _u, ...r }) => ({ ...r, verified: true })) });
+    const cli = await runCli(['analyze', file], server.databaseUrl);
+    expect(cli.code, cli.stderr).toBe(0);
+    const analyses = new Map(
+      cli.stdout.trim().split('\n').map((line) => {
+        const a = JSON.parse(line) as { id: string; aspects: { aspect: string; score: number }[]; technicians: string[]; services: string[] };
+        return [a.id, a];
+      }),
+    );
+    const byId = new Map(published.map((r) => [r.id, r]));
+    const net = (id: string, aspect: string) => analyses.get(id)!.aspects.filter((a) => a.aspect === aspect).reduce((s, a) => s + a.score, 0);
+
+    for (const aspect of doc.aspects) {
+      const expectedPositive = published.filter((r) => net(r.id, aspect.id) > 0).map((r) => r.id);
+      const expectedNegative = published.filter((r) => net(r.id, aspect.id) < 0).map((r) => r.id);
+      expect(aspect.reviewIds.positive, aspect.id).toEqual(expectedPositive);
+      expect(aspect.reviewIds.negative, aspect.id).toEqual(expectedNegative);
+      expect(aspect.positive).toBe(expectedPositive.length);
+      expect(aspect.negative).toBe(expectedNegative.length);
+      expect(aspect.mentions).toBe(expectedPositive.length + expectedNegative.length);
+      expect(aspect.trend.reduce((s, q) => s + q.mentions, 0)).toBe(aspect.mentions);
+      for (const quote of [...aspect.quotes.positive, ...aspect.quotes.negative]) {
+        expect(byId.get(quote.reviewId)!.text).toContain(quote.text);
+      }
+    }
+    for (const t of doc.entities.technicians) {
+      expect(t.reviewIds).toEqual(published.filter((r) => analyses.get(r.id)!.technicians.includes(t.name)).map((r) => r.id));
+      expect(t.mentions).toBe(t.reviewIds.length);
+      expect(t.averageRating).toBe(Math.round((t.reviewIds.reduce((s, id) => s + byId.get(id)!.rating, 0) / t.mentions) * 100) / 100);
+    }
+    for (const s of doc.entities.services) {
+      expect(s.reviewIds).toEqual(published.filter((r) => analyses.get(r.id)!.services.includes(s.id)).map((r) => r.id));
+      expect(s.mentions).toBe(s.reviewIds.length);
+    }
+    for (const a of doc.entities.serviceAreas) {
+      expect(a.reviewIds).toEqual(published.filter((r) => r.serviceArea === a.name).map((r) => r.id));
+    }
+    for (const topic of doc.topics) {
+      expect(topic.mentions).toBe(topic.reviewIds.length);
+      for (const id of topic.reviewIds) expect(fold(byId.get(id)!.text).replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ')).toContain(topic.phrase);
+    }
+    for (const q of doc.faq) for (const id of q.reviewIds) expect(byId.has(id)).toBe(true);
+    expect(doc.summary.figures.reviewCount).toBe(published.length);
+    expect(doc.summary.figures.averageRating).toBe(Math.round((published.reduce((s, r) => s + r.rating, 0) / published.length) * 100) / 100);
+  });
+
+  it('follows a new import within seconds', async () => {
+    const before = (await (await fetch(`${server.url}/insights.json`)).json()) as { reviewCount: number };
+    const file = writeJson(`${dir.path}/more.json`, { reviews: [{ id: 'zz-new', date: '2026-11-20', rating: 1, text: 'Three hours late and rude about it.', author: 'N N.', verified: true }] });
+    expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
+    const deadline = Date.now() + 10_000;
+    let after = before;
+    while (after.reviewCount === before.reviewCount && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = (await (await fetch(`${server.url}/insights.json`)).json()) as { reviewCount: number };
+    }
+    expect(after.reviewCount).toBe(before.reviewCount + 1);
+  });
+});
