@@ -109,7 +109,7 @@ function quotes(items: readonly ReviewAspect[], sign: 1 | -1): Quote[] {
     .filter((a) => Math.sign(a.score) === sign)
     .sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || (a.review.date < b.review.date ? 1 : a.review.date > b.review.date ? -1 : 0) || (a.review.id < b.review.id ? 1 : -1))
     .slice(0, QUOTES)
-    .map((a) => ({ reviewId: a.review.id, date: a.review.date, rating: a.review.rating, text: a.evidence.evidence, score: Math.round(a.score * 100) / 100 }));
+    .map((a) => ({ reviewId: a.review.id, date: a.review.date, rating: a.review.rating, text: a.evidence.evidence, score: Math.round(Math.max(-1, Math.min(1, a.score)) * 100) / 100 }));
 }
 
 function entity(reviews: readonly PublishedReview[], aspects: readonly ReviewAspect[]): EntityInsight {
