@@ -7,7 +7,7 @@ import { fold } from '../reviews/text.js';
 import { EntityMatcher } from './entities.js';
 import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
-import { textPolarity } from './general.js';
+import { textPolarity } from './polarity/index.js';
 
 export type Label = 'positive' | 'negative' | 'neutral';
 

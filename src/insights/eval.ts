@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AspectId } from '../reviews/schemas.js';
 import { Analyzer } from './analyzer.js';
+import { evaluateUci } from './polarity/index.js';
 
 
 interface Labelled {
@@ -90,7 +91,7 @@ if (process.argv[1]?.endsWith('/insights/eval.js')) {
   printSet('Development set (eval/devset.jsonl)', dev);
   printSet('Held-out test set (eval/testset.jsonl)', test);
   process.stdout.write('\nUCI sentences (sentiment package fixtures), a neutral answer counts as wrong\n| dataset | sentences | accuracy | neutral | trained on |\n|---|---|---|---|---|\n');
-  for (const row of [] as { dataset: string; sentences: number; accuracy: number; neutral: number; trainedOn: string[] }[]) {
+  for (const row of evaluateUci()) {
     process.stdout.write(`| ${row.dataset} | ${row.sentences} | ${f(row.accuracy)} | ${row.neutral} | ${row.trainedOn.join(', ') || 'nothing (lexicon and rules)'} |\n`);
   }
   if (process.argv.includes('--errors')) process.stdout.write(`\nDevelopment-set errors\n${dev.errors.join('\n')}\n`);

@@ -3,15 +3,19 @@
 import {
   BACK_VERBS,
   BOOSTERS,
+  COMPARED_SELF,
   CONTRAST,
   FUNCTION_WORDS,
   IRREALIS,
   LIKE_SUBJECTS,
+  MANNER,
+  PHRASES,
   REPEAT_VERBS,
   STRONG_NEGATORS,
   SUBORDINATORS,
   WEAK_NEGATORS,
 } from './lexicon.js';
+import type { Speller } from './spelling.js';
 import { tokenize, type Token } from './tokenize.js';
 
 /** Logit per lexicon point (VADER's −4..4 scale): the rule-based prior the learned weights start from. */
@@ -41,8 +45,39 @@ export interface Features {
   readonly priors: number[];
   /** Lexicon words and patterns found: zero means the rules saw no opinion at all. */
   readonly hits: number;
-  /** Content words (negation-marked) for the fallback model, used only when `hits` is zero. */
+  /** Content words (negation-marked) for the fallback model; empty when `hits` is not zero, unless asked for. */
   readonly content: string[];
+}
+
+// Phrases by first word, longest first, so "sent it back" is tried before anything shorter.
+const PHRASES_BY_FIRST = new Map<string, { words: string[]; key: string; valence: number }[]>();
+for (const [phrase, valence] of PHRASES) {
+  const words = phrase.split(' ');
+  const list = PHRASES_BY_FIRST.get(words[0]!) ?? [];
+  list.push({ words, key: `P:${words.join('_')}`, valence });
+  list.sort((a, b) => b.words.length - a.words.length);
+  PHRASES_BY_FIRST.set(words[0]!, list);
+}
+
+function phraseAt(t: Token[], i: number): { words: string[]; key: string; valence: number } | undefined {
+  return PHRASES_BY_FIRST.get(t[i]!.w)?.find((p) => p.words.every((w, k) => t[i + k]?.w === w));
+}
+
+// Inflections the lexicons list only in their base form ("happier", "happily", "nicely"). Only comparatives and
+// adverbs: also stripping -ed, -s or -ing measured no better and guesses more.
+const SUFFIXES: readonly [string, string][] = [['iest', 'y'], ['ier', 'y'], ['ily', 'y'], ['ly', '']];
+
+function lookup(w: string, lexicon: ReadonlyMap<string, number>, speller: Speller | undefined): number | undefined {
+  const v = lexicon.get(w);
+  if (v !== undefined || w.length < 5) return v;
+  for (const [suffix, replacement] of SUFFIXES) {
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    const found = lexicon.get(stem + replacement) ?? (replacement === '' && stem.at(-1) === stem.at(-2) ? lexicon.get(stem.slice(0, -1)) : undefined);
+    if (found !== undefined) return found;
+  }
+  const meant = speller?.correct(w);
+  return meant === undefined ? undefined : lexicon.get(meant);
 }
 
 /** Hyphenated words the lexicon does not know are read as their parts ("well-made" → "well", "made"). */
@@ -80,7 +115,14 @@ function notAnOpinion(w: string, prev: string, next: string, lexicon: ReadonlyMa
   return w === 'sort' && next === 'of';
 }
 
-export function extractFeatures(text: string, lexicon: ReadonlyMap<string, number>): Features {
+export interface ExtractOptions {
+  /** Also list content words when opinions were found, which only training needs. */
+  allContent?: boolean;
+  speller?: Speller;
+}
+
+export function extractFeatures(text: string, lexicon: ReadonlyMap<string, number>, options: ExtractOptions = {}): Features {
+  const { allContent = false, speller } = options;
   const t = expand(tokenize(text), lexicon);
   const keys: string[] = [];
   const values: number[] = [];
@@ -105,6 +147,7 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
   let strong = false;
   let imperative = false;
   let irrealis = false;
+  let complained = false;
   for (let i = 0; i < t.length; i++) {
     const w = t[i]!.w;
     const prev = i > 0 ? t[i - 1]!.w : '';
@@ -112,7 +155,30 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
     if (isBreak(w)) {
       negAt = -1;
       irrealis = false;
+      complained = false;
       if (w === '!' || w === '?') push(w, 1, 0);
+      continue;
+    }
+    const phrase = phraseAt(t, i);
+    if (phrase !== undefined && phrase.valence === 0) {
+      i += phrase.words.length - 1;
+      continue;
+    }
+    if (phrase !== undefined) {
+      hits++;
+      const negatedPhrase = negAt >= 0 && i - negAt <= NEGATION_WINDOW;
+      const prior = LOGIT_PER_POINT * phrase.valence;
+      if (!negatedPhrase) push(phrase.key, clause[i]!, prior);
+      else push(`NEG_${phrase.key}`, clause[i]!, phrase.valence > 0 ? NEGATED_POSITIVE * prior : 0);
+      i += phrase.words.length - 1;
+      continue;
+    }
+    // "far from the best" denies like "not".
+    if (w === 'far' && next === 'from') {
+      negAt = i + 1;
+      strong = false;
+      imperative = false;
+      i++;
       continue;
     }
     if (isNegator(w)) {
@@ -134,20 +200,29 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
     if (IRREALIS.has(w) || (w === 'have' && (prev === 'would' || prev === 'should' || prev === 'could'))) irrealis = true;
 
     let negated = negAt >= 0 && i - negAt <= NEGATION_WINDOW;
-    let valence = lexicon.get(w);
+    let valence = lookup(w, lexicon, speller);
     let key = w;
     if (valence !== undefined && notAnOpinion(w, prev, next, lexicon)) {
       valence = undefined;
       key = `${w}~`;
     }
-    // "could not be happier": a denied comparison praises.
+    // "could not be happier": a denied comparison praises, and its "could" wishes for nothing.
+    let deniedComparison = false;
     if (negated && valence !== undefined && valence > 0 && (w.endsWith('er') || prev === 'more') && t.slice(negAt, i).some((x) => x.w === 'be')) {
       negated = false;
+      deniedComparison = true;
+    }
+    // "sounds better than these": the comparison goes against the thing reviewed.
+    if (valence !== undefined && valence > 0 && next === 'than' && COMPARED_SELF.has(t[i + 2]?.w ?? '')) negated = !negated;
+    if (complained && MANNER.has(w)) {
+      push('MANNER', clause[i]!, -LOGIT_PER_POINT);
+      hits++;
+      continue;
     }
     let m = clause[i]!;
     if (t[i]!.caps && !shouting) m *= CAPS_EMPHASIS;
     m *= 1 + (BOOSTERS.get(prev) ?? 0);
-    if (irrealis && valence !== undefined && valence > 0 && !negated) m = 0;
+    if (irrealis && valence !== undefined && valence > 0 && !negated && !deniedComparison) m = 0;
     if (valence !== undefined) hits++;
     const prior = valence === undefined ? 0 : LOGIT_PER_POINT * valence;
 
@@ -156,12 +231,15 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
       hits++;
       push(negated ? 'NEG_REPEAT' : 'REPEAT', m, (negated ? -1 : 1) * LOGIT_PER_POINT * REPEAT_POINTS);
     }
+    if (valence !== undefined && valence < 0 && !negated) complained = true;
     if (!negated) push(key, m, prior);
     else if (valence === undefined || valence > 0) push(`NEG_${key}`, m, valence === undefined ? 0 : NEGATED_POSITIVE * prior);
     else if (imperative) push(`IMP_${key}`, m, IMPERATIVE_NEGATIVE * prior);
+    // A denied complaint has no fixed sign ("no problems" praises, "didn't bother to call" does not): prior 0, the
+    // weight is learned. Flipping it like VADER does measured worse on the held-out files.
     else push(`${strong ? 'NO' : 'NEG'}_${key}`, m, 0);
   }
-  return { keys, values, priors, hits, content: hits > 0 ? [] : contentWords(t) };
+  return { keys, values, priors, hits, content: hits > 0 && !allContent ? [] : contentWords(t) };
 }
 
 /** Negation-marked content words: what the fallback model reads when no opinion word was found. */

@@ -32,9 +32,9 @@ export const SUPPLEMENT: ReadonlyMap<string, number> = new Map([
   ...opinions(-0.6, 'slowly waited'),
   ...opinions(-0.8, 'expensive refunded returned'),
   ...opinions(-1, 'amateur pricey lukewarm sticky late predictable wooden scratched so-so'),
-  ...opinions(-1.2, 'lack greasy noisy slow delay delays refund cheesy corny unclear meh blah'),
+  ...opinions(-1.2, 'lack greasy noisy slow delay delays refund cheesy corny unclear meh blah breaks clogs leaky'),
   ...opinions(-1.3, 'delayed shallow awkward'),
-  ...opinions(-1.5, 'cheaply broke lacks unreadable cramped sluggish tardy headache messy complaint complaints complained cliche cliched clichéd mindless superficial clumsy confusing glitch glitches dies died leaks leaked leaking cracked'),
+  ...opinions(-1.5, 'clogged cheaply broke lacks unreadable cramped sluggish tardy headache messy complaint complaints complained cliche cliched clichéd mindless superficial clumsy confusing glitch glitches dies died leaks leaked leaking cracked'),
   ...opinions(-1.6, 'lacking dull'),
   ...opinions(-1.8, 'mediocre unimpressive careless carelessly amateurish inefficient dismissive tedious bland blandly stale soggy overcooked undercooked smelly uncomfortable hassle mess overrated meaningless senseless pretentious unimpressed regret regretted glitchy buggy crashes crashed'),
   ...opinions(-2, 'unreliable flimsy broken subpar sub-par lackluster lacklustre underwhelming underwhelmed letdown inferior sloppy sloppily unresponsive unhelpful rudely condescending arrogant clueless overcharge tasteless flavorless grimy stinks unrecommended unpleasant pointless unconvincing malfunction malfunctioned malfunctions'),
@@ -48,7 +48,7 @@ export const SUPPLEMENT: ReadonlyMap<string, number> = new Map([
  * "kind of") or that the rules handle as structure (negators).
  */
 export const NOT_OPINIONS: ReadonlySet<string> = new Set(
-  'party support quality resolution respect certain kind play no not never nothing nobody none neither nor nowhere cannot without hardly barely scarcely'.split(' '),
+  'party support quality resolution respect certain kind play wonder go no not never nothing nobody none neither nor nowhere cannot without hardly barely scarcely'.split(' '),
 );
 
 const words = (s: string): ReadonlySet<string> => new Set(s.split(' '));
@@ -83,7 +83,7 @@ export const IRREALIS = words("wish hoping hoped expected expect expecting if wo
 /** Words before "like" that make it the verb of liking rather than a comparison ("I like" vs "tastes like"). */
 export const LIKE_SUBJECTS = words('i we you they he she really definitely also truly totally still just would did do does people kids will not');
 /** Verbs whose "again"/"back" states the intent to return ("will be back", "won't order again"). */
-export const REPEAT_VERBS = words('be come coming go going return returning order ordering buy buying purchase visit eat use hire call shop stay recommend');
+export const REPEAT_VERBS = words('be come coming go going return returning order ordering buy buying purchase visit eat use hire call shop stay recommend see watch try');
 export const BACK_VERBS = words('be come coming go going head heading');
 /**
  * Function words and small talk: they never count as evidence for the learned fallback, so a plain statement of fact
@@ -92,3 +92,25 @@ export const BACK_VERBS = words('be come coming go going head heading');
 export const FUNCTION_WORDS = words(
   "a an the this that these those it its it's i me my mine we us our you your he him his she her they them their i'm i've i'd i'll we're we've we'll they're they've you're you've and or of to in on at for with from by as is are was were be been being am do does did have has had will would can may might must shall there here then than so just also very really what which who whom when where why how all any some one two three about into over after before up down out off again once if while because until um oh well yes get got go went make made s t d ll ve re m monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow",
 );
+
+/**
+ * Fixed expressions whose words mislead one by one ("save your money", "steer clear") or say nothing alone
+ * ("on time", "thumbs up"); VADER scale. Matched before single words, whose own scores they replace.
+ */
+export const PHRASES: ReadonlyMap<string, number> = new Map([
+  ...opinions(-2.5, 'save_your_money save_yourself steer_clear stay_away never_again fell_apart stopped_working a_joke buyer_beware'),
+  ...opinions(-2, 'look_elsewhere go_elsewhere thumbs_down waste_of send_it_back sent_it_back sending_it_back returning_it out_of_luck'),
+  ...opinions(-1.5, 'keep_looking no_show'),
+  ...opinions(-1, 'at_best'),
+  // Denials that praise: matched as wholes, so their "not" / "nothing" never negates what follows.
+  ...opinions(0, 'not_only nothing_short_of never_ceases_to no_doubt'),
+  ...opinions(2, 'do_not_miss dont_miss do_not_hesitate dont_hesitate can_not_wait cannot_wait cant_wait can_not_go_wrong cannot_go_wrong cant_go_wrong'),
+  ...opinions(1.5, 'on_time right_away'),
+  ...opinions(2, 'thumbs_up'),
+  ...opinions(2.5, 'above_and_beyond second_to_none'),
+].map(([phrase, valence]) => [phrase.replace(/_/g, ' '), valence]));
+
+/** Manner adverbs that side with a complaint before them ("breaks easily", "drains quickly"). */
+export const MANNER = words('easily easy quickly fast');
+/** After a comparative, "than" + one of these means the reviewed thing loses ("sounds better than these"). */
+export const COMPARED_SELF = words('this these that it them');

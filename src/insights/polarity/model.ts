@@ -1,0 +1,120 @@
+// The polarity model in memory and on disk (model.json), and the verdict for one text: lexicon rules with learned
+// corrections when an opinion word is present, a learned content-word fallback otherwise, neutral without evidence.
+import { extractFeatures } from './features.js';
+import type { LearnedWeights } from './learn.js';
+import { NOT_OPINIONS, SUPPLEMENT } from './lexicon.js';
+import { Speller } from './spelling.js';
+
+export type Polarity = 'positive' | 'negative' | 'neutral';
+export interface PolarityResult {
+  label: Polarity;
+  /** −1 (negative) .. 1 (positive); 0 = no evidence. */
+  score: number;
+}
+
+/** model.json: written by `npm run train:polarity`, never by hand. Word lists are space-joined to stay compact. */
+export interface ModelFile {
+  format: number;
+  about: string;
+  trainedOn: string[];
+  lexicon: { words: string; valences: number[] };
+  bias: number;
+  deltas: { keys: string; values: number[] };
+  fallback: { bias: number; keys: string; values: number[] };
+}
+
+export interface PolarityModel {
+  /** Packaged lexicons merged with our supplement: what the rules look words up in. */
+  readonly lexicon: ReadonlyMap<string, number>;
+  readonly learned: LearnedWeights;
+  readonly speller?: Speller;
+}
+
+// A content word must have learned at least this much (in logits) to count as evidence: small weights are noise
+// from a few sentences, and a sentence built only from them ("We called on Tuesday.") is a statement of fact.
+const FALLBACK_EVIDENCE = 0.1;
+
+/** Our supplement overrides the packaged lexicons; structural words are never opinions. */
+export function composeLexicon(base: ReadonlyMap<string, number>): Map<string, number> {
+  const lexicon = new Map(base);
+  for (const [word, valence] of SUPPLEMENT) lexicon.set(word, valence);
+  for (const word of NOT_OPINIONS) lexicon.delete(word);
+  return lexicon;
+}
+
+function zip(keys: string, values: number[]): Map<string, number> {
+  const names = keys === '' ? [] : keys.split(' ');
+  if (names.length !== values.length) throw new Error(`model.json: ${names.length} keys but ${values.length} values`);
+  return new Map(names.map((name, i) => [name, values[i]!]));
+}
+
+function unzip(map: ReadonlyMap<string, number>): { keys: string; values: number[] } {
+  const entries = [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { keys: entries.map(([k]) => k).join(' '), values: entries.map(([, v]) => v) };
+}
+
+export function baseLexiconOf(file: ModelFile): Map<string, number> {
+  const { keys, values } = { keys: file.lexicon.words, values: file.lexicon.valences };
+  return zip(keys, values);
+}
+
+export function fromFile(file: ModelFile): PolarityModel {
+  if (file.format !== 1) throw new Error(`model.json: unknown format ${file.format}`);
+  const lexicon = composeLexicon(baseLexiconOf(file));
+  return {
+    lexicon,
+    speller: new Speller(lexicon),
+    learned: {
+      bias: file.bias,
+      deltas: zip(file.deltas.keys, file.deltas.values),
+      fallback: { bias: file.fallback.bias, weights: zip(file.fallback.keys, file.fallback.values) },
+    },
+  };
+}
+
+export function toFile(base: ReadonlyMap<string, number>, learned: LearnedWeights, trainedOn: string[], about: string): ModelFile {
+  const lexicon = unzip(base);
+  const fallback = unzip(learned.fallback.weights);
+  return {
+    format: 1,
+    about,
+    trainedOn,
+    lexicon: { words: lexicon.keys, valences: lexicon.values },
+    bias: learned.bias,
+    deltas: unzip(learned.deltas),
+    fallback: { bias: learned.fallback.bias, ...fallback },
+  };
+}
+
+const NEUTRAL: PolarityResult = { label: 'neutral', score: 0 };
+
+function verdict(z: number): PolarityResult {
+  // tanh(z/2) = 2·sigmoid(z) − 1: the model's probability of "positive" stretched onto −1..1.
+  const score = Math.round(Math.tanh(z / 2) * 1000) / 1000;
+  return { label: z > 0 ? 'positive' : 'negative', score };
+}
+
+export function judge(model: PolarityModel, text: string): PolarityResult {
+  const f = extractFeatures(text, model.lexicon, { speller: model.speller });
+  const { deltas, fallback } = model.learned;
+  if (f.hits > 0) {
+    let z = model.learned.bias;
+    for (let k = 0; k < f.keys.length; k++) z += f.values[k]! * (f.priors[k]! + (deltas.get(f.keys[k]!) ?? 0));
+    return verdict(z);
+  }
+  let z = fallback.bias;
+  let evidence = false;
+  for (const word of f.content) {
+    const w = fallback.weights.get(word);
+    if (w === undefined) continue;
+    z += w;
+    if (Math.abs(w) >= FALLBACK_EVIDENCE) evidence = true;
+  }
+  return evidence ? verdict(z) : NEUTRAL;
+}
+
+/** A word's general valence on −1..1 (VADER's ±4 scale divided by 4), or undefined when no lexicon scores it. */
+export function valenceOf(model: PolarityModel, word: string): number | undefined {
+  const v = model.lexicon.get(word);
+  return v === undefined ? undefined : Math.max(-1, Math.min(1, v / 4));
+}
