@@ -62,7 +62,9 @@ beforeAll(async () => {
   const summary = await server.store.applyImport({ business, reviews: [...verified, ...unverified], replace: true });
   do await server.app.publisher.refresh();
   while (server.app.publisher.current().snapshot.version.revision !== summary.version.revision);
+  await server.app.publisher.insightsReady();
   empty = await startServer(`${dir.path}/http-basics-empty.db`);
+  await empty.app.publisher.insightsReady();
 });
 afterAll(async () => {
   await server?.close();

@@ -79,6 +79,7 @@ beforeAll(async () => {
   server = await startServer(`${dir.path}/mcp.db`, { MCP_SESSION_SECRET: 'mcp-test-secret-0123456789abcdef' });
   await server.store.applyImport({ business: demo.business, reviews: [...demo.reviews, ...extra], replace: true });
   await server.app.publisher.refresh();
+  await server.app.publisher.insightsReady();
   ({ client, transport } = await connectClient());
 });
 afterAll(async () => {

@@ -48,6 +48,7 @@ beforeAll(async () => {
   server = await startServer(`${dir.path}/openapi.db`);
   await server.store.applyImport({ business: demo.business, reviews: [...demo.reviews, complete], replace: true });
   await server.app.publisher.refresh();
+  await server.app.publisher.insightsReady();
   const body: unknown = await (await fetch(docUrl())).json();
   if (!isRecord(body)) throw new Error('the OpenAPI document is not an object');
   doc = body;
