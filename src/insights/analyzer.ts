@@ -8,6 +8,8 @@ import { EntityMatcher } from './entities.js';
 import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
+import { aspectFeatures, predictAspects, type AspectModel } from './aspect-model.js';
+import shippedAspectModel from './aspect-model.json' with { type: 'json' };
 
 export type Label = 'positive' | 'negative' | 'neutral';
 
@@ -65,6 +67,8 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their
 const NEGATED_TARGET = -0.6;
 /** A target's clause must lean at least this far for its general polarity to judge the target. */
 const CLAUSE_FALLBACK = 0.25;
+/** A model-found aspect needs a clause that clearly leans one way. */
+const MODEL_POLARITY = 0.15;
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
@@ -260,8 +264,19 @@ export class Analyzer {
   private readonly phrases = new PhraseMatcher();
   private readonly entities: EntityMatcher;
 
-  constructor(business: Business | null) {
+  private readonly model: AspectModel | null;
+
+  /** `aspectModel: null` runs the lexicon alone (the evaluation's cross-validation passes its own models). */
+  constructor(business: Business | null, options: { aspectModel?: AspectModel | null } = {}) {
     this.entities = new EntityMatcher(business);
+    this.model = options.aspectModel === undefined ? (shippedAspectModel as AspectModel) : options.aspectModel;
+  }
+
+  /** The aspect model's features of a whole text (training examples are sentences). */
+  features(text: string): string[] {
+    const tokens = tokenize(text, 0);
+    const matches = this.phrases.find(tokens.map((t) => t.norm));
+    return aspectFeatures(tokens.map((t) => t.norm), matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : [])));
   }
 
   analyze(review: AnalyzerInput): ReviewAnalysis {
@@ -279,10 +294,20 @@ export class Analyzer {
         const last = clause.tokens[clause.tokens.length - 1]!;
         const clauseText = text.slice(first.start, last.end);
         const matches = this.phrases.find(clause.tokens.map((t) => t.norm)).map((m) => ({ ...m, text: text.slice(clause.tokens[m.start]!.start, clause.tokens[m.end - 1]!.end) }));
-        for (const j of judgeClause(clause.tokens, matches, clauseText)) {
+        const judged = judgeClause(clause.tokens, matches, clauseText);
+        for (const j of judged) {
           judgements.push({ aspect: j.aspect, polarity: label(j.score), score: round(j.score), evidence: clauseText, cues: j.cues });
         }
         const general = textPolarity(clauseText);
+        // The learned model adds aspects the lexicon missed, judged by the clause's general polarity.
+        if (this.model && Math.abs(general.score) >= MODEL_POLARITY) {
+          const lexiconAspects = matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : []));
+          for (const p of predictAspects(this.model, aspectFeatures(clause.tokens.map((t) => t.norm), lexiconAspects))) {
+            if (judged.some((j) => j.aspect === p.aspect)) continue;
+            const score = general.score * p.probability;
+            judgements.push({ aspect: p.aspect, polarity: label(score), score: round(score), evidence: clauseText, cues: [`model(${p.cues.join(', ')})`] });
+          }
+        }
         const weight = clause.afterContrast ? AFTER_CONTRAST : clause.beforeContrast ? BEFORE_CONTRAST : 1;
         weighted += general.score * weight;
         weights += weight;

@@ -1,18 +1,11 @@
 // `npm run eval`: the analyzer against the labelled home-services sets (per-aspect P/R/F1, macro-F1, aspect polarity
 // accuracy) and the general polarity against the UCI sentences; `--errors` lists the dev-set mistakes.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { AspectId } from '../reviews/schemas.js';
 import { Analyzer } from './analyzer.js';
+import { trainAspectModel } from './aspect-model.js';
+import { ASPECT_THRESHOLD, examplesOf, loadLabelled, type Labelled } from './labelled.js';
 import { evaluateUci } from './polarity/index.js';
 
-
-interface Labelled {
-  id: string;
-  text: string;
-  aspects: { aspect: AspectId; polarity: 'positive' | 'negative' | 'neutral' }[];
-  sentiment: 'positive' | 'negative' | 'mixed' | 'neutral';
-}
 
 export interface SetScores {
   sentences: number;
@@ -23,18 +16,14 @@ export interface SetScores {
   errors: string[];
 }
 
-const root = resolve(import.meta.dirname, '../../..');
-const load = (file: string): Labelled[] =>
-  readFileSync(resolve(root, file), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Labelled);
-
-export function scoreSet(items: readonly Labelled[]): SetScores {
-  const analyzer = new Analyzer(null);
+/** Scores items; `analyzerFor` gives the analyzer for each item (cross-validation swaps models per fold). */
+export function scoreSet(items: readonly Labelled[], analyzerFor: (index: number) => Analyzer): SetScores {
   const counts = new Map(AspectId.options.map((a) => [a, { tp: 0, fp: 0, fn: 0 }]));
   let polarityRight = 0;
   let polarityJudged = 0;
   const errors: string[] = [];
-  for (const item of items) {
-    const analysis = analyzer.analyze({ id: item.id, text: item.text });
+  items.forEach((item, index) => {
+    const analysis = analyzerFor(index).analyze({ id: item.id, text: item.text });
     const predicted = new Map<AspectId, number>();
     for (const j of analysis.aspects) predicted.set(j.aspect, (predicted.get(j.aspect) ?? 0) + j.score);
     const gold = new Map(item.aspects.map((a) => [a.aspect, a.polarity]));
@@ -58,7 +47,7 @@ export function scoreSet(items: readonly Labelled[]): SetScores {
       }
     }
     if (problems.length) errors.push(`${item.id} ${problems.join('; ')} | ${item.text} | cues ${analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ')}`);
-  }
+  });
   const perAspect = AspectId.options.map((aspect) => {
     const { tp, fp, fn } = counts.get(aspect)!;
     const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
@@ -85,14 +74,31 @@ function printSet(name: string, scores: SetScores): void {
   process.stdout.write(`aspect polarity accuracy: ${f(scores.polarityAccuracy)} over ${scores.polarityJudged} correctly found aspects\n`);
 }
 
+/** Five folds by position: each sentence is scored by a model trained on the other four fifths. */
+const FOLDS = 5;
+
+function crossValidated(items: readonly Labelled[]): SetScores {
+  const examples = examplesOf(items);
+  const analyzers = Array.from({ length: FOLDS }, (_, fold) => {
+    const training = examples.filter((_, i) => i % FOLDS !== fold);
+    return new Analyzer(null, { aspectModel: trainAspectModel(training, ASPECT_THRESHOLD, `fold ${fold}`) });
+  });
+  return scoreSet(items, (index) => analyzers[index % FOLDS]!);
+}
+
 if (process.argv[1]?.endsWith('/insights/eval.js')) {
-  const dev = scoreSet(load('eval/devset.jsonl'));
-  const test = scoreSet(load('eval/testset.jsonl'));
-  printSet('Development set (eval/devset.jsonl)', dev);
-  printSet('Held-out test set (eval/testset.jsonl)', test);
+  const dev = loadLabelled('eval/devset.jsonl');
+  const test = loadLabelled('eval/testset.jsonl');
+  const lexiconOnly = new Analyzer(null, { aspectModel: null });
+  const shipped = new Analyzer(null);
+  const devScores = crossValidated(dev);
+  printSet('Development set (eval/devset.jsonl), lexicon + aspect model, 5-fold cross-validated', devScores);
+  printSet('Held-out test set (eval/testset.jsonl), lexicon + aspect model trained on the whole development set', scoreSet(test, () => shipped));
+  printSet('Development set, lexicon alone', scoreSet(dev, () => lexiconOnly));
+  printSet('Held-out test set, lexicon alone', scoreSet(test, () => lexiconOnly));
   process.stdout.write('\nUCI sentences (sentiment package fixtures), a neutral answer counts as wrong\n| dataset | sentences | accuracy | neutral | trained on |\n|---|---|---|---|---|\n');
   for (const row of evaluateUci()) {
     process.stdout.write(`| ${row.dataset} | ${row.sentences} | ${f(row.accuracy)} | ${row.neutral} | ${row.trainedOn.join(', ') || 'nothing (lexicon and rules)'} |\n`);
   }
-  if (process.argv.includes('--errors')) process.stdout.write(`\nDevelopment-set errors\n${dev.errors.join('\n')}\n`);
+  if (process.argv.includes('--errors')) process.stdout.write(`\nDevelopment-set errors (cross-validated)\n${devScores.errors.join('\n')}\n`);
 }

@@ -1,12 +1,9 @@
 // Finds lexicon entries in a token sequence: longest match first, no overlaps, left to right.
 import { ENTRIES, type Entry } from './lexicon.js';
+import { Speller } from './polarity/spelling.js';
 
-/** Misspellings are looked for only in words this long: short words have too many neighbours. */
-const FUZZY_MIN_LENGTH = 6;
-
-function deletions(word: string): string[] {
-  return Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1));
-}
+/** The speller weighs candidates by valence; every lexicon word is worth correcting to. */
+const SPELLABLE = 4;
 
 export interface Match {
   /** Token positions [start, end). */
@@ -20,8 +17,7 @@ export interface Match {
 export class PhraseMatcher {
   /** First word → entries starting with it, longest first. */
   private readonly byFirst = new Map<string, { words: string[]; entry: Entry }[]>();
-  /** Single-word entries by each of their one-letter deletions (a symmetric-delete spelling index). */
-  private readonly fuzzy = new Map<string, string>();
+  private readonly speller: Speller;
   private readonly corrections = new Map<string, string>();
 
   private remember(token: string): string {
@@ -38,23 +34,13 @@ export class PhraseMatcher {
       this.byFirst.set(words[0]!, list);
     }
     for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
-    for (const phrase of Object.keys(entries)) {
-      if (phrase.includes(' ') || phrase.length < FUZZY_MIN_LENGTH) continue;
-      for (const variant of deletions(phrase)) if (!this.fuzzy.has(variant)) this.fuzzy.set(variant, phrase);
-      if (!this.fuzzy.has(phrase)) this.fuzzy.set(phrase, phrase);
-    }
+    // Every single-word entry can be misspelt; the speller (shared with the polarity model) never "corrects" a real word.
+    this.speller = new Speller(new Map(Object.keys(entries).filter((p) => !p.includes(' ')).map((w) => [w, SPELLABLE])));
   }
 
-  /** A one-letter slip ("resonable", "proffesional", "recieve") reads as the lexicon word it misspells. */
+  /** A typical one-letter slip ("resonable", "proffesional") reads as the lexicon word it misspells. */
   private correct(token: string): string | undefined {
-    if (token.length < FUZZY_MIN_LENGTH || this.byFirst.has(token)) return undefined;
-    const direct = this.fuzzy.get(token);
-    if (direct) return direct;
-    for (const variant of deletions(token)) {
-      const word = this.fuzzy.get(variant);
-      if (word) return word;
-    }
-    return undefined;
+    return this.byFirst.has(token) ? undefined : this.speller.correct(token);
   }
 
   find(original: readonly string[]): Match[] {
