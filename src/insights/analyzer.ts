@@ -46,6 +46,8 @@ interface Token {
   end: number;
   /** Punctuation stands between this token and the one before: negation and opinions do not reach across it. */
   breakBefore: boolean;
+  /** Written in quotation marks: scare quotes make a word mean its opposite ("fixed", "diagnostic fee"). */
+  quoted: boolean;
 }
 
 /** How far (in tokens) an opinion reaches for its target, and a negator for what it negates. */
@@ -75,6 +77,13 @@ const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 /** Numbers match as "#", so one entry covers "3 hours late" and "three hours late". */
 const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen', 'twenty', 'thirty', 'forty', 'fifty', 'several', 'few', 'couple']);
 
+/** Inside a short double-quoted span of the same sentence ("fixed", "tune-up special"): an odd number of quotes before, one soon after. */
+function insideQuotes(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 40), at);
+  const after = text.slice(at, at + 40);
+  return (before.match(/["“”]/g)?.length ?? 0) % 2 === 1 && /["“”]/.test(after);
+}
+
 function tokenize(text: string, offset: number): Token[] {
   const tokens: Token[] = [];
   let previousEnd = 0;
@@ -82,7 +91,7 @@ function tokenize(text: string, offset: number): Token[] {
     const word = fold(m[0]).replace(/['’]/g, '');
     const norm = /^\d+(st|nd|rd|th|am|pm|ish)?$/.test(word) || NUMBER_WORDS.has(word) ? '#' : word;
     const breakBefore = /[,.!?:;()]/.test(text.slice(previousEnd, m.index));
-    tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length, breakBefore });
+    tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length, breakBefore, quoted: insideQuotes(text, m.index) });
     previousEnd = m.index + m[0].length;
   }
   // Multi-word modifiers become one token, so "kind of late" reads as a softened "late".
@@ -90,7 +99,7 @@ function tokenize(text: string, offset: number): Token[] {
     for (const [phrase, replacement] of Object.entries(MODIFIER_PHRASES)) {
       const words = phrase.split(' ');
       if (words.every((w, k) => tokens[i + k]?.norm === w)) {
-        tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end, breakBefore: tokens[i]!.breakBefore });
+        tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end, breakBefore: tokens[i]!.breakBefore, quoted: false });
         break;
       }
     }
@@ -122,6 +131,10 @@ function modifiers(tokens: Token[], match: Match): { factor: number; marks: stri
       marks.push(word);
       break;
     }
+  }
+  if (tokens[match.start]!.quoted) {
+    factor *= -1;
+    marks.push('"quoted"');
   }
   const before = tokens[match.start]!.breakBefore ? undefined : tokens[match.start - 1]?.norm;
   if (before !== undefined) {

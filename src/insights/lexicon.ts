@@ -62,6 +62,7 @@ const punctuality: Table = {
 };
 
 const responsiveness: Table = {
+  ...acts('responsiveness', 0.4, ['emergency service', 'emergency call', 'emergency visit', 'came out']),
   ...acts('responsiveness', 0.5, [
     'called back', 'call back', 'callback', 'calls back', 'called me back', 'call me back', 'called us back', 'call us back',
     'returned my call', 'returned our call', 'returned the call', 'answered the phone', 'answer the phone', 'answers',
@@ -80,6 +81,7 @@ const responsiveness: Table = {
     'easy to schedule', 'easy to book', 'quick to schedule', 'came right out', 'came right over', 'came over right away',
     'speedy', 'prompt service', 'fast service', 'quick service', 'quick turnaround', 'fast turnaround', 'within a day',
     'within the day', 'available 24', 'earliest available', 'on short notice', 'short notice',
+    'under an hour', 'in under an hour', 'less than an hour',
     'responsive', 'quick response', 'fast response', 'prompt response', 'same day service', 'same day appointment',
     'came out the same day', 'came out same day', 'within the hour', 'within an hour', 'within hours', 'right away',
     'immediately', 'quickly responded', 'responded quickly', 'got us in the same day', 'got me in the same day',
@@ -92,7 +94,7 @@ const responsiveness: Table = {
     'left messages', 'left several messages', 'left a message', 'on hold', 'put on hold', 'dropped the ball', 'ignored',
     'slow to respond', 'slow response',
     'ghosted', 'still waiting', 'took # days', 'took # weeks', 'took days', 'took weeks', 'waited # days', 'waited # weeks',
-    '# days to', '# weeks to', 'a week to', 'days later', 'weeks later', 'never got back',
+    '# days to', '# weeks to', 'a week to', 'never got back',
     'waited a week', 'wait a week', 'a week out', 'weeks out', 'another week', 'a week for',
     'hard to get hold of', 'get hold of', 'get ahold of', 'couldnt get anyone', 'no one picks up', 'nobody picks up',
     'goes to voicemail', 'went to voicemail', 'booked out', 'booked up', 'fully booked', 'slow to schedule',
@@ -118,6 +120,7 @@ const price: Table = {
     'worth it', 'value for money', 'within budget', 'on budget', 'stuck to the quote', 'honored the quote', 'came in under',
     'matched the quote', 'no surprises', 'price was right', 'priced right', 'good rates', 'fair rates', 'fair quote',
     'discount', 'senior discount', 'military discount', 'cheaper than the other',
+    'half what', 'half of what', 'half the price', 'fraction of the cost', 'fraction of the price',
   ]),
   ...judged('price', -0.8, [
     'overpriced', 'over priced', 'overcharged', 'over charged', 'overcharge', 'pricey', 'expensive', 'costly',
@@ -165,6 +168,7 @@ const quality: Table = {
     'lasted a month', 'only lasted', 'made it worse', 'worse than before', 'code violation', 'not up to code',
     'quit cooling', 'stopped cooling', 'quit heating', 'stopped heating', 'quit draining', 'stopped draining', 'died again',
     'went out again', 'goes out', 'keeps going out', 'out again', 'still wont', 'still doesnt', 'still isnt', 'still not',
+    'runs constantly', 'running constantly', 'constantly running', 'still runs',
     'still no', 'still dont', 'same clog', 'same leak', 'same noise', 'same error', 'same code', 'every other day',
     'every few days', 'jams', 'jammed', 'keeps jamming', 'wobbles', 'wobbly', 'crooked', 'uneven', 'loose', 'drips',
     'dripping', 'still drips', 'backed up again', 'clogged again', 'tripping again', 'leaks',
@@ -232,7 +236,8 @@ const communication: Table = {
     'before and after', 'in writing', 'written estimate', 'answered every question', 'answered questions',
     'patiently explained', 'good communicator', 'great communicator', 'communicator',
   ]),
-  ...acts('communication', 0.5, ['explained', 'texted', 'let us know', 'let me know', 'emailed', 'mentioned', 'told us', 'told me']),
+  ...acts('communication', 0.5, ['explained', 'texted', 'let us know', 'let me know', 'emailed', 'mentioned']),
+  ...targets('communication', ['told us', 'told me']),
   ...judged('communication', -0.8, [
     'no communication', 'poor communication', 'bad communication', 'miscommunication', 'never told', 'didnt tell',
     'didn t tell', 'didnt explain', 'didn t explain', 'never explained', 'no explanation', 'left in the dark', 'no updates',
@@ -276,11 +281,12 @@ const cleanliness: Table = {
 
 const expertise: Table = {
   ...targets('expertise', [
-    'knowledge', 'skill', 'skills', 'skilled', 'diagnosis', 'diagnosed', 'diagnose',
-    'diagnostic', 'troubleshoot', 'troubleshooting', 'troubleshot', 'figured out', 'figure out', 'found the problem',
-    'found the issue', 'found the leak', 'pinpointed', 'expertise', 'training', 'trained', 'licensed', 'certified',
-    'know how', 'knew',
+    'knowledge', 'skill', 'skills', 'skilled', 'diagnosis', 'diagnostic', 'expertise', 'training', 'trained', 'licensed',
+    'certified', 'know how', 'knew',
   ]),
+  // Finding the fault is skill, whatever the (bad) part found: "diagnosed a bad flame sensor".
+  ...acts('expertise', 0.5, ['diagnosed', 'diagnose', 'troubleshoot', 'troubleshooting', 'troubleshot', 'figured out', 'figure out', 'pinpointed', 'found the leak']),
+  ...judged('expertise', 0.8, ['knew exactly what was wrong', 'knew what was wrong', 'figured out what was wrong', 'found what was wrong', 'found the problem', 'found the issue']),
   ...judged('expertise', 0.8, [
     'knowledgeable', 'knowledgable', 'knowledgeble', 'expert', 'experts', 'expertly', 'competent', 'skilled', 'skillful',
     'talented', 'pro', 'a pro', 'true professional', 'master', 'genius', 'wizard', 'seasoned', 'very experienced',
