@@ -34,6 +34,8 @@ describe('negation', () => {
     ["He didn't explain anything.", 'communication', 'negative'],
     ['Nobody told us about the delay.', 'communication', 'negative'],
     ["Couldn't have been nicer.", 'professionalism', 'positive'],
+    ['Toilet still runs after they "fixed" it.', 'quality', 'negative'],
+    ['Diagnosed a bad flame sensor in minutes.', 'expertise', 'positive'],
   ])('%s → %s %s', (text, aspect, polarity) => {
     expect(aspectsOf(text)[aspect]).toBe(polarity);
   });

@@ -77,7 +77,7 @@ function printSet(name: string, scores: SetScores): void {
 /** Five folds by position: each sentence is scored by a model trained on the other four fifths. */
 const FOLDS = 5;
 
-function crossValidated(items: readonly Labelled[]): SetScores {
+export function crossValidated(items: readonly Labelled[]): SetScores {
   const examples = examplesOf(items);
   const analyzers = Array.from({ length: FOLDS }, (_, fold) => {
     const training = examples.filter((_, i) => i % FOLDS !== fold);

@@ -1,6 +1,6 @@
 // The labelled home-services sentences (eval/*.jsonl) and how they become training examples for the aspect model.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { AspectId } from '../reviews/schemas.js';
 import { Analyzer } from './analyzer.js';
 import type { TrainingExample } from './aspect-model.js';
@@ -15,7 +15,8 @@ export interface Labelled {
 /** Chosen by five-fold cross-validation on the development set (npm run eval prints the folds' figures). */
 export const ASPECT_THRESHOLD = 0.5;
 
-const root = resolve(import.meta.dirname, '../../..');
+/** The repository root, from the compiled module (dist/src/insights) or its source (src/insights). */
+const root = resolve(import.meta.dirname, import.meta.dirname.includes(`${sep}dist${sep}`) ? '../../..' : '../..');
 
 export function loadLabelled(file: string): Labelled[] {
   return readFileSync(resolve(root, file), 'utf8')
