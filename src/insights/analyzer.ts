@@ -84,6 +84,10 @@ function insideQuotes(text: string, at: number): boolean {
   return (before.match(/["“”]/g)?.length ?? 0) % 2 === 1 && /["“”]/.test(after);
 }
 
+const MODIFIERS: [string[], string][] = Object.entries(MODIFIER_PHRASES)
+  .map(([phrase, replacement]): [string[], string] => [phrase.split(' '), replacement])
+  .sort((a, b) => b[0].length - a[0].length);
+
 function tokenize(text: string, offset: number): Token[] {
   const tokens: Token[] = [];
   let previousEnd = 0;
@@ -96,9 +100,8 @@ function tokenize(text: string, offset: number): Token[] {
   }
   // Multi-word modifiers become one token, so "kind of late" reads as a softened "late".
   for (let i = 0; i < tokens.length - 1; i++) {
-    for (const [phrase, replacement] of Object.entries(MODIFIER_PHRASES)) {
-      const words = phrase.split(' ');
-      if (words.every((w, k) => tokens[i + k]?.norm === w)) {
+    for (const [words, replacement] of MODIFIERS) {
+      if (words[0] === tokens[i]!.norm && words.every((w, k) => tokens[i + k]?.norm === w)) {
         tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end, breakBefore: tokens[i]!.breakBefore, quoted: false });
         break;
       }

@@ -68,25 +68,44 @@ export function trainAspectModel(examples: readonly TrainingExample[], threshold
   return model;
 }
 
+/** Feature → its weight for each aspect, in AspectId order: one lookup per feature instead of one per aspect. */
+const byFeature = new WeakMap<AspectModel, Map<string, Float64Array>>();
+
+function featureTable(model: AspectModel): Map<string, Float64Array> {
+  let table = byFeature.get(model);
+  if (!table) {
+    table = new Map();
+    AspectId.options.forEach((aspect, a) => {
+      for (const [f, w] of Object.entries(model.weights[aspect] ?? {})) {
+        let row = table!.get(f);
+        if (!row) table!.set(f, (row = new Float64Array(AspectId.options.length)));
+        row[a] = w;
+      }
+    });
+    byFeature.set(model, table);
+  }
+  return table;
+}
+
 /** Aspects the model finds in a clause, with their probability and the features that counted most. */
 export function predictAspects(model: AspectModel, features: readonly string[]): { aspect: AspectId; probability: number; cues: string[] }[] {
+  const table = featureTable(model);
+  const rows = features.flatMap((f) => {
+    const row = table.get(f);
+    return row ? [[f, row] as const] : [];
+  });
   const found: { aspect: AspectId; probability: number; cues: string[] }[] = [];
-  for (const aspect of AspectId.options) {
-    const weights = model.weights[aspect] ?? {};
+  AspectId.options.forEach((aspect, a) => {
     let z = model.bias[aspect] ?? 0;
-    const contributions: [string, number][] = [];
-    for (const f of features) {
-      const w = weights[f];
-      if (w !== undefined) {
-        z += w;
-        contributions.push([f, w]);
-      }
-    }
+    for (const [, row] of rows) z += row[a]!;
     const probability = sigmoid(z);
-    if (probability >= model.threshold) {
-      const cues = contributions.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([f]) => f);
-      found.push({ aspect, probability, cues });
-    }
-  }
+    if (probability < model.threshold) return;
+    const cues = rows
+      .filter(([, row]) => row[a]! > 0)
+      .sort((x, y) => y[1][a]! - x[1][a]! || (x[0] < y[0] ? -1 : 1))
+      .slice(0, 3)
+      .map(([f]) => f);
+    found.push({ aspect, probability, cues });
+  });
   return found;
 }
