@@ -136,7 +136,7 @@ describe('insights dataset', () => {
 
   it('has every figure reproducible from the reviews it cites, by the analyze command', async () => {
     const doc = (await (await fetch(`${server.url}/insights.json`)).json()) as {
-      aspects: { id: string; mentions: number; positive: number; negative: number; reviewIds: { positive: string[]; negative: string[] }; quotes: { positive: { reviewId: string; text: string; rating: number }[]; negative: { reviewId: string; text: string }[] }; trend: { quarter: string; mentions: number }[] }[];
+      aspects: { id: string; mentions: number; positive: number; negative: number; neutral: number; reviewIds: { positive: string[]; negative: string[]; neutral: string[] }; quotes: { positive: { reviewId: string; text: string; rating: number }[]; negative: { reviewId: string; text: string }[] }; trend: { quarter: string; mentions: number }[] }[];
       entities: { technicians: { name: string; mentions: number; averageRating: number; reviewIds: string[] }[]; services: { id: string; mentions: number; averageRating: number; reviewIds: string[] }[]; serviceAreas: { name: string; mentions: number; reviewIds: string[] }[] };
       topics: { phrase: string; mentions: number; reviewIds: string[] }[];
       faq: { reviewIds: string[] }[];
@@ -153,15 +153,20 @@ describe('insights dataset', () => {
     );
     const byId = new Map(published.map((r) => [r.id, r]));
     const net = (id: string, aspect: string) => analyses.get(id)!.aspects.filter((a) => a.aspect === aspect).reduce((s, a) => s + a.score, 0);
+    const mentions = (id: string, aspect: string) => analyses.get(id)!.aspects.some((a) => a.aspect === aspect);
+    const cancels = (x: number) => Math.abs(x) < 1e-9;
 
     for (const aspect of doc.aspects) {
-      const expectedPositive = published.filter((r) => net(r.id, aspect.id) > 0).map((r) => r.id);
-      const expectedNegative = published.filter((r) => net(r.id, aspect.id) < 0).map((r) => r.id);
+      const expectedPositive = published.filter((r) => net(r.id, aspect.id) > 0 && !cancels(net(r.id, aspect.id))).map((r) => r.id);
+      const expectedNegative = published.filter((r) => net(r.id, aspect.id) < 0 && !cancels(net(r.id, aspect.id))).map((r) => r.id);
+      const expectedNeutral = published.filter((r) => mentions(r.id, aspect.id) && cancels(net(r.id, aspect.id))).map((r) => r.id);
       expect(aspect.reviewIds.positive, aspect.id).toEqual(expectedPositive);
       expect(aspect.reviewIds.negative, aspect.id).toEqual(expectedNegative);
+      expect(aspect.reviewIds.neutral, aspect.id).toEqual(expectedNeutral);
       expect(aspect.positive).toBe(expectedPositive.length);
       expect(aspect.negative).toBe(expectedNegative.length);
-      expect(aspect.mentions).toBe(expectedPositive.length + expectedNegative.length);
+      expect(aspect.neutral).toBe(expectedNeutral.length);
+      expect(aspect.mentions).toBe(expectedPositive.length + expectedNegative.length + expectedNeutral.length);
       expect(aspect.trend.reduce((s, q) => s + q.mentions, 0)).toBe(aspect.mentions);
       for (const quote of [...aspect.quotes.positive, ...aspect.quotes.negative]) {
         expect(byId.get(quote.reviewId)!.text).toContain(quote.text);

@@ -35,6 +35,8 @@ export interface Tally {
   mentions: number;
   positive: number;
   negative: number;
+  /** Reviews whose judgements of it cancel out. */
+  neutral: number;
   /** (positive − negative) / mentions, −1..1, two decimals; null below the minimum mention count. */
   score: number | null;
 }
@@ -44,7 +46,7 @@ export interface AspectInsight extends Tally {
   label: string;
   trend: ({ quarter: string } & Tally)[];
   quotes: { positive: Quote[]; negative: Quote[] };
-  reviewIds: { positive: string[]; negative: string[] };
+  reviewIds: { positive: string[]; negative: string[]; neutral: string[] };
 }
 
 export interface EntityInsight {
@@ -80,14 +82,17 @@ export interface ReviewAspect {
   evidence: AspectJudgement;
 }
 
+/** Judgements that cancel out (0.8 − 0.8) are neutral, floating-point dust included. */
+export const sign = (score: number) => (Math.abs(score) < 1e-9 ? 0 : Math.sign(score));
+
 export const quarterOf = (date: string) => `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export function tally(scores: readonly number[]): Tally {
-  const positive = scores.filter((s) => s > 0).length;
-  const negative = scores.filter((s) => s < 0).length;
+  const positive = scores.filter((s) => sign(s) > 0).length;
+  const negative = scores.filter((s) => sign(s) < 0).length;
   const mentions = scores.length;
-  return { mentions, positive, negative, score: mentions >= MIN_MENTIONS ? round2((positive - negative) / mentions) : null };
+  return { mentions, positive, negative, neutral: mentions - positive - negative, score: mentions >= MIN_MENTIONS ? round2((positive - negative) / mentions) : null };
 }
 
 /** Combines a review's judgements of each aspect into one, keeping the strongest as its evidence. */
@@ -101,12 +106,12 @@ export function perReviewAspects(review: PublishedReview, analysis: ReviewAnalys
       if (Math.abs(j.score) > Math.abs(current.evidence.score)) current.evidence = j;
     }
   }
-  return [...byAspect.values()].filter((a) => a.score !== 0);
+  return [...byAspect.values()];
 }
 
-function quotes(items: readonly ReviewAspect[], sign: 1 | -1): Quote[] {
+function quotes(items: readonly ReviewAspect[], direction: 1 | -1): Quote[] {
   return items
-    .filter((a) => Math.sign(a.score) === sign)
+    .filter((a) => sign(a.score) === direction)
     .sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || (a.review.date < b.review.date ? 1 : a.review.date > b.review.date ? -1 : 0) || (a.review.id < b.review.id ? 1 : -1))
     .slice(0, QUOTES)
     .map((a) => ({ reviewId: a.review.id, date: a.review.date, rating: a.review.rating, text: a.evidence.evidence, score: Math.round(Math.max(-1, Math.min(1, a.score)) * 100) / 100 }));
@@ -152,7 +157,11 @@ export function aggregate(
       ...tally(items.map((a) => a.score)),
       trend: [...byQuarter.keys()].sort().map((quarter) => ({ quarter, ...tally(byQuarter.get(quarter)!) })),
       quotes: { positive: quotes(items, 1), negative: quotes(items, -1) },
-      reviewIds: { positive: items.filter((a) => a.score > 0).map((a) => a.review.id), negative: items.filter((a) => a.score < 0).map((a) => a.review.id) },
+      reviewIds: {
+        positive: items.filter((a) => sign(a.score) > 0).map((a) => a.review.id),
+        negative: items.filter((a) => sign(a.score) < 0).map((a) => a.review.id),
+        neutral: items.filter((a) => sign(a.score) === 0).map((a) => a.review.id),
+      },
     };
   });
 

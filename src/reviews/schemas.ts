@@ -156,6 +156,7 @@ export const Tally = z.object({
   mentions: z.number().int().describe('Reviews that judge it (each review counts once)'),
   positive: z.number().int(),
   negative: z.number().int(),
+  neutral: z.number().int().describe('Reviews whose judgements of it cancel out'),
   score: Share.nullable().describe('(positive − negative) / mentions, two decimals; null below minMentions'),
 });
 
@@ -176,7 +177,10 @@ export const AspectInsight = Tally.extend({
   label: z.string(),
   trend: z.array(Tally.extend({ quarter: z.string().regex(/^\d{4}-Q[1-4]$/) }).strict()).describe('By calendar quarter, oldest first'),
   quotes: Quotes,
-  reviewIds: z.object({ positive: z.array(z.string()), negative: z.array(z.string()) }).strict().describe('Every review counted, newest first'),
+  reviewIds: z
+    .object({ positive: z.array(z.string()), negative: z.array(z.string()), neutral: z.array(z.string()) })
+    .strict()
+    .describe('Every review counted, newest first'),
 }).strict();
 
 const EntityFields = {
