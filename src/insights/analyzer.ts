@@ -5,7 +5,7 @@ import model from 'wink-eng-lite-web-model';
 import type { AspectId, Business } from '../reviews/schemas.js';
 import { fold } from '../reviews/text.js';
 import { EntityMatcher } from './entities.js';
-import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS } from './lexicon.js';
+import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS, RECURRENCE } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
 import { aspectFeatures, predictAspects, type AspectModel } from './aspect-model.js';
@@ -157,7 +157,10 @@ interface ClauseJudgement {
 }
 
 /** Aspects judged in one clause: judged words stand alone; general opinions judge the nearest target. */
-function judgeClause(tokens: Token[], matches: Match[], clauseText: string): ClauseJudgement[] {
+function judgeClause(tokens: Token[], all: Match[], clauseText: string): ClauseJudgement[] {
+  // A fault judges the work only when the clause places it after the job; otherwise it is why they were called.
+  const afterTheJob = tokens.some((t) => RECURRENCE.has(t.norm));
+  const matches = all.filter((m) => !m.entry.malfunction || afterTheJob);
   const targets = matches.filter((m) => m.entry.aspect !== undefined);
   const found = new Map<AspectId, ClauseJudgement>();
   const add = (aspect: AspectId, score: number, cue: string) => {
@@ -231,7 +234,8 @@ function judgeClause(tokens: Token[], matches: Match[], clauseText: string): Cla
     }
   }
   // A target nobody judged takes the clause's general polarity, when the clause is about that aspect alone.
-  const unjudged = targets.filter((t) => !judgedTargets.has(t) && t.entry.valence === undefined && !found.has(t.entry.aspect!));
+  // Not for the work itself: a clause about the job ("replaced the burnt capacitor") leans on the fault it names.
+  const unjudged = targets.filter((t) => !judgedTargets.has(t) && t.entry.valence === undefined && !found.has(t.entry.aspect!) && t.entry.aspect !== 'quality');
   const aspects = new Set(targets.map((t) => t.entry.aspect));
   if (unjudged.length > 0 && aspects.size === 1) {
     const general = textPolarity(clauseText);

@@ -18,6 +18,8 @@ export interface Entry {
   by?: Partial<Record<AspectId, number>>;
   /** The valence holds only when no opinion judges the word: "called back" is good, "slow to call back" is not. */
   weak?: boolean;
+  /** A fault: it judges quality only when the clause places it after the job. */
+  malfunction?: boolean;
 }
 
 type Table = Record<string, Entry>;
@@ -159,25 +161,43 @@ const quality: Table = {
     'quality job', 'quality install', 'quality installation', 'built right',
   ]),
   ...judged('quality', -0.8, [
-    'broke again', 'broken again', 'broke down again', 'stopped working', 'quit working', 'not working', 'still broken',
+    'broke again', 'broken again', 'broke down again', 'still broken',
     'still leaking', 'still leaks', 'leaking again', 'leaks again', 'same problem', 'same issue', 'problem came back',
-    'came back', 'not fixed', 'never fixed', 'didnt fix', 'didn t fix', 'failed', 'failed again', 'shoddy', 'sloppy',
+    'came back', 'not fixed', 'never fixed', 'didnt fix', 'didn t fix', 'failed again', 'shoddy', 'sloppy',
     'sloppy work', 'poor workmanship', 'poor quality', 'botched', 'half assed', 'hack job', 'hack', 'subpar', 'sub par',
-    'cut corners', 'cutting corners', 'redo', 'redone', 'had to redo', 'had to call another company', 'another company',
-    'flooded', 'tripped again', 'keeps tripping', 'blowing warm', 'warm air', 'no hot water', 'lasted a week',
+    'cut corners', 'cutting corners', 'redo', 'redone', 'had to redo', 'had to call another company',
+    'tripped again', 'keeps tripping', 'lasted a week',
     'lasted a month', 'only lasted', 'made it worse', 'worse than before', 'code violation', 'not up to code',
-    'quit cooling', 'stopped cooling', 'quit heating', 'stopped heating', 'quit draining', 'stopped draining', 'died again',
-    'went out again', 'goes out', 'keeps going out', 'out again', 'still wont', 'still doesnt', 'still isnt', 'still not',
-    'runs constantly', 'running constantly', 'constantly running', 'still runs',
+    'died again', 'went out again', 'keeps going out', 'out again', 'still wont', 'still doesnt', 'still isnt', 'still not',
     'still no', 'still dont', 'same clog', 'same leak', 'same noise', 'same error', 'same code', 'every other day',
-    'every few days', 'jams', 'jammed', 'keeps jamming', 'wobbles', 'wobbly', 'crooked', 'uneven', 'loose', 'drips',
-    'dripping', 'still drips', 'backed up again', 'clogged again', 'tripping again', 'leaks',
-    'drip', 'flicker', 'flickers', 'flickering', 'quit', 'trips', 'issues since', 'problems since', 'trouble since',
-    'had to come back', 'came back twice', 'multiple visits', 'several visits', '# visits', 'third visit', 'second visit',
+    'every few days', 'keeps jamming', 'wobbles', 'wobbly', 'crooked', 'uneven',
+    'still drips', 'backed up again', 'clogged again', 'tripping again',
+    'issues since', 'problems since', 'trouble since',
+    'had to come back', 'came back twice', 'multiple visits', 'several visits', '# visits', 'third visit',
     'temporary fix', 'band aid', 'bandaid', 'recurring', 'again and again', 'poorly installed', 'installed wrong',
-    'installed incorrectly', 'not level', 'fell off', 'came loose', 'broke', 'broken', 'falling apart',
+    'installed incorrectly', 'not level', 'fell off',
   ]),
 };
+
+/**
+ * A fault ("broke", "leaks", "no hot water") is usually the reason they were called, not a verdict on their work:
+ * it judges quality only beside a word saying it happened after the job (see RECURRENCE).
+ */
+const malfunctions: Table = Object.fromEntries(
+  [
+    'stopped working', 'quit working', 'not working', 'failed', 'flooded', 'blowing warm', 'warm air',
+    'no hot water', 'quit cooling', 'stopped cooling', 'quit heating', 'stopped heating', 'quit draining',
+    'stopped draining', 'goes out', 'runs constantly', 'running constantly', 'constantly running', 'jams', 'jammed',
+    'drips', 'dripping', 'leaks', 'drip', 'flicker', 'flickers', 'flickering', 'quit', 'trips', 'broke', 'broken',
+    'falling apart', 'still runs', 'loose', 'came loose',
+  ].map((w): [string, Entry] => [w, { aspect: 'quality', valence: -0.8, malfunction: true }]),
+);
+
+/** Words that place a fault after the job: "still leaks", "broke again", "flickering since", "now it trips". */
+export const RECURRENCE: ReadonlySet<string> = new Set([
+  'still', 'again', 'after', 'since', 'later', 'already', 'anymore', 'within', 'next', 'same', 'another',
+  'every', 'now', 'afterwards', 'afterward', 'days', 'weeks', 'hours',
+]);
 
 const professionalism: Table = {
   ...targets('professionalism', [
@@ -396,7 +416,7 @@ function merge(...tables: Table[]): Record<string, Entry> {
 }
 
 export const ENTRIES: Readonly<Record<string, Entry>> = merge(
-  general, conditional, quality, professionalism, communication, punctuality, responsiveness, price, cleanliness, expertise,
+  general, conditional, quality, malfunctions, professionalism, communication, punctuality, responsiveness, price, cleanliness, expertise,
 );
 
 /** Words that invert what follows within a few tokens ("not on time", "never called back", "no mess"). */

@@ -4,6 +4,8 @@ import type { Business } from '../reviews/schemas.js';
 import { fold } from '../reviews/text.js';
 import type { PublishedReview } from '../store/types.js';
 import type { ReviewAnalysis } from './analyzer.js';
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
 import { ENTRIES, INTENSIFIERS, NEGATORS } from './lexicon.js';
 
 export interface Topic {
@@ -31,6 +33,25 @@ const STOPWORDS = new Set(
     'today yesterday week weeks year years month months thing things way made make said told ask asked new old first last')
     .split(' '),
 );
+
+const tagger = winkNLP(model, ['sbd', 'pos']);
+const IRREGULAR_PAST = new Set(['took', 'came', 'went', 'got', 'made', 'said', 'did', 'left', 'found', 'put', 'ran', 'saw', 'told', 'kept', 'paid', 'brought', 'thought', 'was', 'were']);
+
+/**
+ * Topics are things customers talk about: noun phrases ("water heater", "same day", "maintenance plan"), not
+ * fragments ("job took", "start to finish"). A noun directly before a word tagged as a verb makes a compound noun
+ * ("heat pump", "shoe covers") unless that word is a past tense.
+ */
+function isNounPhrase(phrase: string): boolean {
+  const tags = tagger.readDoc(phrase).tokens().out(tagger.its.pos) as string[];
+  const words = phrase.split(' ');
+  return tags.every((tag, i) => {
+    if (i < tags.length - 1) return tag === 'NOUN' || tag === 'PROPN' || tag === 'ADJ';
+    if (tag === 'NOUN' || tag === 'PROPN') return true;
+    const word = words[i] ?? '';
+    return tag === 'VERB' && tags[i - 1] === 'NOUN' && !word.endsWith('ed') && !IRREGULAR_PAST.has(word);
+  });
+}
 
 function words(text: string): string[][] {
   // Sentences and clauses bound phrases: a phrase never spans a full stop or comma.
@@ -83,7 +104,7 @@ export function findTopics(
     .filter(([phrase, ids]) => {
       if (ids.length < minMentions) return false;
       const rarest = Math.min(...phrase.split(' ').map((w) => wordReviews.get(w) ?? Infinity));
-      return ids.length / rarest >= STICKINESS && !(ENTRIES[phrase]?.valence !== undefined);
+      return ids.length / rarest >= STICKINESS && !(ENTRIES[phrase]?.valence !== undefined) && isNounPhrase(phrase);
     })
     .sort(([a, ia], [b, ib]) => ib.length - ia.length || (a < b ? -1 : 1));
   // A phrase inside a longer one used by nearly the same reviews says nothing new ("water heater" vs "new water heater").
