@@ -256,7 +256,10 @@ const communication: Table = {
     'before and after', 'in writing', 'written estimate', 'answered every question', 'answered questions',
     'patiently explained', 'good communicator', 'great communicator', 'communicator',
   ]),
-  ...acts('communication', 0.5, ['explained', 'texted', 'let us know', 'let me know', 'emailed', 'mentioned']),
+  ...acts('communication', 0.5, [
+    'explained', 'texted', 'let us know', 'let me know', 'emailed', 'mentioned', 'updated', 'informed', 'notified',
+    'showed me', 'showed us', 'talked me through', 'talked us through', 'went over',
+  ]),
   ...targets('communication', ['told us', 'told me']),
   ...judged('communication', -0.8, [
     'no communication', 'poor communication', 'bad communication', 'miscommunication', 'never told', 'didnt tell',
@@ -274,12 +277,18 @@ const communication: Table = {
 
 const cleanliness: Table = {
   ...targets('cleanliness', [
-    'clean', 'cleaned', 'cleaning', 'cleanup', 'clean up', 'cleaned up', 'mess', 'messes', 'debris', 'dust', 'dirt',
-    'mud', 'footprints', 'shoe covers', 'booties', 'boot covers', 'drop cloth', 'drop cloths', 'tarps', 'work area',
-    'floors', 'carpet', 'trash', 'garbage', 'vacuumed', 'swept', 'wiped',
+    'cleaning', 'cleanliness', 'shoe covers', 'booties', 'boot covers', 'drop cloth', 'drop cloths', 'tarps', 'work area',
+    'floors', 'carpet',
   ]),
+  // Tidying up is good unless something says otherwise ("cleaned up poorly", "never cleaned up").
+  ...acts('cleanliness', 0.6, [
+    'clean up', 'cleaned up', 'cleanup', 'cleaned', 'swept', 'wiped', 'vacuumed', 'picked up', 'tidied', 'tidied up',
+    'hauled', 'hauled off', 'took away',
+  ]),
+  // Dirt is bad, so "no dust" and "not a speck of dirt" praise.
+  ...judged('cleanliness', -0.5, ['dust', 'dirt', 'mud', 'debris', 'trash', 'garbage', 'footprints', 'sawdust', 'grease']),
   ...judged('cleanliness', 0.8, [
-    'spotless', 'tidy', 'neat', 'cleaned up after', 'cleaned up everything', 'cleaned everything', 'cleaned up nicely',
+    'spotless', 'tidy', 'neat', 'cleaner', 'immaculate', 'pristine', 'cleaned up after', 'cleaned up everything', 'cleaned everything', 'cleaned up nicely',
     'left it clean', 'left it cleaner', 'cleaner than', 'left no mess', 'no mess', 'not a speck', 'wore shoe covers',
     'wore booties', 'put on shoe covers', 'put on booties', 'laid down drop cloths', 'put down drop cloths',
     'put down tarps', 'laid down tarps', 'vacuumed', 'swept up', 'wiped down', 'hauled away', 'took the old',
