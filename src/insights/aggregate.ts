@@ -6,7 +6,7 @@ import type { PublishedReview } from '../store/types.js';
 import type { AspectJudgement, ReviewAnalysis } from './analyzer.js';
 import { buildFaq } from './faq.js';
 import { buildSummary } from './summary.js';
-import { findTopics, type Topic } from './topics.js';
+import { findTopics, foldedText, type Topic } from './topics.js';
 
 /** Nothing is reported about an aspect, entity or topic with fewer mentions than this. */
 export const MIN_MENTIONS = 5;
@@ -109,11 +109,22 @@ export function perReviewAspects(review: PublishedReview, analysis: ReviewAnalys
   return [...byAspect.values()];
 }
 
+/** Stronger first, then newer, then the larger id: a total order, so the same reviews give the same quotes. */
+function stronger(a: ReviewAspect, b: ReviewAspect): number {
+  return Math.abs(b.score) - Math.abs(a.score) || (a.review.date < b.review.date ? 1 : a.review.date > b.review.date ? -1 : 0) || (a.review.id < b.review.id ? 1 : -1);
+}
+
 function quotes(items: readonly ReviewAspect[], direction: 1 | -1): Quote[] {
-  return items
-    .filter((a) => sign(a.score) === direction)
-    .sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || (a.review.date < b.review.date ? 1 : a.review.date > b.review.date ? -1 : 0) || (a.review.id < b.review.id ? 1 : -1))
-    .slice(0, QUOTES)
+  // The best few in one pass: sorting tens of thousands of items for three quotes would dominate the build.
+  const best: ReviewAspect[] = [];
+  for (const item of items) {
+    if (sign(item.score) !== direction) continue;
+    if (best.length === QUOTES && stronger(item, best[QUOTES - 1]!) >= 0) continue;
+    best.push(item);
+    best.sort(stronger);
+    if (best.length > QUOTES) best.pop();
+  }
+  return best
     .map((a) => ({ reviewId: a.review.id, date: a.review.date, rating: a.review.rating, text: a.evidence.evidence, score: Math.round(Math.max(-1, Math.min(1, a.score)) * 100) / 100 }));
 }
 
@@ -182,8 +193,9 @@ export function aggregate(
     .sort(([a, ga], [b, gb]) => rank(areaOrder, a, b) || gb.length - ga.length || (a < b ? -1 : 1))
     .map(([name, group]) => ({ name, ...entity(group, aspectsOf(group)) }));
 
-  const topics = findTopics(reviews, analyses, business, MIN_MENTIONS);
-  const base = { reviews, aspects, technicians, services, topics };
+  const folded = new Map(reviews.map((r) => [r.id, foldedText(r.text)]));
+  const topics = findTopics(reviews, analyses, folded, business, MIN_MENTIONS);
+  const base = { reviews, folded, aspects, technicians, services, topics };
   return {
     status: 'ready',
     generatedAt: meta.generatedAt,

@@ -3,10 +3,11 @@ import type { PublishedReview } from '../store/types.js';
 import type { AspectInsight, EntityInsight, Insights } from './aggregate.js';
 import { URGENCY_TERMS } from './lexicon.js';
 import type { Topic } from './topics.js';
-import { fold } from '../reviews/text.js';
 
 export interface FaqInput {
   reviews: readonly PublishedReview[];
+  /** Review id → its text folded (see foldedText). */
+  folded: ReadonlyMap<string, string>;
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
   services: readonly ({ id: string; name: string } & EntityInsight)[];
@@ -38,7 +39,7 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
   asked('quality', 'Is the work done right?', 'the work was good and lasted', 'the problem came back or the work was poor', 'the work itself');
 
   const urgent = input.reviews.filter((r) => {
-    const text = ` ${fold(r.text).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+    const text = ` ${input.folded.get(r.id)!.replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
     return URGENCY_TERMS.some((t) => text.includes(` ${t} `));
   });
   if (urgent.length >= minMentions) {

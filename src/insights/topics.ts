@@ -55,10 +55,14 @@ function isNounPhrase(phrase: string): boolean {
 
 function words(text: string): string[][] {
   // Sentences and clauses bound phrases: a phrase never spans a full stop or comma.
-  return fold(text)
-    .replace(/['’]/g, '')
+  return text
     .split(/[.!?;:,()\n"]+/)
     .map((part) => part.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+}
+
+/** A review's text folded once for every text-level count (topics, the FAQ's urgent jobs): lowercase, no accents or apostrophes. */
+export function foldedText(text: string): string {
+  return fold(text).replace(/['’]/g, '');
 }
 
 function isOpinion(word: string): boolean {
@@ -69,6 +73,7 @@ function isOpinion(word: string): boolean {
 export function findTopics(
   reviews: readonly PublishedReview[],
   analyses: ReadonlyMap<string, ReviewAnalysis>,
+  folded: ReadonlyMap<string, string>,
   business: Business | null,
   minMentions: number,
 ): Topic[] {
@@ -82,7 +87,7 @@ export function findTopics(
   for (const review of reviews) {
     const seenWords = new Set<string>();
     const seenPhrases = new Set<string>();
-    for (const part of words(review.text)) {
+    for (const part of words(folded.get(review.id)!)) {
       for (const w of part) seenWords.add(w);
       for (let n = 2; n <= 3; n++) {
         for (let i = 0; i + n <= part.length; i++) {
