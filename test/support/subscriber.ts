@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { makeTestPki } from './tls.js';
+import { until } from './wait.js';
 
 export interface Received {
   method: string;
@@ -59,11 +60,7 @@ export class Subscriber {
   }
 
   async waitFor(test: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!test()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => test() || undefined, timeoutMs, what);
   }
 
   async close(): Promise<void> {

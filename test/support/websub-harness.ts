@@ -5,7 +5,11 @@ import { generateDemo } from '../../src/demo/generate.js';
 import type { ImportedReview } from '../../src/reviews/schemas.js';
 import type { Subscription } from '../../src/store/types.js';
 import { startServer, type RunningServer } from './server.js';
+import { hubRequest as hubAt, type HubAnswer } from './hub-subscribe.js';
 import { makeTestPki } from './tls.js';
+import { sleep, until } from './wait.js';
+
+export type { HubAnswer };
 
 /** Settings every WebSub test needs: loopback callbacks, quick retries and timeouts, no rate limit in the way. */
 export const FAST_WEBSUB: Readonly<Record<string, string>> = Object.freeze({
@@ -34,31 +38,9 @@ export async function startHubServer(dbPath: string, env: Record<string, string>
   };
 }
 
-export interface HubAnswer {
-  status: number;
-  contentType: string | null;
-  retryAfter: string | null;
-  allow: string | null;
-  text: string;
-}
-
 /** POSTs a form to the hub (or a raw body with a given Content-Type). */
-export async function hubRequest(
-  server: HubServer,
-  fields: Record<string, string>,
-  raw?: { contentType: string; body: string },
-): Promise<HubAnswer> {
-  const response = await fetch(server.hubUrl, {
-    method: 'POST',
-    ...(raw ? { headers: { 'content-type': raw.contentType }, body: raw.body } : { body: new URLSearchParams(fields) }),
-  });
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    retryAfter: response.headers.get('retry-after'),
-    allow: response.headers.get('allow'),
-    text: await response.text(),
-  };
+export function hubRequest(server: HubServer, fields: Record<string, string>, raw?: { contentType: string; body: string }): Promise<HubAnswer> {
+  return hubAt(server.url, fields, raw);
 }
 
 export function subscribe(server: HubServer, topic: string, callback: string, extra: Record<string, string> = {}): Promise<HubAnswer> {
@@ -69,15 +51,11 @@ export function unsubscribe(server: HubServer, topic: string, callback: string):
   return hubRequest(server, { 'hub.mode': 'unsubscribe', 'hub.topic': topic, 'hub.callback': callback });
 }
 
-export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+export { sleep };
 
 /** Polls a condition (sync or async) until it holds, or fails naming what was awaited. */
 export async function waitUntil(test: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
+  await until(async () => (await test()) || undefined, timeoutMs, what);
 }
 
 /** Waits until the stored subscription is in `state` ('removed': no row at all), and returns it. */
