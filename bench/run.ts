@@ -193,6 +193,18 @@ try {
       port += 2;
     }
   }
+  if (values.only === undefined || values.only === 'insights') {
+    process.stderr.write('\nInsights\n');
+    for (const size of sizes) {
+      const out = execFileSync(process.execPath, [join(root, 'dist/bench/insights.js'), String(size)], { maxBuffer: 16 << 20 }).toString();
+      const r = JSON.parse(out) as { reviews: number; reviewsPerSecond: number; buildMs: number; incrementalMs: number; incrementalAnalysed: number; insightsBytes: number; rssMiB: number; rssBeforeMiB: number };
+      row(size, 'analyzer throughput', `${r.reviewsPerSecond} reviews/s`);
+      row(size, 'insights full build (analyse + aggregate)', `${r.buildMs} ms`);
+      row(size, 'insights rebuild after one review changed', `${r.incrementalMs} ms (${r.incrementalAnalysed} analysed)`);
+      row(size, 'insights RSS after build (before: reviews alone)', `${r.rssMiB} MiB (${r.rssBeforeMiB} MiB)`);
+      row(size, '/insights.json size', kb(r.insightsBytes));
+    }
+  }
   if (values.only === undefined || values.only === 'websub') {
     process.stderr.write('\nWebSub\n');
     for (const concurrency of [32, 128]) {

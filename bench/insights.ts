@@ -1,0 +1,44 @@
+// Insights figures in a process of their own (so RSS is theirs): analyzer throughput, a full build, and an
+// incremental rebuild after one review changes. Run by bench/run.ts; prints one JSON line.
+import { generateDemo } from '../src/demo/generate.js';
+import { Analyzer } from '../src/insights/analyzer.js';
+import { InsightsEngine } from '../src/insights/engine.js';
+import type { PublishedReview } from '../src/store/types.js';
+
+const size = Number(process.argv[2] ?? 1500);
+const demo = generateDemo({ reviews: size });
+const reviews: PublishedReview[] = demo.reviews
+  .filter((r) => r.verified)
+  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+const rssBefore = process.memoryUsage().rss;
+
+const analyzer = new Analyzer(demo.business);
+let started = performance.now();
+for (const r of reviews) analyzer.analyze(r);
+const analyseMs = performance.now() - started;
+
+const engine = new InsightsEngine();
+started = performance.now();
+const full = engine.build({ business: demo.business, reviews, generatedAt: null });
+const buildMs = performance.now() - started;
+const json = JSON.stringify(full.insights);
+const rssAfterBuild = process.memoryUsage().rss;
+
+const changed = reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Edited.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
+started = performance.now();
+const incremental = engine.build({ business: demo.business, reviews: changed, generatedAt: null });
+const incrementalMs = performance.now() - started;
+
+process.stdout.write(
+  `${JSON.stringify({
+    reviews: reviews.length,
+    reviewsPerSecond: Math.round(reviews.length / (analyseMs / 1000)),
+    buildMs: Math.round(buildMs),
+    incrementalMs: Math.round(incrementalMs),
+    incrementalAnalysed: incremental.analysed,
+    insightsBytes: Buffer.byteLength(json),
+    rssMiB: Math.round(rssAfterBuild / 2 ** 20),
+    rssBeforeMiB: Math.round(rssBefore / 2 ** 20),
+  })}\n`,
+);
