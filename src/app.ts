@@ -68,10 +68,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     publisher,
     hub,
     async close() {
+      // Stop taking requests first, so no hub request is accepted that the stopped hub could not verify.
+      await http.close();
       publisher.stop();
       revoked.stop();
       await hub.stop();
-      await http.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import { contentTag, encodeRepresentation, withLastModified, type Representation
 import type { InsightsWorker } from './insights/background.js';
 import { startPolling } from './poll.js';
 import type { Links } from './reviews/documents.js';
-import { buildSnapshot, type DocumentName, type ReviewsSnapshot } from './reviews/snapshot.js';
+import { buildSnapshot, type DocumentName, type RenderedDocument, type ReviewsSnapshot } from './reviews/snapshot.js';
 import type { Store } from './store/types.js';
 
 export const CONTENT_TYPES: Record<DocumentName, string> = {
@@ -144,12 +144,11 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     if (previous && (await this.store.currentRevision()) === previous.snapshot.version.revision) return;
     const started = performance.now();
     const data = await this.store.readPublished();
-    // Until the engine has caught up, the last insights computed (for an earlier version) stay served.
-    const { snapshot, documents } = buildSnapshot(data, this.links, previous?.snapshot.insights);
+    const { snapshot: built, documents } = buildSnapshot(data, this.links);
     const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
     const changed: DocumentName[] = [];
     const representations = {} as Record<DocumentName, Representation>;
-    for (const name of Object.keys(CONTENT_TYPES) as DocumentName[]) {
+    for (const name of Object.keys(documents) as RenderedDocument[]) {
       const body = Buffer.from(documents[name], 'utf8');
       const before = previous?.representations[name];
       // Unchanged bytes keep their encoded variants; only compression of changed documents costs time.
@@ -167,6 +166,15 @@ export class Publisher extends EventEmitter<PublisherEvents> {
               tag,
             });
     }
+    // Until the engine catches up, the newest insights computed so far stay served (read now: a catch-up may have
+    // landed during the awaits above). They describe an older version, so they carry no Last-Modified: a client
+    // revalidating by date must not keep them once the real ones arrive.
+    const latest = this.published;
+    const insights = latest?.snapshot.insights ?? built.insights;
+    representations.insights = latest
+      ? withLastModified(latest.representations.insights, null)
+      : await encodeRepresentation(JSON.stringify(insights), { contentType: CONTENT_TYPES.insights, cacheControl: CACHE_CONTROL.documents, lastModified: null, effort: 'best' });
+    const snapshot: ReviewsSnapshot = Object.freeze({ ...built, insights });
     this.published = { snapshot, lastModified, representations, queries: new RepresentationCache() };
     this.log.info(
       {

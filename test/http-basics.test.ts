@@ -143,6 +143,12 @@ describe('errors', () => {
     expect(json<ErrorBody>(res)).toEqual({ error: 'not_found', message: expect.any(String) });
   });
 
+  it('a GET below the since route that matches no route is 404, not 405', async () => {
+    const res = await call(server, '/api/reviews/since/2025-01-01/extra', { method: 'GET' });
+    expect(res.status).toBe(404);
+    expect(json<ErrorBody>(res).error).toBe('not_found');
+  });
+
   it('a POST with a body over 64 KiB to a read-only resource is 405 with Allow', async () => {
     const res = await call(server, '/reviews.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: LARGE_JSON });
     expect(res.status).toBe(405);
@@ -155,6 +161,7 @@ describe('errors', () => {
     { request: 'GET with a bad since date', method: 'GET', path: '/api/reviews/since/2025-02-30', body: undefined, type: undefined },
     { request: 'GET of an unknown path', method: 'GET', path: '/no/such/thing', body: undefined, type: undefined },
     { request: 'GET of a path under a real one', method: 'GET', path: '/reviews.json/extra', body: undefined, type: undefined },
+    { request: 'GET of a path under the since route', method: 'GET', path: '/api/reviews/since/2025-01-01/extra', body: undefined, type: undefined },
     { request: 'DELETE of a dataset', method: 'DELETE', path: '/reviews.json', body: undefined, type: undefined },
     { request: 'POST of an oversized body', method: 'POST', path: '/no/such/thing', body: LARGE_JSON, type: 'application/json' },
     { request: 'POST of malformed JSON', method: 'POST', path: '/no/such/thing', body: '{"unterminated', type: 'application/json' },

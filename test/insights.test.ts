@@ -193,6 +193,21 @@ describe('insights dataset', () => {
     expect(doc.summary.figures.averageRating).toBe(Math.round((published.reduce((s, r) => s + r.rating, 0) / published.length) * 100) / 100);
   });
 
+  it('serves insights of an older version without Last-Modified, so a date revalidation cannot keep them', async () => {
+    const file = writeJson(`${dir.path}/stale.json`, { reviews: [{ id: 'zz-stale', date: '2026-11-19', rating: 4, text: 'On time and tidy.', author: 'S T.', verified: true }] });
+    expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
+    const countBefore = server.app.publisher.current().snapshot.reviews.length;
+    await server.app.publisher.refresh();
+    // The new version is served; its insights are still being built (the worker needs far longer than this check).
+    const carried = await fetch(`${server.url}/insights.json`);
+    expect(((await carried.json()) as { reviewCount: number }).reviewCount).toBe(countBefore);
+    expect(carried.headers.get('last-modified')).toBeNull();
+    await server.app.publisher.insightsReady();
+    const fresh = await fetch(`${server.url}/insights.json`);
+    expect(fresh.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
+    expect(((await fresh.json()) as { reviewCount: number }).reviewCount).toBe(server.app.publisher.current().snapshot.reviews.length);
+  });
+
   it('follows a new import within seconds', async () => {
     const before = (await (await fetch(`${server.url}/insights.json`)).json()) as { reviewCount: number };
     const file = writeJson(`${dir.path}/more.json`, { reviews: [{ id: 'zz-new', date: '2026-11-20', rating: 1, text: 'Three hours late and rude about it.', author: 'N N.', verified: true }] });

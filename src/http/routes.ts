@@ -75,7 +75,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
   app.addHook('onRequest', async (request, reply) => {
     if (!request.is404) return;
     const path = request.url.split('?')[0] ?? '';
-    const known = readPaths.some((p) => (p.endsWith(':date') ? path.startsWith(p.slice(0, -5)) : p === path));
+    const known = readPaths.some((p) => (p.endsWith(':date') ? new RegExp(`^${p.slice(0, -5)}[^/]+$`).test(path) : p === path));
     if (!known) return sendError(reply, 'not_found', `Nothing at ${request.method} ${path}; the API is described at ${paths.openapi}`);
     reply.header('allow', 'GET, HEAD, OPTIONS');
     return sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; this API is read-only`);

@@ -17,9 +17,11 @@ function workerUrl(): URL {
 export class InsightsWorker {
   private worker: Worker | undefined;
   private nextId = 0;
+  private stopped = false;
   private readonly pending = new Map<number, { resolve: (b: BuiltInsights) => void; reject: (e: Error) => void }>();
 
   build(input: InsightsInput): Promise<BuiltInsights> {
+    if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -29,6 +31,7 @@ export class InsightsWorker {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await worker.terminate();
@@ -45,11 +48,14 @@ export class InsightsWorker {
       if (m.ok) waiting.resolve({ json: m.json!, analysed: m.analysed!, ms: m.ms! });
       else waiting.reject(new Error(m.error));
     });
-    worker.on('error', (error) => {
+    // An error, a crash or terminate(): every build still waiting fails (rather than hanging), and the next starts a new worker.
+    const fail = (error: Error) => {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
-      this.worker = undefined;
-    });
+      if (this.worker === worker) this.worker = undefined;
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the insights worker exited (code ${code})`)));
     this.worker = worker;
     return worker;
   }

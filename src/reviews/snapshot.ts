@@ -17,19 +17,18 @@ export interface ReviewsSnapshot {
 }
 
 /** The snapshot and its documents; the documents are returned apart so the encoded bytes are all that stays in memory. */
-/** `insights` is the latest computed for any version (the engine catches up in the background), or the empty shape. */
-export function buildSnapshot(
-  data: PublishedData,
-  links: Links,
-  insights: Readonly<Record<string, unknown>> = emptyInsights(data.version.publishedAt, data.reviews.length),
-): { snapshot: ReviewsSnapshot; documents: Record<DocumentName, string> } {
+/** The documents rendered with the snapshot; the insights follow from the engine, in the background. */
+export type RenderedDocument = Exclude<DocumentName, 'insights'>;
+
+/** `insights` starts as the empty shape; the publisher carries the latest computed ones over, then replaces them. */
+export function buildSnapshot(data: PublishedData, links: Links): { snapshot: ReviewsSnapshot; documents: Record<RenderedDocument, string> } {
+  const insights = emptyInsights(data.version.publishedAt, data.reviews.length);
   const { version, business, reviews } = data;
   const dataset = reviewsDataset(business, reviews);
   return {
     snapshot: Object.freeze({ version, business, reviews, aggregateRating: dataset.aggregateRating, index: new SearchIndex(reviews), insights }),
     documents: {
       reviews: JSON.stringify(dataset),
-      insights: JSON.stringify(insights),
       jsonFeed: JSON.stringify(jsonFeed(links, business, reviews)),
       atomFeed: atomFeed(links, business, reviews, version.publishedAt),
     },

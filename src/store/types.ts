@@ -119,6 +119,8 @@ export interface WebSubStore {
   settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult>;
   /** Active subscriptions whose lease ended become lapsed, and lose their pending deliveries. Returns how many. */
   lapseExpired(now: string): Promise<number>;
+  /** Deletes a subscription's pending delivery, if any. */
+  dropDelivery(subscriptionId: string): Promise<void>;
   /** When the next delivery falls due (for the worker's timer), or null. */
   nextDueAt(): Promise<string | null>;
 }

@@ -220,6 +220,10 @@ export class KyselyWebSubStore implements WebSubStore {
     });
   }
 
+  async dropDelivery(subscriptionId: string): Promise<void> {
+    await this.db.deleteFrom('websub_deliveries').where('subscription_id', '=', subscriptionId).execute();
+  }
+
   async nextDueAt(): Promise<string | null> {
     const row = await this.db
       .selectFrom('websub_deliveries')

@@ -58,16 +58,19 @@ export class Hub {
   }
 
   /** Announces the current content (deliveries missed while no hub ran are queued now), then works the outbox. */
+  private readonly onPublished = (published: Published): void => {
+    this.announce(published).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
+  };
+
   async start(): Promise<void> {
-    this.publisher.on('published', (published) => {
-      this.announce(published).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
-    });
+    this.publisher.on('published', this.onPublished);
     await this.announce(this.publisher.current());
     this.stopPolling = await startPolling(() => this.tick(), WORKER_POLL_MS, this.log, 'the WebSub worker failed');
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.publisher.off('published', this.onPublished);
     this.stopPolling();
     // Deliveries in flight finish (or time out); an unfinished claim expires and another worker takes it.
     if (this.inFlight > 0) await new Promise<void>((done) => this.idle.add(done));
@@ -154,6 +157,8 @@ export class Hub {
     // A claim outlives the longest attempt, so a crashed worker's deliveries become due again, not lost.
     const claimUntil = new Date(now + this.config.websub.timeoutMs * 2 + 5000).toISOString();
     const claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, published.snapshot.version.revision);
+    // Stopped meanwhile: the claims lapse and another worker (or the next start) delivers them; none counts as failed.
+    if (this.stopped) return;
     for (const delivery of claimed) {
       this.inFlight++;
       this.deliver(delivery)
@@ -174,7 +179,9 @@ export class Hub {
     const { subscription } = delivery;
     const topic = this.topics.find((t) => t.url === subscription.topic);
     if (!topic || subscription.state !== 'active' || (subscription.expiresAt ?? '') <= new Date().toISOString()) {
+      // Nothing to send (a lapsed lease, or a topic this BASE_URL does not serve): drop the row, or it comes back forever.
       await this.store.websub.lapseExpired(new Date().toISOString());
+      await this.store.websub.dropDelivery(subscription.id);
       return;
     }
     // The newest content this process serves, which is at least as new as the change that queued the delivery.
