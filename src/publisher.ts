@@ -141,7 +141,16 @@ export class Publisher extends EventEmitter<PublisherEvents> {
 
   private async rebuildIfChanged(): Promise<void> {
     const previous = this.published;
-    if (previous && (await this.store.currentRevision()) === previous.snapshot.version.revision) return;
+    const version = await this.store.currentVersion();
+    if (previous && version.revision === previous.snapshot.version.revision) return;
+    if (previous && version.publishedAt === previous.snapshot.version.publishedAt) {
+      // Only unpublished records changed (unverified reviews): the same view serves the new revision as it is.
+      const insightsCurrent = this.insightsRevision === previous.snapshot.version.revision;
+      this.published = { ...previous, snapshot: Object.freeze({ ...previous.snapshot, version }) };
+      if (insightsCurrent) this.insightsRevision = version.revision;
+      this.log.info({ revision: version.revision }, 'new revision without published changes');
+      return;
+    }
     const started = performance.now();
     const data = await this.store.readPublished();
     const { snapshot: built, documents } = buildSnapshot(data, this.links);
@@ -193,8 +202,9 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private async catchUpInsights(worker: InsightsWorker, snapshot: ReviewsSnapshot): Promise<void> {
     try {
       const built = await worker.build({ business: snapshot.business, reviews: snapshot.reviews, generatedAt: snapshot.version.publishedAt });
+      // Still the same published data (a revision that changed only unpublished records keeps the reviews array)?
       const current = this.published;
-      if (!current || current.snapshot !== snapshot) return;
+      if (!current || current.snapshot.reviews !== snapshot.reviews || current.snapshot.business !== snapshot.business) return;
       const insights = JSON.parse(built.json) as Record<string, unknown>;
       const representation = await encodeRepresentation(built.json, {
         contentType: CONTENT_TYPES.insights,
@@ -205,10 +215,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       if (this.published !== current) return;
       this.published = {
         ...current,
-        snapshot: Object.freeze({ ...snapshot, insights }),
+        snapshot: Object.freeze({ ...current.snapshot, insights }),
         representations: { ...current.representations, insights: representation },
       };
-      this.insightsRevision = snapshot.version.revision;
+      this.insightsRevision = current.snapshot.version.revision;
       this.log.info({ revision: snapshot.version.revision, analysed: built.analysed, ms: built.ms }, 'insights built');
       this.emit('insights', this.published);
     } catch (error) {

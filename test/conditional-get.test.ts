@@ -356,8 +356,14 @@ describe('validators across imports', () => {
 
   it('an import that only adds an unverified review keeps every ETag and Last-Modified', async () => {
     const before = await current();
+    const servedBefore = server.app.publisher.current();
     await sleep(1100);
     const at = await publish({ ...plan, reviews: [...plan.reviews, review(60, '2025-07-01', { verified: false })] });
+    // Nothing published changed, so nothing was rebuilt: the same encoded documents serve the new revision.
+    const servedAfter = server.app.publisher.current();
+    expect(servedAfter.snapshot.version.revision).toBeGreaterThan(servedBefore.snapshot.version.revision);
+    expect(servedAfter.representations).toBe(servedBefore.representations);
+    expect(servedAfter.snapshot.reviews).toBe(servedBefore.snapshot.reviews);
     // The store itself says the published data did not change.
     expect(at && toSecond(at).toUTCString()).toBe(lastModifiedOf(before));
     for (const { path, res } of before) {

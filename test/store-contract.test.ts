@@ -76,6 +76,7 @@ describe.each(engines)('$name store', ({ url }) => {
     expect(shown.version.revision).toBe(3);
     expect(shown.version.publishedAt! > first.version.publishedAt!).toBe(true);
     expect(await store.currentRevision()).toBe(3);
+    expect(await store.currentVersion()).toEqual(shown.version);
   });
 
   it('keeps retained ids under replace', async () => {

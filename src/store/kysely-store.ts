@@ -109,6 +109,11 @@ export class KyselyStore implements Store {
     this.websub = new KyselyWebSubStore(db as unknown as Kysely<WebSubTables>);
   }
 
+  async currentVersion(): Promise<DataVersion> {
+    const row = await this.db.selectFrom('store_state').select(['revision', 'published_at']).where('id', '=', 1).executeTakeFirstOrThrow();
+    return { revision: Number(row.revision), publishedAt: row.published_at };
+  }
+
   async currentRevision(): Promise<number> {
     const row = await this.db.selectFrom('store_state').select('revision').where('id', '=', 1).executeTakeFirstOrThrow();
     return Number(row.revision);

@@ -50,6 +50,8 @@ export interface Store {
   readonly websub: WebSubStore;
   /** Cheap: polled to notice changes made by another process. */
   currentRevision(): Promise<number>;
+  /** The revision and the time published data last changed, without reading the data. */
+  currentVersion(): Promise<DataVersion>;
   readPublished(): Promise<PublishedData>;
   readBusiness(): Promise<Business | null>;
   /** Applies the whole plan in one transaction: all of it or, on error, nothing. */
