@@ -5,6 +5,7 @@ import { AspectId as AspectIds } from '../reviews/schemas.js';
 import type { PublishedReview } from '../store/types.js';
 import type { AspectJudgement, ReviewAnalysis } from './analyzer.js';
 import { buildFaq } from './faq.js';
+import { averageRating, round2 } from './figures.js';
 import { buildSummary } from './summary.js';
 import { findTopics, foldedText, type Topic } from './topics.js';
 
@@ -86,7 +87,6 @@ export interface ReviewAspect {
 export const sign = (score: number) => (Math.abs(score) < 1e-9 ? 0 : Math.sign(score));
 
 export const quarterOf = (date: string) => `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export function tally(scores: readonly number[]): Tally {
   const positive = scores.filter((s) => sign(s) > 0).length;
@@ -133,7 +133,7 @@ function entity(reviews: readonly PublishedReview[], aspects: readonly ReviewAsp
   for (const a of aspects) push(byAspect, a.aspect, a.score);
   return {
     mentions: reviews.length,
-    averageRating: round2(reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length),
+    averageRating: averageRating(reviews),
     aspects: AspectIds.options.filter((id) => byAspect.has(id)).map((aspect) => ({ aspect, ...tally(byAspect.get(aspect)!) })),
     quotes: { positive: quotes(aspects, 1), negative: quotes(aspects, -1) },
     reviewIds: reviews.map((r) => r.id),

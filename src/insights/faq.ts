@@ -1,6 +1,7 @@
 // Questions a prospective customer asks, answered from the figures, each with the review ids behind the answer.
 import type { PublishedReview } from '../store/types.js';
 import type { AspectInsight, EntityInsight, Insights } from './aggregate.js';
+import { count, percent } from './figures.js';
 import { URGENCY_TERMS } from './lexicon.js';
 import type { Topic } from './topics.js';
 
@@ -14,14 +15,12 @@ export interface FaqInput {
   topics: readonly Topic[];
 }
 
-const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100));
-const n = (x: number) => x.toLocaleString('en-US');
 
 function aspectAnswer(aspect: AspectInsight, yes: string, no: string, subject: string) {
-  const share = pct(aspect.positive, aspect.mentions);
+  const share = percent(aspect.positive, aspect.mentions);
   const verdict = share >= 75 ? 'Mostly yes' : share >= 50 ? 'More often than not' : 'Often not';
   return {
-    answer: `${verdict}: ${n(aspect.positive)} of ${n(aspect.mentions)} reviews that mention ${subject} (${share}%) say ${yes}; ${n(aspect.negative)} say ${no}.`,
+    answer: `${verdict}: ${count(aspect.positive)} of ${count(aspect.mentions)} reviews that mention ${subject} (${share}%) say ${yes}; ${count(aspect.negative)} say ${no}.`,
     figures: { aspect: aspect.id, mentions: aspect.mentions, positive: aspect.positive, negative: aspect.negative, positiveShare: share },
     reviewIds: [...aspect.quotes.positive, ...aspect.quotes.negative].map((q) => q.reviewId),
   };
@@ -47,8 +46,8 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
     faq.push({
       id: 'emergency',
       question: 'Do they do emergency or same-day work?',
-      answer: `Yes: ${n(urgent.length)} reviews describe emergency, after-hours or same-day jobs, and ${pct(satisfied, urgent.length)}% of them rate 4 or 5 stars.`,
-      figures: { reviews: urgent.length, fourOrFiveStars: satisfied, share: pct(satisfied, urgent.length) },
+      answer: `Yes: ${count(urgent.length)} reviews describe emergency, after-hours or same-day jobs, and ${percent(satisfied, urgent.length)}% of them rate 4 or 5 stars.`,
+      figures: { reviews: urgent.length, fourOrFiveStars: satisfied, share: percent(satisfied, urgent.length) },
       reviewIds: urgent.slice(0, 10).map((r) => r.id),
     });
   }
@@ -58,7 +57,7 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
     faq.push({
       id: 'technicians',
       question: 'Who are the best-reviewed technicians?',
-      answer: `${ranked.map((t) => `${t.name} (${t.averageRating.toFixed(2)}★ over ${n(t.mentions)} reviews)`).join(', ')}.`,
+      answer: `${ranked.map((t) => `${t.name} (${t.averageRating.toFixed(2)}★ over ${count(t.mentions)} reviews)`).join(', ')}.`,
       figures: { technicians: ranked.map((t) => ({ name: t.name, averageRating: t.averageRating, reviews: t.mentions })) },
       reviewIds: ranked.flatMap((t) => t.reviewIds.slice(0, 3)),
     });
@@ -70,7 +69,7 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
     faq.push({
       id: 'services',
       question: 'What do customers hire them for most?',
-      answer: `${popular.map((s) => `${s.name} (${n(s.mentions)} reviews, ${s.averageRating.toFixed(2)}★)`).join(', ')}.`,
+      answer: `${popular.map((s) => `${s.name} (${count(s.mentions)} reviews, ${s.averageRating.toFixed(2)}★)`).join(', ')}.`,
       figures: { services: popular.map((s) => ({ id: s.id, reviews: s.mentions, averageRating: s.averageRating })) },
       reviewIds: popular.flatMap((s) => s.reviewIds.slice(0, 3)),
     });

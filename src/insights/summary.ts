@@ -1,5 +1,6 @@
 // The editorial paragraph, written from the figures it cites (and only from them).
 import type { PublishedReview } from '../store/types.js';
+import { averageRating, count, percent } from './figures.js';
 import { ASPECT_LABELS, quarterOf, type AspectInsight, type EntityInsight, type Insights } from './aggregate.js';
 
 export interface SummaryInput {
@@ -8,40 +9,37 @@ export interface SummaryInput {
   technicians: readonly ({ name: string } & EntityInsight)[];
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
-const pct = (part: number, whole: number) => Math.round((part / whole) * 100);
-const mean = (rs: readonly PublishedReview[]) => Math.round((rs.reduce((s, r) => s + r.rating, 0) / rs.length) * 100) / 100;
 
 export function buildSummary(input: SummaryInput, minMentions: number): Insights['summary'] {
   const { reviews } = input;
   if (reviews.length === 0) return { text: 'No verified reviews yet.', figures: { reviewCount: 0 } };
-  const averageRating = mean(reviews);
-  const figures: Record<string, unknown> = { reviewCount: reviews.length, averageRating };
-  const sentences = [`Across ${n(reviews.length)} verified reviews, customers rate the business ${averageRating.toFixed(2)} out of 5.`];
+  const overall = averageRating(reviews);
+  const figures: Record<string, unknown> = { reviewCount: reviews.length, averageRating: overall };
+  const sentences = [`Across ${count(reviews.length)} verified reviews, customers rate the business ${overall.toFixed(2)} out of 5.`];
 
   const reported = input.aspects.filter((a) => a.mentions >= minMentions);
   const praised = [...reported].sort((a, b) => b.positive / b.mentions - a.positive / a.mentions || b.mentions - a.mentions)[0];
   const criticised = [...reported].sort((a, b) => b.negative / b.mentions - a.negative / a.mentions || b.mentions - a.mentions)[0];
   if (praised) {
     figures.mostPraised = { aspect: praised.id, positive: praised.positive, mentions: praised.mentions };
-    sentences.push(`They praise ${ASPECT_LABELS[praised.id].toLowerCase()} most consistently: ${pct(praised.positive, praised.mentions)}% positive across ${n(praised.mentions)} mentions.`);
+    sentences.push(`They praise ${ASPECT_LABELS[praised.id].toLowerCase()} most consistently: ${percent(praised.positive, praised.mentions)}% positive across ${count(praised.mentions)} mentions.`);
   }
   if (criticised && criticised.negative > 0 && criticised !== praised) {
     figures.mostCriticised = { aspect: criticised.id, negative: criticised.negative, mentions: criticised.mentions };
-    sentences.push(`The most frequent complaint concerns ${ASPECT_LABELS[criticised.id].toLowerCase()}: ${pct(criticised.negative, criticised.mentions)}% of ${n(criticised.mentions)} mentions are negative.`);
+    sentences.push(`The most frequent complaint concerns ${ASPECT_LABELS[criticised.id].toLowerCase()}: ${percent(criticised.negative, criticised.mentions)}% of ${count(criticised.mentions)} mentions are negative.`);
   }
   const best = [...input.technicians].sort((a, b) => b.averageRating - a.averageRating || b.mentions - a.mentions)[0];
   if (best) {
     figures.bestTechnician = { name: best.name, averageRating: best.averageRating, reviews: best.mentions };
-    sentences.push(`${best.name} is the best-reviewed technician, at ${best.averageRating.toFixed(2)} stars over ${n(best.mentions)} reviews.`);
+    sentences.push(`${best.name} is the best-reviewed technician, at ${best.averageRating.toFixed(2)} stars over ${count(best.mentions)} reviews.`);
   }
   // The last four quarters against the four before them.
   const quarters = [...new Set(reviews.map((r) => quarterOf(r.date)))].sort().reverse();
   const recent = reviews.filter((r) => quarters.slice(0, 4).includes(quarterOf(r.date)));
   const before = reviews.filter((r) => quarters.slice(4, 8).includes(quarterOf(r.date)));
   if (recent.length >= minMentions && before.length >= minMentions) {
-    const now = mean(recent);
-    const then = mean(before);
+    const now = averageRating(recent);
+    const then = averageRating(before);
     figures.trend = { recentQuarters: quarters.slice(0, 4), recentAverage: now, recentReviews: recent.length, earlierAverage: then, earlierReviews: before.length };
     const direction = now > then + 0.05 ? 'up from' : now < then - 0.05 ? 'down from' : 'level with';
     sentences.push(`Over the last four quarters the average is ${now.toFixed(2)}, ${direction} ${then.toFixed(2)} in the four before.`);
