@@ -20,14 +20,14 @@ const analyseMs = performance.now() - started;
 
 const engine = new InsightsEngine();
 started = performance.now();
-const full = engine.build({ business: demo.business, reviews, generatedAt: null });
+const full = await engine.build({ business: demo.business, reviews, asOf: null, generatedAt: '2026-11-01T00:00:00.000Z' });
 const buildMs = performance.now() - started;
 const json = JSON.stringify(full.insights);
 const rssAfterBuild = process.memoryUsage().rss;
 
 const changed = reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Edited.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
 started = performance.now();
-const incremental = engine.build({ business: demo.business, reviews: changed, generatedAt: null });
+const incremental = await engine.build({ business: demo.business, reviews: changed, asOf: null, generatedAt: '2026-11-01T00:00:00.000Z' });
 const incrementalMs = performance.now() - started;
 
 process.stdout.write(
@@ -36,7 +36,7 @@ process.stdout.write(
     reviewsPerSecond: Math.round(reviews.length / (analyseMs / 1000)),
     buildMs: Math.round(buildMs),
     incrementalMs: Math.round(incrementalMs),
-    incrementalAnalysed: incremental.analysed,
+    incrementalAnalysed: incremental.fresh.size,
     insightsBytes: Buffer.byteLength(json),
     rssMiB: Math.round(rssAfterBuild / 2 ** 20),
     rssBeforeMiB: Math.round(rssBefore / 2 ** 20),

@@ -1,11 +1,13 @@
 // `npm run bench`: import, startup, memory and size figures, and throughput as ratios against a baseline run side by side.
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateDemo } from '../src/demo/generate.js';
+import { rssMiB, waitFor } from './process.js';
+import { benchRestart } from './restart.js';
 import { benchWebSub } from './websub.js';
 import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
 import { fold, technicianKeys } from '../src/reviews/text.js';
@@ -37,24 +39,6 @@ const env = (extra: Record<string, string>) => {
   const e: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...extra };
   return e;
 };
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() - start > timeoutMs) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function load(url: string, headers: Record<string, string> = {}, requests?: autocannon.Request[]) {
   const result = await autocannon({ url, connections: 10, duration, headers, ...(requests ? { requests } : {}) });
@@ -204,6 +188,10 @@ try {
       row(size, 'insights RSS after build (before: reviews alone)', `${r.rssMiB} MiB (${r.rssBeforeMiB} MiB)`);
       row(size, '/insights.json size', kb(r.insightsBytes));
     }
+  }
+  if (values.only === undefined || values.only === 'restart') {
+    process.stderr.write('\nStored insights: first build, restart, one-review import\n');
+    for (const size of sizes) await benchRestart({ root, work, port: port++, size, row });
   }
   if (values.only === undefined || values.only === 'websub') {
     process.stderr.write('\nWebSub\n');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { generateDemo } from '../src/demo/generate.js';
 import { makeTestPki } from '../test/support/tls.js';
+import { rssMiB, until } from './process.js';
 
 export interface WebSubBenchOptions {
   root: string;
@@ -16,22 +17,6 @@ export interface WebSubBenchOptions {
   subscribers: number;
   concurrency: number;
   row: (...cells: (string | number)[]) => void;
-}
-
-function rssMiB(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-async function until(test: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {

@@ -3,15 +3,15 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandling } from './http/errors.js';
-import { InsightsWorker } from './insights/background.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import { encodeRepresentation } from './http/representation.js';
 import { registerReadRoutes } from './http/routes.js';
+import { InsightsWorker } from './insights/worker.js';
 import { RevokedSessions } from './mcp/revocations.js';
 import { registerMcp } from './mcp/route.js';
 import { Hub } from './websub/hub.js';
 import { registerHubRoute } from './websub/route.js';
-import { CACHE_CONTROL, Publisher } from './publisher.js';
+import { Publisher } from './publishing/publisher.js';
+import { CACHE_CONTROL, encodeRepresentation } from './publishing/representation.js';
 import type { Store } from './store/types.js';
 
 export interface AppDeps {
@@ -47,7 +47,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerErrorHandling(http);
   registerCors(http);
 
-  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker());
+  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl));
   await publisher.start();
   const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl)), {
     contentType: 'application/json',

@@ -112,3 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
     },
   };
 }
+
+/** The configuration, or the process ends with status 2 after naming every problem (entry points only). */
+export function configOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  const loaded = loadConfig(env);
+  if (loaded.ok) return loaded.config;
+  process.stderr.write(`invalid configuration:\n${loaded.problems.map((p) => `  ${p}`).join('\n')}\n`);
+  process.exit(2);
+}

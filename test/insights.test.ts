@@ -95,19 +95,30 @@ describe('insights dataset', () => {
     .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
     .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
 
-  it('is deterministic: two engines, same reviews, same bytes', () => {
-    const input = { business: demo.business, reviews: published, generatedAt: '2026-11-01T00:00:00.000Z' };
-    const first = JSON.stringify(new InsightsEngine().build(input).insights);
-    const second = JSON.stringify(new InsightsEngine().build(input).insights);
+  const input = { business: demo.business, reviews: published, asOf: '2026-11-01T00:00:00.000Z', generatedAt: '2026-11-01T00:00:01.000Z' };
+
+  it('is deterministic: two engines, same reviews, same bytes', async () => {
+    const first = JSON.stringify((await new InsightsEngine().build(input)).insights);
+    const second = JSON.stringify((await new InsightsEngine().build(input)).insights);
     expect(second).toBe(first);
   });
 
-  it('re-analyses only reviews that changed', () => {
+  it('re-analyses only reviews that changed', async () => {
     const engine = new InsightsEngine();
-    const input = { business: demo.business, reviews: published, generatedAt: null };
-    expect(engine.build(input).analysed).toBe(published.length);
+    expect((await engine.build(input)).fresh.size).toBe(published.length);
     const changed = published.map((r, i) => (i === 3 ? { ...r, text: `${r.text} Update: still great.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
-    expect(engine.build({ ...input, reviews: changed }).analysed).toBe(1);
+    expect([...(await engine.build({ ...input, reviews: changed })).fresh.keys()]).toEqual([published[3]!.id]);
+  });
+
+  it('reuses analyses handed in from the store when their key matches, and only then', async () => {
+    const first = new InsightsEngine();
+    const { fresh } = await first.build(input);
+    const second = new InsightsEngine();
+    second.remember(fresh);
+    expect((await second.build(input)).fresh.size).toBe(0);
+    const third = new InsightsEngine('another analyzer');
+    third.remember(fresh);
+    expect((await third.build(input)).fresh.size).toBe(published.length);
   });
 
   let server: RunningServer;
@@ -193,19 +204,27 @@ describe('insights dataset', () => {
     expect(doc.summary.figures.averageRating).toBe(Math.round((published.reduce((s, r) => s + r.rating, 0) / published.length) * 100) / 100);
   });
 
-  it('serves insights of an older version without Last-Modified, so a date revalidation cannot keep them', async () => {
+  it('keeps serving the last complete insights, bytes and validators unchanged, until the new version is built', async () => {
+    const before = await fetch(`${server.url}/insights.json`);
+    const beforeBody = (await before.json()) as InsightsDocument;
     const file = writeJson(`${dir.path}/stale.json`, { reviews: [{ id: 'zz-stale', date: '2026-11-19', rating: 4, text: 'On time and tidy.', author: 'S T.', verified: true }] });
     expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
-    const countBefore = server.app.publisher.current().snapshot.reviews.length;
     await server.app.publisher.refresh();
     // The new version is served; its insights are still being built (the worker needs far longer than this check).
     const carried = await fetch(`${server.url}/insights.json`);
-    expect(((await carried.json()) as { reviewCount: number }).reviewCount).toBe(countBefore);
-    expect(carried.headers.get('last-modified')).toBeNull();
+    expect(carried.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(carried.headers.get('last-modified')).toBe(before.headers.get('last-modified'));
+    const carriedBody = (await carried.json()) as InsightsDocument;
+    expect(carriedBody).toEqual(beforeBody);
+    // The document says which data it describes: older than the reviews now served.
+    expect(Date.parse(carriedBody.asOf!)).toBeLessThan(Date.parse(server.app.publisher.current().snapshot.version.publishedAt!));
     await server.app.publisher.insightsReady();
     const fresh = await fetch(`${server.url}/insights.json`);
-    expect(fresh.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
-    expect(((await fresh.json()) as { reviewCount: number }).reviewCount).toBe(server.app.publisher.current().snapshot.reviews.length);
+    const freshBody = (await fresh.json()) as InsightsDocument;
+    expect(freshBody.asOf).toBe(server.app.publisher.current().snapshot.version.publishedAt);
+    expect(freshBody.reviewCount).toBe(server.app.publisher.current().snapshot.reviews.length);
+    expect(fresh.headers.get('last-modified')).toBe(new Date(Math.floor(Date.parse(freshBody.generatedAt!) / 1000) * 1000).toUTCString());
+    expect(Date.parse(fresh.headers.get('last-modified')!)).toBeGreaterThanOrEqual(Date.parse(before.headers.get('last-modified')!));
   });
 
   it('follows a new import within seconds', async () => {

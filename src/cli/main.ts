@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `reviews` command line: serve, import, demo. Exit codes: 0 done, 1 failed, 2 usage error.
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../config.js';
+import { configOrExit, type Config } from '../config.js';
 import { DEMO_DEFAULTS } from '../demo/generate.js';
 import { openStore } from '../store/open.js';
 import { runAnalyze } from './analyze.js';
@@ -113,12 +113,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const loaded = loadConfig();
-if (!loaded.ok) {
-  process.stderr.write(`invalid configuration:\n${loaded.problems.map((p) => `  ${p}`).join('\n')}\n`);
-  process.exit(2);
-}
-run(process.argv.slice(2), loaded.config).then(
+run(process.argv.slice(2), configOrExit()).then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },

@@ -16,6 +16,8 @@ export async function serve(config: Config, options: { demo: boolean }): Promise
     process.stderr.write(`created ${databaseUrl.slice('sqlite:'.length)} with the demo business: ${summary}\n`);
   }
   const app = await buildApp({ ...config, databaseUrl }, { store });
+  // A new demo store has no insights yet; building them takes a second, so its first reader gets them complete.
+  if (isNewDemo) await app.publisher.insightsReady();
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -1,6 +1,7 @@
 // The one error catalogue and handler: every error body is { error, message, issues? }; 5xx details stay in the log.
 import { z } from 'zod';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ROUTES } from '../reviews/links.js';
 
 export const ErrorIssue = z
   .object({
@@ -39,10 +40,13 @@ export function sendError(reply: FastifyReply, error: ErrorCode, message: string
     .send(JSON.stringify(issues ? { error, message, issues } : { error, message }));
 }
 
+/** 404 for a path (or method) nothing serves, pointing at the description of what is served. */
+export function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, 'not_found', `Nothing at ${request.method} ${request.url.split('?')[0]}; the API is described at ${ROUTES.openapi}`);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 'not_found', `Nothing at ${request.method} ${request.url.split('?')[0]}; the API is described at /.well-known/openapi.json`),
-  );
+  app.setNotFoundHandler(notFound);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
     if (status === 413) return sendError(reply, 'payload_too_large', 'The request body is larger than this endpoint accepts');

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1.0 description, generated from the same Zod schemas that validate requests and type responses.
 import { z } from 'zod';
-import { paths } from '../reviews/documents.js';
+import { documentNamed } from '../reviews/catalogue.js';
+import { ROUTES } from '../reviews/links.js';
 import { SearchResponse, SinceParams, SinceResponse } from '../reviews/responses.js';
 import {
   AggregateRating,
@@ -14,6 +15,14 @@ import { SearchParams } from '../reviews/search.js';
 import { ErrorBody } from './errors.js';
 
 type JsonSchema = Record<string, unknown>;
+
+const paths = {
+  reviews: documentNamed('reviews').path,
+  insights: documentNamed('insights').path,
+  jsonFeed: documentNamed('jsonFeed').path,
+  atomFeed: documentNamed('atomFeed').path,
+  openapi: ROUTES.openapi,
+};
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 

@@ -1,42 +1,84 @@
-// Builds the insights dataset from the published reviews, analysing only reviews it has not seen in this form.
+// Builds the insights document from the published reviews, analysing only reviews whose analysis it lacks.
 import { createHash } from 'node:crypto';
-import type { Business } from '../reviews/schemas.js';
+import type { Business, InsightsDocument } from '../reviews/schemas.js';
 import type { PublishedReview } from '../store/types.js';
-import { aggregate, type Insights } from './aggregate.js';
+import { aggregate } from './aggregate.js';
 import { Analyzer, type ReviewAnalysis } from './analyzer.js';
 import { LEXICON_VERSION } from './lexicon.js';
 
 export interface InsightsInput {
   business: Business | null;
   reviews: readonly PublishedReview[];
-  generatedAt: string | null;
+  /** `publishedAt` of the data described. */
+  asOf: string | null;
+  /** When this build happens: the document's Last-Modified. */
+  generatedAt: string;
 }
 
+/** An analysis with the key of what it was computed from: the analyzer version, the catalogue and the review. */
+export interface KeyedAnalysis {
+  inputKey: string;
+  analysis: ReviewAnalysis;
+}
+
+interface Cached extends KeyedAnalysis {
+  /** The review's `updatedAt` when its key was computed: an unchanged record needs no new hash. */
+  updatedAt: string;
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
+
 export class InsightsEngine {
-  /** Review id → its analysis and what it was computed from (text, fields, catalogue, lexicon). */
-  private cache = new Map<string, { key: string; analysis: ReviewAnalysis }>();
+  /** Review id → its analysis; reviews no longer published are dropped at each build. */
+  private cache = new Map<string, Cached>();
+  /** Analyses handed in from the store, used when their key still matches. */
+  private known = new Map<string, KeyedAnalysis>();
   private analyzer: Analyzer | undefined;
   private businessKey = '';
 
-  build(input: InsightsInput): { insights: Insights; analysed: number } {
-    const businessKey = createHash('sha256').update(JSON.stringify(input.business)).digest('base64url');
+  constructor(private readonly analysisVersion: string = LEXICON_VERSION) {}
+
+  knows(reviewId: string): boolean {
+    return this.cache.has(reviewId) || this.known.has(reviewId);
+  }
+
+  /** Analyses computed earlier, by this process or another: reused wherever their key matches. */
+  remember(analyses: Iterable<[reviewId: string, analysis: KeyedAnalysis]>): void {
+    for (const [id, a] of analyses) this.known.set(id, a);
+  }
+
+  /**
+   * The document and the analyses this build had to compute (the ones worth storing). Every `pauseEvery` analyses
+   * it awaits `pause`, so a long first build can renew its claim and let its thread answer.
+   */
+  async build(input: InsightsInput, pause: () => Promise<void> = async () => undefined, pauseEvery = 2000): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis> }> {
+    const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(input.business)}`);
     if (!this.analyzer || businessKey !== this.businessKey) {
       this.analyzer = new Analyzer(input.business);
       this.businessKey = businessKey;
+      this.cache.clear();
     }
-    const next = new Map<string, { key: string; analysis: ReviewAnalysis }>();
-    let analysed = 0;
+    const next = new Map<string, Cached>();
+    const fresh = new Map<string, KeyedAnalysis>();
     for (const review of input.reviews) {
-      const key = `${LEXICON_VERSION}|${businessKey}|${review.updatedAt}|${review.text.length}`;
-      let entry = this.cache.get(review.id);
-      if (entry?.key !== key) {
-        entry = { key, analysis: this.analyzer.analyze(review) };
-        analysed++;
+      const cached = this.cache.get(review.id);
+      if (cached?.updatedAt === review.updatedAt) {
+        next.set(review.id, cached);
+        continue;
       }
+      const inputKey = sha(`${businessKey}|${JSON.stringify([review.text, review.rating, review.technicians, review.services])}`);
+      const known = this.known.get(review.id);
+      const entry = known?.inputKey === inputKey ? { ...known, updatedAt: review.updatedAt } : { inputKey, analysis: this.analyzer.analyze(review), updatedAt: review.updatedAt };
       next.set(review.id, entry);
+      if (entry.analysis !== known?.analysis) {
+        fresh.set(review.id, entry);
+        if (fresh.size % pauseEvery === 0) await pause();
+      }
     }
     this.cache = next;
+    this.known.clear();
     const analyses = new Map([...next].map(([id, e]) => [id, e.analysis]));
-    return { insights: aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION }), analysed };
+    const { status, generatedAt, ...sections } = aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION });
+    return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh };
   }
 }

@@ -1,15 +1,61 @@
-// Worker thread entry: keeps an InsightsEngine (and its cache of analyses) and builds insights on request.
-import { parentPort } from 'node:worker_threads';
-import { InsightsEngine, type InsightsInput } from './engine.js';
+// The server's handle on the insights thread: builds run there, so analysing 100,000 reviews never blocks serving.
+import { Worker } from 'node:worker_threads';
+import type { BuildOutcome, BuildRequest } from './builder.js';
+import type { ThreadData } from './thread.js';
+import { compiledInsightsDir, engineVersions } from './version.js';
 
-const engine = new InsightsEngine();
+export class InsightsWorker {
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private stopped = false;
+  private readonly pending = new Map<number, { resolve: (outcome: BuildOutcome) => void; reject: (e: Error) => void }>();
 
-parentPort?.on('message', (message: { id: number; input: InsightsInput }) => {
-  const started = performance.now();
-  try {
-    const { insights, analysed } = engine.build(message.input);
-    parentPort!.postMessage({ id: message.id, ok: true, json: JSON.stringify(insights), analysed, ms: Math.round(performance.now() - started) });
-  } catch (error) {
-    parentPort!.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  constructor(private readonly databaseUrl: string) {}
+
+  /** The engine version documents are keyed by (read from the compiled engine, as the thread reads it). */
+  get engineVersion(): string {
+    return engineVersions().document;
   }
-});
+
+  build(request: BuildRequest): Promise<BuildOutcome> {
+    if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, request });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  /** Started at the first build: a server whose stored insights are current never loads the engine. */
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const workerData: ThreadData = { databaseUrl: this.databaseUrl, versions: engineVersions() };
+    const worker = new Worker(new URL('thread.js', compiledInsightsDir()), { workerData });
+    worker.unref();
+    worker.on('message', (m: { id: number; ok: true; outcome: BuildOutcome } | { id: number; ok: false; error: string }) => {
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (!waiting) return;
+      if (m.ok) waiting.resolve(m.outcome);
+      else waiting.reject(new Error(m.error));
+    });
+    // An error, a crash or terminate(): every build still waiting fails (rather than hanging), and the next starts a new worker.
+    const fail = (error: Error) => {
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+      if (this.worker === worker) this.worker = undefined;
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the insights worker exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}

@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { Publisher } from '../publisher.js';
+import type { Publisher } from '../publishing/publisher.js';
+import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
 import { createMcpServer } from './tools.js';
@@ -66,7 +67,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
       return rpcError(reply, 500, -32603, `Internal error (request ${request.id})`);
     });
 
-    scope.post('/mcp', async (request, reply) => {
+    scope.post(ROUTES.mcp, async (request, reply) => {
       const refused = refuseOrigin(request, reply);
       if (refused) return refused;
       const accept = headerValue(request, 'accept') ?? '';
@@ -129,7 +130,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
       return reply;
     });
 
-    scope.delete('/mcp', async (request, reply) => {
+    scope.delete(ROUTES.mcp, async (request, reply) => {
       const refused = refuseOrigin(request, reply);
       if (refused) return refused;
       const session = sessionOf(request, reply);
@@ -139,7 +140,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
     });
 
     // No server-initiated stream is offered: every response comes on its POST.
-    scope.get('/mcp', async (request, reply) => {
+    scope.get(ROUTES.mcp, async (request, reply) => {
       reply.header('allow', 'POST, DELETE');
       return rpcError(reply, 405, RPC.serverError, 'Method Not Allowed: this server sends no stream on GET; POST requests');
     });

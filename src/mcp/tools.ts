@@ -2,12 +2,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import type { Published } from '../publisher.js';
-import { paths, toPublic } from '../reviews/documents.js';
+import type { View } from '../publishing/view.js';
+import { DOCUMENTS } from '../reviews/catalogue.js';
+import { toPublic } from '../reviews/documents.js';
 import { SearchResponse, SinceResponse } from '../reviews/responses.js';
-import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
+import { AggregateRating, Business, InsightsDocument, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
-import type { DocumentName } from '../reviews/snapshot.js';
 import { fold } from '../reviews/text.js';
 
 export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
@@ -48,12 +48,33 @@ const InsightsArguments = z
   })
   .strict();
 
-const InsightsResult = z.object({
-  section: z.enum(INSIGHT_SECTIONS),
-  generatedAt: z.string().nullable(),
-  reviewCount: z.number().int(),
-  data: z.unknown().describe('An array of entries, one entry when `name` was given, or the summary object'),
-});
+const { aspects, entities, topics, faq, summary } = InsightsDocument.shape;
+const { technicians, services, serviceAreas } = entities.shape;
+
+/** Each section's list (or the summary), and one entry of a list when `name` picks it. */
+const SECTION_SCHEMAS = {
+  aspects,
+  technicians,
+  services,
+  areas: serviceAreas,
+  topics,
+  faq,
+  summary,
+} as const;
+
+type Section = (typeof INSIGHT_SECTIONS)[number];
+
+const InsightsResult = z
+  .object({
+    section: z.enum(INSIGHT_SECTIONS),
+    generatedAt: InsightsDocument.shape.generatedAt,
+    asOf: InsightsDocument.shape.asOf,
+    reviewCount: z.number().int().describe('Verified reviews the insights describe'),
+    data: z
+      .union([aspects, aspects.element, technicians, technicians.element, services, services.element, serviceAreas, serviceAreas.element, topics, topics.element, faq, faq.element, summary])
+      .describe('The section: a list of entries, the one entry `name` picked, or the summary object'),
+  })
+  .strict();
 
 const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating });
 const ReviewResult = z.object({ review: Review });
@@ -67,46 +88,36 @@ function toolError(message: string) {
   return { isError: true, content: [{ type: 'text' as const, text: message }] };
 }
 
-function insightSection(insights: Readonly<Record<string, unknown>>, section: (typeof INSIGHT_SECTIONS)[number]): unknown {
-  const entities = (insights.entities ?? {}) as Record<string, unknown>;
+function insightSection(insights: InsightsDocument, section: Section): z.infer<(typeof SECTION_SCHEMAS)[Section]> {
   switch (section) {
     case 'technicians':
-      return entities.technicians ?? [];
+      return insights.entities.technicians;
     case 'services':
-      return entities.services ?? [];
+      return insights.entities.services;
     case 'areas':
-      return entities.serviceAreas ?? [];
+      return insights.entities.serviceAreas;
     default:
-      return insights[section] ?? [];
+      return insights[section];
   }
 }
 
-/** The text an entry is picked by: its id, name, topic or question. */
-function entryNames(entry: unknown): string[] {
-  if (typeof entry !== 'object' || entry === null) return [];
-  const e = entry as Record<string, unknown>;
-  return ['id', 'name', 'phrase', 'topic', 'question'].flatMap((k) => (typeof e[k] === 'string' ? [e[k]] : []));
+/** The text an entry is picked by: its id, name, topic phrase or question. */
+function entryNames(entry: object): string[] {
+  return (['id', 'name', 'phrase', 'question'] as const).flatMap((k) => (k in entry && typeof (entry as Record<typeof k, unknown>)[k] === 'string' ? [(entry as Record<typeof k, string>)[k]] : []));
 }
-
-const RESOURCES: { name: DocumentName; path: string; title: string; description: string }[] = [
-  { name: 'reviews', path: paths.reviews, title: 'Reviews dataset', description: 'Business metadata, aggregate rating and every verified review, newest first' },
-  { name: 'insights', path: paths.insights, title: 'Insights dataset', description: 'Aspect-based sentiment, technicians, services, areas, topics, FAQ and summary' },
-  { name: 'jsonFeed', path: paths.jsonFeed, title: 'JSON Feed', description: 'The 50 newest reviews as JSON Feed 1.1' },
-  { name: 'atomFeed', path: paths.atomFeed, title: 'Atom feed', description: 'The 50 newest reviews as an Atom feed' },
-];
 
 // The SDK would build an Ajv instance per server (used only for elicitation, which these tools never ask for);
 // one shared instance keeps a server per request cheap.
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** Builds a server for one request over the snapshot current at that moment. */
-export function createMcpServer(published: Published, baseUrl: string): McpServer {
+export function createMcpServer(view: View, baseUrl: string): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     capabilities: { tools: {}, resources: {}, prompts: {} },
     jsonSchemaValidator,
   });
-  const { snapshot } = published;
+  const { snapshot } = view;
 
   server.registerTool(
     'get_business',
@@ -164,19 +175,19 @@ export function createMcpServer(published: Published, baseUrl: string): McpServe
       annotations: { title: 'What customers say', ...readOnly },
     },
     ({ section, name }) => {
-      const insights = snapshot.insights;
+      const insights = view.insights.document;
       let data = insightSection(insights, section);
       if (name !== undefined) {
-        const entries = Array.isArray(data) ? data : [];
+        const entries: object[] = Array.isArray(data) ? data : [];
         const wanted = fold(name).trim();
         const entry = entries.find((e) => entryNames(e).some((n) => fold(n) === wanted || fold(n).split(' ')[0] === wanted));
         if (!entry) {
           const known = entries.flatMap((e) => entryNames(e).slice(0, 1));
           return toolError(`No ${section} entry named "${name}". ${known.length ? `Known: ${known.join(', ')}.` : 'This section has no entries yet.'}`);
         }
-        data = entry;
+        data = entry as typeof data;
       }
-      return result({ section, generatedAt: (insights.generatedAt as string | null) ?? null, reviewCount: snapshot.reviews.length, data });
+      return result({ section, generatedAt: insights.generatedAt, asOf: insights.asOf, reviewCount: insights.reviewCount, data });
     },
   );
 
@@ -195,13 +206,13 @@ export function createMcpServer(published: Published, baseUrl: string): McpServe
     },
   );
 
-  for (const resource of RESOURCES) {
-    const uri = `${baseUrl}${resource.path}`;
-    const representation = published.representations[resource.name];
+  for (const document of DOCUMENTS) {
+    const uri = `${baseUrl}${document.path}`;
+    const representation = view.representations[document.name];
     server.registerResource(
-      resource.name,
+      document.name,
       uri,
-      { title: resource.title, description: resource.description, mimeType: representation.contentType },
+      { title: document.title, description: document.description, mimeType: document.mediaType },
       () => ({ contents: [{ uri, mimeType: representation.contentType, text: representation.variants.identity.body.toString('utf8') }] }),
     );
   }

@@ -1,21 +1,9 @@
 // Renders the published documents (reviews dataset, JSON Feed 1.1, Atom feed) from the published data; pure and deterministic.
-import type { PublishedReview } from '../store/types.js';
-import type { AggregateRating, Business, Review, ReviewsDataset } from './schemas.js';
+import { ROUTES, type Links } from './links.js';
+import type { PublishedReview } from './published.js';
+import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
 
 export const FEED_SIZE = 50;
-
-export interface Links {
-  baseUrl: string;
-}
-
-export const paths = {
-  reviews: '/reviews.json',
-  insights: '/insights.json',
-  jsonFeed: '/api/feed.json',
-  atomFeed: '/feed.xml',
-  hub: '/api/websub/hub',
-  openapi: '/.well-known/openapi.json',
-} as const;
 
 /** The public shape: the stored record without store bookkeeping. */
 export function toPublic(review: PublishedReview): Review {
@@ -75,15 +63,15 @@ function itemTags(business: Business | null, review: Review): string[] {
 
 const startOfDay = (date: string) => `${date}T00:00:00Z`;
 
-export function jsonFeed(links: Links, business: Business | null, reviews: readonly PublishedReview[]): object {
+export function jsonFeed(links: Links, selfUrl: string, business: Business | null, reviews: readonly PublishedReview[]): JsonFeedDocument {
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: feedTitle(business),
     home_page_url: `${links.baseUrl}/`,
-    feed_url: `${links.baseUrl}${paths.jsonFeed}`,
+    feed_url: selfUrl,
     description: `The ${FEED_SIZE} newest verified customer reviews${business ? ` of ${business.name}` : ''}.`,
     language: 'en',
-    hubs: [{ type: 'WebSub', url: `${links.baseUrl}${paths.hub}` }],
+    hubs: [{ type: 'WebSub', url: `${links.baseUrl}${ROUTES.hub}` }],
     items: reviews.slice(0, FEED_SIZE).map((r) => ({
       id: reviewUrl(links, r),
       url: reviewUrl(links, r),
@@ -94,7 +82,7 @@ export function jsonFeed(links: Links, business: Business | null, reviews: reado
       authors: [{ name: r.author }],
       tags: itemTags(business, r),
       _review: {
-        about: `${links.baseUrl}${paths.openapi}`,
+        about: `${links.baseUrl}${ROUTES.openapi}`,
         id: r.id,
         rating: r.rating,
         technicians: r.technicians,
@@ -121,6 +109,7 @@ const xmlAttribute = (s: string) => xmlText(s).replace(/\t/g, '&#9;').replace(/\
 
 export function atomFeed(
   links: Links,
+  selfUrl: string,
   business: Business | null,
   reviews: readonly PublishedReview[],
   publishedAt: string | null,
@@ -147,11 +136,11 @@ export function atomFeed(
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
-    `  <id>${xmlText(`${b}${paths.atomFeed}`)}</id>`,
+    `  <id>${xmlText(selfUrl)}</id>`,
     `  <title type="text">${xmlText(feedTitle(business))}</title>`,
     `  <updated>${updated ?? publishedAt ?? '1970-01-01T00:00:00.000Z'}</updated>`,
-    `  <link rel="self" type="application/atom+xml" href="${xmlAttribute(`${b}${paths.atomFeed}`)}"/>`,
-    `  <link rel="hub" href="${xmlAttribute(`${b}${paths.hub}`)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${xmlAttribute(selfUrl)}"/>`,
+    `  <link rel="hub" href="${xmlAttribute(`${b}${ROUTES.hub}`)}"/>`,
     `  <link rel="alternate" type="text/html" href="${xmlAttribute(`${b}/`)}"/>`,
     `  <author><name>${xmlText(business?.name ?? 'Reviews service')}</name></author>`,
     '  <generator>reviews-service</generator>',
@@ -159,18 +148,4 @@ export function atomFeed(
     '</feed>',
     '',
   ].join('\n');
-}
-
-/** The insights shape with nothing in it: served until the insights engine has built the real one. */
-export function emptyInsights(publishedAt: string | null, reviewCount: number): Record<string, unknown> {
-  return {
-    status: 'building',
-    generatedAt: publishedAt,
-    reviewCount,
-    aspects: [],
-    entities: { technicians: [], services: [], serviceAreas: [] },
-    topics: [],
-    faq: [],
-    summary: { text: '' },
-  };
 }

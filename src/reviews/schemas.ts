@@ -104,6 +104,8 @@ export type Review = z.infer<typeof Review>;
 export type ImportedReview = z.infer<typeof ImportedReview>;
 export type AggregateRating = z.infer<typeof AggregateRating>;
 export type ReviewsDataset = z.infer<typeof ReviewsDataset>;
+export type JsonFeedDocument = z.infer<typeof JsonFeedDocument>;
+export type InsightsDocument = z.infer<typeof InsightsDocument>;
 
 export const AspectId = z.enum([
   'punctuality', 'responsiveness', 'price', 'quality', 'professionalism', 'communication', 'cleanliness', 'expertise',
@@ -218,9 +220,12 @@ export const InsightsDocument = z
   .object({
     status: z
       .enum(['building', 'ready'])
-      .describe('building: the engine is still computing (sections empty, or describing the previous data version)'),
-    generatedAt: z.iso.datetime().nullable().describe('When the published data this was computed from last changed'),
-    reviewCount: z.number().int(),
+      .describe(
+        'ready: a complete document, describing the data published at `asOf` (after an import it may lag the reviews until the next one is built; compare `asOf` with the Last-Modified of /reviews.json). building: no insights were ever built for this store yet; sections are empty and the response carries Retry-After',
+      ),
+    generatedAt: z.iso.datetime().nullable().describe('When this document was built; null while building'),
+    asOf: z.iso.datetime().nullable().describe('When the published data it describes last changed (the Last-Modified of that /reviews.json); null while building or for a store that never published'),
+    reviewCount: z.number().int().describe('Verified reviews it describes'),
     lexiconVersion: z.string().optional().describe('Version of the home-services lexicon the analysis used'),
     minMentions: z.number().int().optional().describe('Nothing is reported with fewer mentions than this'),
     aspects: z.array(AspectInsight),

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Business, type ImportedReview } from '../reviews/schemas.js';
+import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type {
   DataVersion,
@@ -32,7 +33,7 @@ export interface ReviewRow {
   updated_at: string;
 }
 
-export interface Database extends WebSubTables {
+export interface Database extends WebSubTables, InsightsTables {
   store_state: { id: number; revision: number; published_at: string | null };
   business: { id: number; document: string; updated_at: string };
   reviews: ReviewRow;
@@ -99,14 +100,16 @@ function chunks<T>(items: T[], size: number): T[][] {
 
 export class KyselyStore implements Store {
   readonly websub: KyselyWebSubStore;
+  readonly insights: KyselyInsightsStore;
 
   constructor(
-    readonly engine: 'sqlite' | 'postgres',
+    readonly engine: 'sqlite',
     private readonly db: Kysely<Database>,
     private readonly closeDriver: () => Promise<void> = () => db.destroy(),
   ) {
     // The WebSub store sees only its own tables of the same database.
     this.websub = new KyselyWebSubStore(db as unknown as Kysely<WebSubTables>);
+    this.insights = new KyselyInsightsStore(db as unknown as Kysely<InsightsTables>);
   }
 
   async currentVersion(): Promise<DataVersion> {

@@ -1,26 +1,8 @@
 // The store contract: the source of truth behind every engine (SQLite, PostgreSQL); the read path never queries it per request.
-import type { Business, ImportedReview, Review } from '../reviews/schemas.js';
+import type { DataVersion, PublishedData } from '../reviews/published.js';
+import type { Business, ImportedReview } from '../reviews/schemas.js';
 
-/** A published review plus the time its stored record last changed (Atom's <updated>). */
-export interface PublishedReview extends Review {
-  updatedAt: string;
-}
-
-/** Identifies one state of the store; `publishedAt` moves only when published data changed. */
-export interface DataVersion {
-  /** Bumped by every committed change, published or not. */
-  revision: number;
-  /** ISO time the published data (business or verified reviews) last changed; null while nothing was ever published. */
-  publishedAt: string | null;
-}
-
-/** Everything the service publishes, read in one consistent transaction. */
-export interface PublishedData {
-  version: DataVersion;
-  business: Business | null;
-  /** Verified reviews only, newest first (date descending, then id descending). */
-  reviews: PublishedReview[];
-}
+export type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 
 export interface ImportPlan {
   /** Replaces the stored business when given; an import without one keeps it. */
@@ -46,8 +28,9 @@ export interface ImportSummary {
 export type ImportProgress = (done: number, total: number) => void;
 
 export interface Store {
-  readonly engine: 'sqlite' | 'postgres';
+  readonly engine: 'sqlite';
   readonly websub: WebSubStore;
+  readonly insights: InsightsStore;
   /** Cheap: polled to notice changes made by another process. */
   currentRevision(): Promise<number>;
   /** The revision and the time published data last changed, without reading the data. */
@@ -125,4 +108,45 @@ export interface WebSubStore {
   dropDelivery(subscriptionId: string): Promise<void>;
   /** When the next delivery falls due (for the worker's timer), or null. */
   nextDueAt(): Promise<string | null>;
+}
+
+/** One review's analysis as stored: `inputKey` names what it was computed from (analyzer, catalogue, review content). */
+export interface StoredAnalysis {
+  reviewId: string;
+  inputKey: string;
+  /** The analysis, as JSON. */
+  analysis: string;
+}
+
+/** A complete insights document as stored, with the versions it was computed from. */
+export interface StoredInsights {
+  /** Fingerprint of the engine (analyzer and aggregation) that built it. */
+  engineVersion: string;
+  /** `publishedAt` of the data it describes; null for a store that never published anything. */
+  asOf: string | null;
+  /** When it was built (its Last-Modified). */
+  generatedAt: string;
+  reviewCount: number;
+  /** The document, as JSON. */
+  document: string;
+}
+
+/** Derived data: analyses and insights documents, built once per version across every process sharing the store. */
+export interface InsightsStore {
+  /** The stored analyses of these reviews, or of all (the caller checks each `inputKey` against what it would compute now). */
+  readAnalyses(reviewIds?: readonly string[]): Promise<StoredAnalysis[]>;
+  /** Stores analyses (replacing those of the same reviews) and drops those of reviews that are not published now. */
+  writeAnalyses(analyses: readonly StoredAnalysis[], now: string): Promise<void>;
+  /** The document one engine version built for one data version, if any. */
+  findDocument(engineVersion: string, asOf: string | null): Promise<StoredInsights | undefined>;
+  /** The newest complete document (newest data, then newest build), whatever engine built it. */
+  latestDocument(): Promise<StoredInsights | undefined>;
+  /**
+   * Stores a document and removes every document about older data, or built earlier for the same data.
+   * Returns false, storing nothing, when a document about newer data is there already.
+   */
+  saveDocument(document: StoredInsights): Promise<boolean>;
+  /** Takes (or renews) the build of `key` until `until`; false while another owner holds an unexpired claim. */
+  claimBuild(key: string, owner: string, now: string, until: string): Promise<boolean>;
+  releaseBuild(key: string, owner: string): Promise<void>;
 }

@@ -3,11 +3,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { startPolling } from '../poll.js';
-import type { Published, Publisher } from '../publisher.js';
-import { paths } from '../reviews/documents.js';
+import type { Publisher } from '../publishing/publisher.js';
+import type { View } from '../publishing/view.js';
+import { ROUTES } from '../reviews/links.js';
 import type { ClaimedDelivery, DeliveryOutcome, Store } from '../store/types.js';
 import { CallbackClient } from './client.js';
-import { topicContent, topicsOf, type Topic } from './topics.js';
+import { topicContent, topicsOf, type HubTopic } from './topics.js';
 
 /** Consecutive failed deliveries that end a subscription (interface §8). */
 export const MAX_FAILURES = 3;
@@ -32,7 +33,7 @@ function withParams(callback: URL, params: Record<string, string>): URL {
 }
 
 export class Hub {
-  readonly topics: Topic[];
+  readonly topics: HubTopic[];
   readonly hubUrl: string;
   private readonly client: CallbackClient;
   private inFlight = 0;
@@ -49,7 +50,7 @@ export class Hub {
     private readonly log: FastifyBaseLogger,
   ) {
     this.topics = topicsOf(config.baseUrl);
-    this.hubUrl = `${config.baseUrl}${paths.hub}`;
+    this.hubUrl = `${config.baseUrl}${ROUTES.hub}`;
     this.client = new CallbackClient({
       timeoutMs: config.websub.timeoutMs,
       allowPrivate: config.websub.allowPrivateCallbacks,
@@ -58,8 +59,8 @@ export class Hub {
   }
 
   /** Announces the current content (deliveries missed while no hub ran are queued now), then works the outbox. */
-  private readonly onPublished = (published: Published): void => {
-    this.announce(published).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
+  private readonly onPublished = (view: View): void => {
+    this.announce(view).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
   };
 
   async start(): Promise<void> {
@@ -112,14 +113,14 @@ export class Hub {
     return verified;
   }
 
-  private async announce(published: Published): Promise<void> {
+  private async announce(view: View): Promise<void> {
     const now = new Date().toISOString();
     let queued = 0;
     for (const topic of this.topics) {
-      queued += await this.store.websub.announce(topic.url, topicContent(published, topic).tag, published.snapshot.version.revision, now);
+      queued += await this.store.websub.announce(topic.url, topicContent(view, topic).tag, view.snapshot.version.revision, now);
     }
     if (queued > 0) {
-      this.log.info({ queued, revision: published.snapshot.version.revision }, 'WebSub deliveries queued');
+      this.log.info({ queued, revision: view.snapshot.version.revision }, 'WebSub deliveries queued');
       this.pump();
     }
   }
@@ -152,11 +153,11 @@ export class Hub {
   private async fill(): Promise<void> {
     const room = this.config.websub.concurrency - this.inFlight;
     if (room <= 0) return;
-    const published = this.publisher.current();
+    const view = this.publisher.current();
     const now = Date.now();
     // A claim outlives the longest attempt, so a crashed worker's deliveries become due again, not lost.
     const claimUntil = new Date(now + this.config.websub.timeoutMs * 2 + 5000).toISOString();
-    const claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, published.snapshot.version.revision);
+    const claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, view.snapshot.version.revision);
     // Stopped meanwhile: the claims lapse and another worker (or the next start) delivers them; none counts as failed.
     if (this.stopped) return;
     for (const delivery of claimed) {
@@ -187,7 +188,7 @@ export class Hub {
     // The newest content this process serves, which is at least as new as the change that queued the delivery.
     const { body } = topicContent(this.publisher.current(), topic);
     const headers: Record<string, string> = {
-      'content-type': topic.contentType,
+      'content-type': topic.document.mediaType,
       link: `<${this.hubUrl}>; rel="hub", <${topic.url}>; rel="self"`,
     };
     if (subscription.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', subscription.secret).update(body).digest('hex')}`;

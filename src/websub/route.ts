@@ -1,7 +1,7 @@
 // POST /api/websub/hub: subscription requests (W3C WebSub §5.1), answered 202 and verified in the background.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { paths } from '../reviews/documents.js';
+import { ROUTES } from '../reviews/links.js';
 import type { Store } from '../store/types.js';
 import type { Hub, SubscriptionIntent } from './hub.js';
 
@@ -77,7 +77,7 @@ export function registerHubRoute(app: FastifyInstance, deps: { config: Config; s
       return refuse(reply, 500, `Internal error (request ${request.id})`);
     });
 
-    scope.post(paths.hub, async (request: FastifyRequest, reply: FastifyReply) => {
+    scope.post(ROUTES.hub, async (request: FastifyRequest, reply: FastifyReply) => {
       const wait = limiter.retryAfter(request.ip);
       if (wait > 0) return refuse(reply.header('retry-after', String(wait)), 429, 'Too many hub requests from this address; retry later');
       const parsed = parseRequest(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), config, hub);
@@ -95,6 +95,6 @@ export function registerHubRoute(app: FastifyInstance, deps: { config: Config; s
       return reply.code(202).header('cache-control', 'no-store').send();
     });
 
-    scope.get(paths.hub, async (_request, reply) => refuse(reply.header('allow', 'POST'), 405, 'The hub takes subscription requests by POST (W3C WebSub)'));
+    scope.get(ROUTES.hub, async (_request, reply) => refuse(reply.header('allow', 'POST'), 405, 'The hub takes subscription requests by POST (W3C WebSub)'));
   });
 }

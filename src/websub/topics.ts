@@ -1,24 +1,18 @@
-// The three WebSub topics: which published document each is, its URL and the Content-Type of its deliveries.
-import type { Published } from '../publisher.js';
-import { paths } from '../reviews/documents.js';
-import type { DocumentName } from '../reviews/snapshot.js';
+// The hub's topics: the catalogue documents marked as WebSub topics, with their URLs under this BASE_URL.
+import type { View } from '../publishing/view.js';
+import { DOCUMENTS, type PublicDocument } from '../reviews/catalogue.js';
 
-export interface Topic {
+export interface HubTopic {
   url: string;
-  document: DocumentName;
-  contentType: string;
+  document: PublicDocument;
 }
 
-export function topicsOf(baseUrl: string): Topic[] {
-  return [
-    { url: `${baseUrl}${paths.atomFeed}`, document: 'atomFeed', contentType: 'application/atom+xml' },
-    { url: `${baseUrl}${paths.jsonFeed}`, document: 'jsonFeed', contentType: 'application/feed+json' },
-    { url: `${baseUrl}${paths.reviews}`, document: 'reviews', contentType: 'application/json' },
-  ];
+export function topicsOf(baseUrl: string): HubTopic[] {
+  return DOCUMENTS.filter((d) => d.topic).map((document) => ({ url: `${baseUrl}${document.path}`, document }));
 }
 
 /** The bytes a delivery carries: the topic's full current content, and its tag. */
-export function topicContent(published: Published, topic: Topic): { body: Buffer; tag: string } {
-  const identity = published.representations[topic.document].variants.identity;
+export function topicContent(view: View, topic: HubTopic): { body: Buffer; tag: string } {
+  const identity = view.representations[topic.document.name].variants.identity;
   return { body: identity.body, tag: identity.etag };
 }

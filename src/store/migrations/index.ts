@@ -92,10 +92,42 @@ const m003WebSub: Migration = {
   },
 };
 
+/**
+ * Derived data: each review's analysis (keyed by what it was computed from), the insights documents (keyed by the
+ * engine version and the published data they describe) and the claims that make one process build each document.
+ */
+const m004Insights: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('review_analyses')
+      .addColumn('review_id', 'text', (c) => c.primaryKey())
+      .addColumn('input_key', 'text', (c) => c.notNull())
+      .addColumn('analysis', 'text', (c) => c.notNull())
+      .addColumn('analysed_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('insights_documents')
+      .addColumn('engine_version', 'text', (c) => c.notNull())
+      .addColumn('as_of', 'text', (c) => c.notNull())
+      .addColumn('generated_at', 'text', (c) => c.notNull())
+      .addColumn('review_count', 'integer', (c) => c.notNull())
+      .addColumn('document', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('insights_documents_pk', ['engine_version', 'as_of'])
+      .execute();
+    await db.schema
+      .createTable('insights_builds')
+      .addColumn('build_key', 'text', (c) => c.primaryKey())
+      .addColumn('owner', 'text', (c) => c.notNull())
+      .addColumn('claimed_until', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
   '003_websub': m003WebSub,
+  '004_insights': m004Insights,
 };
 
 export const migrationProvider: MigrationProvider = {

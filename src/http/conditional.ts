@@ -1,78 +1,6 @@
-// Encoded representations and exact RFC 9110 conditional GET: content-coding negotiation, strong ETags, 304.
-import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+// Exact RFC 9110 conditional GET over encoded representations: content-coding negotiation, validators, 304.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-export type Coding = 'br' | 'gzip' | 'identity';
-
-export interface Variant {
-  body: Buffer;
-  /** Strong, distinct per content-coding. */
-  etag: string;
-}
-
-export interface Representation {
-  contentType: string;
-  cacheControl: string;
-  /** Second precision, as HTTP dates carry; null when the data was never published. */
-  lastModified: Date | null;
-  variants: Partial<Record<Coding, Variant>> & { identity: Variant };
-}
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-/** Below this size a compressed copy saves too little to be worth a variant. */
-const MIN_COMPRESS_BYTES = 512;
-
-export interface EncodeOptions {
-  contentType: string;
-  cacheControl: string;
-  lastModified: Date | null;
-  /** Pre-rendered documents use the best (slow) settings; per-request bodies use fast ones. */
-  effort: 'best' | 'fast';
-  /** The body's contentTag, when the caller already computed it. */
-  tag?: string;
-}
-
-/** The content hash behind every ETag of a body: the same bytes get the same tags, in any process. */
-export function contentTag(body: Buffer): string {
-  return createHash('sha256').update(body).digest('base64url').slice(0, 27);
-}
-
-/** HTTP dates carry whole seconds; comparisons with If-Modified-Since must use the same precision. */
-function toSeconds(date: Date | null): Date | null {
-  return date ? new Date(Math.floor(date.getTime() / 1000) * 1000) : null;
-}
-
-/** The same bytes and tags under a new Last-Modified: no re-encoding. */
-export function withLastModified(rep: Representation, lastModified: Date | null): Representation {
-  return { ...rep, lastModified: toSeconds(lastModified) };
-}
-
-export async function encodeRepresentation(content: string | Buffer, options: EncodeOptions): Promise<Representation> {
-  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  const tag = options.tag ?? contentTag(body);
-  const variants: Representation['variants'] = { identity: { body, etag: `"${tag}"` } };
-  if (body.length >= MIN_COMPRESS_BYTES) {
-    // Brotli quality 11 costs seconds on multi-megabyte bodies; above 1 MiB quality 9 keeps rebuilds quick.
-    const quality = options.effort === 'fast' ? 4 : body.length > 1 << 20 ? 9 : 11;
-    const [gz, br] = await Promise.all([
-      gzipAsync(body, { level: options.effort === 'fast' ? 6 : 9 }),
-      brotliAsync(body, {
-        params: {
-          [zlib.BROTLI_PARAM_QUALITY]: quality,
-          [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        },
-      }),
-    ]);
-    variants.gzip = { body: gz, etag: `"${tag}-gzip"` };
-    variants.br = { body: br, etag: `"${tag}-br"` };
-  }
-  return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified: toSeconds(options.lastModified), variants };
-}
+import type { Coding, Representation } from '../publishing/representation.js';
 
 /** Parses Accept-Encoding and picks the acceptable coding with the highest q; ties prefer br, then gzip, then identity. */
 export function negotiateCoding(header: string | undefined, available: readonly Coding[]): Coding {
@@ -150,6 +78,7 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
   reply.header('vary', 'Accept-Encoding');
   reply.header('etag', variant.etag);
   reply.header('cache-control', rep.cacheControl);
+  if (rep.retryAfterSeconds !== undefined) reply.header('retry-after', String(rep.retryAfterSeconds));
   if (isNotModified(request, variant.etag, rep.lastModified)) {
     return reply.code(304).send();
   }

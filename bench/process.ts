@@ -1,0 +1,30 @@
+// What the benchmarks read off the processes they start: resident memory, and waiting for a condition or an answer.
+import { readFileSync } from 'node:fs';
+
+/** Resident set of a process, MiB; 0 once it has exited. */
+export function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export async function until(test: () => boolean | Promise<boolean>, timeoutMs: number, what: string, everyMs = 25): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Resolves once `url` answers 2xx (a server that has started listening). */
+export function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  return until(async () => {
+    try {
+      return (await fetch(url, { method: 'HEAD' })).ok;
+    } catch {
+      return false;
+    }
+  }, timeoutMs, `${url} to answer`, 20);
+}

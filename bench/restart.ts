@@ -1,0 +1,87 @@
+// Stored insights at scale, one real server process at a time: the first build, a restart (are complete insights
+// served from the first request?), a one-review import (how soon are new insights served?), and RSS at rest.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateDemo } from '../src/demo/generate.js';
+import { rssMiB, until, waitFor } from './process.js';
+
+export interface RestartBenchOptions {
+  root: string;
+  work: string;
+  port: number;
+  size: number;
+  row: (...cells: (string | number)[]) => void;
+}
+
+interface InsightsHead {
+  status: number;
+  etag: string | null;
+  retryAfter: string | null;
+}
+
+async function insightsHead(base: string): Promise<InsightsHead> {
+  const res = await fetch(`${base}/insights.json`, { method: 'HEAD' });
+  return { status: res.status, etag: res.headers.get('etag'), retryAfter: res.headers.get('retry-after') };
+}
+
+async function asOf(base: string): Promise<string | null> {
+  return ((await (await fetch(`${base}/insights.json`)).json()) as { asOf: string | null }).asOf;
+}
+
+export async function benchRestart(o: RestartBenchOptions): Promise<void> {
+  const cli = join(o.root, 'dist/src/cli/main.js');
+  const main = join(o.root, 'dist/src/main.js');
+  const db = `sqlite:${join(o.work, `restart-${o.size}.db`)}`;
+  const env = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: db, PORT: String(o.port), HOST: '127.0.0.1' };
+  const base = `http://127.0.0.1:${o.port}`;
+  const file = join(o.work, `restart-${o.size}.json`);
+  writeFileSync(file, JSON.stringify(generateDemo({ reviews: o.size })));
+  execFileSync(process.execPath, [cli, 'import', file], { env, stdio: 'ignore' });
+
+  const start = async (): Promise<{ server: ChildProcess; started: number }> => {
+    const started = performance.now();
+    const server = spawn(process.execPath, [main], { env, stdio: 'ignore' });
+    await waitFor(`${base}/reviews.json`);
+    return { server, started };
+  };
+  const stop = (server: ChildProcess) =>
+    new Promise<void>((done) => {
+      server.once('exit', () => done());
+      server.kill('SIGTERM');
+    });
+  // A complete document has no Retry-After (only the pending one of a store never built carries it).
+  const complete = async () => (await insightsHead(base)).retryAfter === null;
+
+  // First start on a store that never had insights: the one full build.
+  let { server, started } = await start();
+  await until(complete, 600_000, 'the first insights build', 100);
+  o.row(o.size, 'first start: complete /insights.json (full build)', `${Math.round(performance.now() - started)} ms`);
+  o.row(o.size, 'RSS after the first build', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  await stop(server);
+
+  // Restart on the unchanged store: the stored document from the first request, no build, no engine loaded.
+  ({ server, started } = await start());
+  const first = await insightsHead(base);
+  o.row(o.size, 'restart: ready (first 200)', `${Math.round(performance.now() - started)} ms`, first.retryAfter === null ? 'first /insights.json complete' : 'first /insights.json PENDING');
+  await new Promise((r) => setTimeout(r, 2000));
+  o.row(o.size, 'RSS at rest after restart', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+
+  // One new review: import → new reviews served → new insights served.
+  const before = await asOf(base);
+  const reviewsEtag = (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+  const one = join(o.work, `one-${o.size}.json`);
+  writeFileSync(one, JSON.stringify({ reviews: [{ id: 'bench-one', date: '2026-11-20', rating: 5, text: 'On time, fair price, and Zoë explained everything.', author: 'B O.', verified: true }] }));
+  const importStarted = performance.now();
+  execFileSync(process.execPath, [cli, 'import', one], { env, stdio: 'ignore' });
+  const imported = performance.now();
+  await until(async () => (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag') !== reviewsEtag, 120_000, 'the new reviews', 10);
+  const reviewsServed = performance.now();
+  await until(async () => (await asOf(base)) !== before, 120_000, 'the new insights', 10);
+  const insightsServed = performance.now();
+  o.row(o.size, 'one-review import: CLI process', `${Math.round(imported - importStarted)} ms`);
+  o.row(o.size, 'one-review import → new reviews served', `${Math.round(reviewsServed - imported)} ms`);
+  o.row(o.size, 'one-review import → new insights served', `${Math.round(insightsServed - imported)} ms`);
+  o.row(o.size, 'RSS after the one-review rebuild', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  await stop(server);
+}

@@ -1,0 +1,95 @@
+// Builds the insights of one data version once across every process sharing the store: claim the build, analyse
+// only what no process analysed before, store the analyses and the document, release the claim.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Business } from '../reviews/schemas.js';
+import type { PublishedReview, Store, StoredInsights } from '../store/types.js';
+import type { ReviewAnalysis } from './analyzer.js';
+import { InsightsEngine } from './engine.js';
+import type { EngineVersions } from './version.js';
+
+export interface BuildRequest {
+  business: Business | null;
+  reviews: readonly PublishedReview[];
+  /** `publishedAt` of the data to describe. */
+  asOf: string | null;
+}
+
+export type BuildOutcome =
+  /** The document was there already (another process, or an earlier run, built it). */
+  | { kind: 'stored'; document: StoredInsights }
+  | { kind: 'built'; document: StoredInsights; analysed: number; ms: number }
+  /** Another process holds the build's claim: its document will appear in the store. */
+  | { kind: 'busy' }
+  /** Built, but a document about newer data was stored meanwhile: this one is of no use. */
+  | { kind: 'superseded' };
+
+/** How long a claim lasts without renewal: a process that dies mid-build delays the others this long at most. */
+export const CLAIM_MS = 60_000;
+
+export class InsightsBuilder {
+  private readonly engine: InsightsEngine;
+  private analysesLoaded = false;
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly store: Store,
+    private readonly versions: EngineVersions,
+  ) {
+    this.engine = new InsightsEngine(versions.analysis);
+  }
+
+  async build(request: BuildRequest): Promise<BuildOutcome> {
+    const started = performance.now();
+    const insights = this.store.insights;
+    const existing = await insights.findDocument(this.versions.document, request.asOf);
+    if (existing) return { kind: 'stored', document: existing };
+    const key = `${this.versions.document}|${request.asOf ?? ''}`;
+    const claim = () => {
+      const now = Date.now();
+      return insights.claimBuild(key, this.owner, new Date(now).toISOString(), new Date(now + CLAIM_MS).toISOString());
+    };
+    if (!(await claim())) return { kind: 'busy' };
+    try {
+      // Between claiming and now another process may have finished the same build.
+      const raced = await insights.findDocument(this.versions.document, request.asOf);
+      if (raced) return { kind: 'stored', document: raced };
+      await this.loadAnalyses(request.reviews);
+      let renewedAt = performance.now();
+      const renew = async () => {
+        if (performance.now() - renewedAt < CLAIM_MS / 3) return;
+        renewedAt = performance.now();
+        if (!(await claim())) throw new Error(`lost the claim on the insights build ${key}`);
+      };
+      const generatedAt = new Date().toISOString();
+      const { insights: built, fresh } = await this.engine.build({ ...request, generatedAt }, renew);
+      await insights.writeAnalyses(
+        [...fresh].map(([reviewId, a]) => ({ reviewId, inputKey: a.inputKey, analysis: JSON.stringify(a.analysis) })),
+        generatedAt,
+      );
+      const document: StoredInsights = {
+        engineVersion: this.versions.document,
+        asOf: request.asOf,
+        generatedAt,
+        reviewCount: request.reviews.length,
+        document: JSON.stringify(built),
+      };
+      if (!(await insights.saveDocument(document))) return { kind: 'superseded' };
+      return { kind: 'built', document, analysed: fresh.size, ms: Math.round(performance.now() - started) };
+    } finally {
+      await insights.releaseBuild(key, this.owner);
+    }
+  }
+
+  /**
+   * The analyses other processes stored: all of them at the first build, then those of reviews this engine has
+   * not seen (another replica may have analysed them for a version this one only read back).
+   */
+  private async loadAnalyses(reviews: readonly PublishedReview[]): Promise<void> {
+    const unseen = this.analysesLoaded ? reviews.filter((r) => !this.engine.knows(r.id)).map((r) => r.id) : undefined;
+    if (unseen?.length === 0) return;
+    const stored = await this.store.insights.readAnalyses(unseen);
+    this.engine.remember(stored.map((s) => [s.reviewId, { inputKey: s.inputKey, analysis: JSON.parse(s.analysis) as ReviewAnalysis }]));
+    this.analysesLoaded = true;
+  }
+}

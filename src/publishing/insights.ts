@@ -1,0 +1,154 @@
+// Which insights a view serves, and the catch-up that builds the missing ones. A view serves the stored document
+// of its data version, or else the last complete one (never an empty one), or, in a store that never had insights
+// built, a pending document with Retry-After. A review no longer published never appears in what is served.
+import type { FastifyBaseLogger } from 'fastify';
+import type { InsightsWorker } from '../insights/worker.js';
+import type { ReviewsSnapshot } from '../reviews/snapshot.js';
+import { InsightsDocument } from '../reviews/schemas.js';
+import type { Store, StoredInsights } from '../store/types.js';
+import { CACHE_CONTROL, encodeRepresentation, type Representation } from './representation.js';
+
+export interface ServedInsights {
+  readonly document: InsightsDocument;
+  readonly representation: Representation;
+  /** What the document was built from; null for the pending document. */
+  readonly source: { readonly engineVersion: string; readonly asOf: string | null } | null;
+}
+
+/** How soon a client should ask again while a store's first insights are being built. */
+export const PENDING_RETRY_AFTER_SECONDS = 5;
+
+/** The document of a store that never had insights built: the shape, with nothing in it. */
+export async function pendingInsights(): Promise<ServedInsights> {
+  const document: InsightsDocument = {
+    status: 'building',
+    generatedAt: null,
+    asOf: null,
+    reviewCount: 0,
+    aspects: [],
+    entities: { technicians: [], services: [], serviceAreas: [] },
+    topics: [],
+    faq: [],
+    summary: { text: '' },
+  };
+  const representation = await encodeRepresentation(JSON.stringify(document), {
+    contentType: 'application/json',
+    cacheControl: CACHE_CONTROL.none,
+    lastModified: null,
+    effort: 'fast',
+  });
+  return { document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null };
+}
+
+/** A stored document as the snapshot may serve it: without the reviews it no longer publishes. */
+export async function servedFromStore(stored: StoredInsights, snapshot: ReviewsSnapshot): Promise<ServedInsights> {
+  const document = JSON.parse(stored.document) as InsightsDocument;
+  const source = { engineVersion: stored.engineVersion, asOf: stored.asOf };
+  const filtered = withoutUnpublished(document, snapshot);
+  return encodeServed(filtered ?? document, filtered ? undefined : stored.document, source, lastModifiedOf(stored.generatedAt, filtered ? snapshot : undefined));
+}
+
+/** The insights served so far, carried over to a new snapshot until its own are built. */
+export async function carriedOver(served: ServedInsights, snapshot: ReviewsSnapshot): Promise<ServedInsights> {
+  if (!served.source) return served;
+  const filtered = withoutUnpublished(served.document, snapshot);
+  if (!filtered) return served;
+  return encodeServed(filtered, undefined, served.source, lastModifiedOf(served.document.generatedAt, snapshot));
+}
+
+/** The build time; when reviews had to be dropped, the bytes changed with the data: whichever is later. */
+function lastModifiedOf(generatedAt: string | null, droppedFor: ReviewsSnapshot | undefined): Date | null {
+  const times = [generatedAt, droppedFor?.version.publishedAt].filter((t): t is string => !!t).map((t) => Date.parse(t));
+  return times.length ? new Date(Math.max(...times)) : null;
+}
+
+async function encodeServed(
+  document: InsightsDocument,
+  json: string | undefined,
+  source: ServedInsights['source'],
+  lastModified: Date | null,
+): Promise<ServedInsights> {
+  const representation = await encodeRepresentation(json ?? JSON.stringify(document), {
+    contentType: 'application/json',
+    cacheControl: CACHE_CONTROL.documents,
+    lastModified,
+    effort: 'best',
+  });
+  return { document, representation, source };
+}
+
+/**
+ * The document without quotes and ids of reviews the snapshot does not publish (unpublished or removed since it
+ * was built); undefined when it cites none. Ids stand in `reviewIds` and `examples` lists and as `reviewId` of quotes.
+ */
+export function withoutUnpublished(document: InsightsDocument, snapshot: ReviewsSnapshot): InsightsDocument | undefined {
+  let dropped = false;
+  const published = (id: unknown) => {
+    const keep = typeof id !== 'string' || snapshot.index.get(id) !== undefined;
+    if (!keep) dropped = true;
+    return keep;
+  };
+  const walk = (value: unknown, ids: boolean): unknown => {
+    if (Array.isArray(value)) {
+      return value
+        .filter((item) => (ids && typeof item === 'string' ? published(item) : !(isRecord(item) && 'reviewId' in item) || published(item.reviewId)))
+        .map((item) => walk(item, ids));
+    }
+    if (!isRecord(value)) return value;
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, walk(v, ids || key === 'reviewIds' || key === 'examples')]));
+  };
+  const result = walk(document, false) as InsightsDocument;
+  return dropped ? result : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * Brings a view's insights up to its data version: the stored document when some process built it, else a build
+ * here (claimed in the store, so one process builds each version), else waiting for the process that holds the claim.
+ */
+export class InsightsCatchUp {
+  constructor(
+    private readonly store: Store,
+    private readonly worker: InsightsWorker,
+    private readonly log: FastifyBaseLogger,
+    private readonly pollMs: number,
+  ) {}
+
+  /** Whether the served insights describe this snapshot, as built by this engine. */
+  isCurrent(served: ServedInsights, snapshot: ReviewsSnapshot): boolean {
+    return served.source?.engineVersion === this.worker.engineVersion && served.source.asOf === snapshot.version.publishedAt;
+  }
+
+  /**
+   * Resolves with the stored document for the snapshot, or undefined once `wanted()` says the snapshot is no
+   * longer served (a newer one follows) or the build was superseded.
+   */
+  async follow(snapshot: ReviewsSnapshot, wanted: () => boolean): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
+    const asOf = snapshot.version.publishedAt;
+    const engineVersion = this.worker.engineVersion;
+    let attemptedAt = 0;
+    while (wanted()) {
+      // Another process's build shows up in the store; try again ourselves now and then, in case its claim lapsed.
+      if (Date.now() - attemptedAt >= RETRY_BUSY_MS) {
+        attemptedAt = Date.now();
+        const outcome = await this.worker.build({ business: snapshot.business, reviews: snapshot.reviews, asOf });
+        if (outcome.kind === 'built') {
+          this.log.info({ asOf, analysed: outcome.analysed, ms: outcome.ms }, 'insights built');
+          return { stored: outcome.document, analysed: outcome.analysed };
+        }
+        if (outcome.kind === 'stored') return { stored: outcome.document, analysed: 0 };
+        if (outcome.kind === 'superseded') return undefined;
+        this.log.info({ asOf }, 'another process is building these insights; waiting for them');
+      } else {
+        const stored = await this.store.insights.findDocument(engineVersion, asOf);
+        if (stored) return { stored, analysed: 0 };
+      }
+      await new Promise((done) => setTimeout(done, this.pollMs).unref());
+    }
+    return undefined;
+  }
+}
+
+/** How often a process waiting on another's build tries to claim it itself (it succeeds once that claim lapses). */
+const RETRY_BUSY_MS = 5000;

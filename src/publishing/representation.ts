@@ -1,0 +1,88 @@
+// Encoded representations: a body rendered once with its gzip and brotli variants, strong ETags and caching fields.
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+
+export type Coding = 'br' | 'gzip' | 'identity';
+
+export interface Variant {
+  body: Buffer;
+  /** Strong, distinct per content-coding. */
+  etag: string;
+}
+
+export interface Representation {
+  contentType: string;
+  cacheControl: string;
+  /** Second precision, as HTTP dates carry; null when the data was never published. */
+  lastModified: Date | null;
+  variants: Partial<Record<Coding, Variant>> & { identity: Variant };
+  /** Sent as Retry-After: the body is a placeholder for content still being made. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Datasets and feeds change at most a few times a day and revalidate cheaply (ETag → 304), so caches may
+ * reuse them for five minutes; WebSub subscribers hear of changes at once anyway.
+ */
+export const CACHE_CONTROL = {
+  documents: 'public, max-age=300',
+  queries: 'public, max-age=60',
+  static: 'public, max-age=3600',
+  /** Insights not built yet: nothing a cache should keep. */
+  none: 'no-store',
+} as const;
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Below this size a compressed copy saves too little to be worth a variant. */
+const MIN_COMPRESS_BYTES = 512;
+
+export interface EncodeOptions {
+  contentType: string;
+  cacheControl: string;
+  lastModified: Date | null;
+  /** Pre-rendered documents use the best (slow) settings; per-request bodies use fast ones. */
+  effort: 'best' | 'fast';
+  /** The body's contentTag, when the caller already computed it. */
+  tag?: string;
+}
+
+/** The content hash behind every ETag of a body: the same bytes get the same tags, in any process. */
+export function contentTag(body: Buffer): string {
+  return createHash('sha256').update(body).digest('base64url').slice(0, 27);
+}
+
+/** HTTP dates carry whole seconds; comparisons with If-Modified-Since must use the same precision. */
+function toSeconds(date: Date | null): Date | null {
+  return date ? new Date(Math.floor(date.getTime() / 1000) * 1000) : null;
+}
+
+/** The same bytes and tags under a new Last-Modified: no re-encoding. */
+export function withLastModified(rep: Representation, lastModified: Date | null): Representation {
+  return { ...rep, lastModified: toSeconds(lastModified) };
+}
+
+export async function encodeRepresentation(content: string | Buffer, options: EncodeOptions): Promise<Representation> {
+  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const tag = options.tag ?? contentTag(body);
+  const variants: Representation['variants'] = { identity: { body, etag: `"${tag}"` } };
+  if (body.length >= MIN_COMPRESS_BYTES) {
+    // Brotli quality 11 costs seconds on multi-megabyte bodies; above 1 MiB quality 9 keeps rebuilds quick.
+    const quality = options.effort === 'fast' ? 4 : body.length > 1 << 20 ? 9 : 11;
+    const [gz, br] = await Promise.all([
+      gzipAsync(body, { level: options.effort === 'fast' ? 6 : 9 }),
+      brotliAsync(body, {
+        params: {
+          [zlib.BROTLI_PARAM_QUALITY]: quality,
+          [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        },
+      }),
+    ]);
+    variants.gzip = { body: gz, etag: `"${tag}-gzip"` };
+    variants.br = { body: br, etag: `"${tag}-br"` };
+  }
+  return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified: toSeconds(options.lastModified), variants };
+}

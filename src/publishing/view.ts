@@ -1,0 +1,50 @@
+// One served version: the snapshot of the published data and every catalogue document encoded once, with the
+// insights that go with it.
+import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
+import type { Links } from '../reviews/links.js';
+import type { PublishedData } from '../reviews/published.js';
+import { buildSnapshot, type ReviewsSnapshot } from '../reviews/snapshot.js';
+import type { ServedInsights } from './insights.js';
+import { RepresentationCache } from './query-cache.js';
+import { CACHE_CONTROL, contentTag, encodeRepresentation, withLastModified, type Representation } from './representation.js';
+
+export interface View {
+  readonly snapshot: ReviewsSnapshot;
+  /** When the published data last changed (second precision); null when nothing was ever published. */
+  readonly lastModified: Date | null;
+  /** Every catalogue document, the insights included. */
+  readonly representations: Readonly<Record<DocumentName, Representation>>;
+  readonly insights: ServedInsights;
+  /** Per-request bodies (search, since) of this version, encoded once and reused. */
+  readonly queries: RepresentationCache;
+}
+
+/** The documents rendered from the published data; the insights come from the store. */
+export type RenderedDocuments = Omit<Record<DocumentName, Representation>, 'insights'>;
+
+/**
+ * Renders and encodes the documents of a data version. Documents whose bytes did not change keep their encoded
+ * variants (only compression of changed ones costs time); `changed` names the others.
+ */
+export async function renderDocuments(
+  data: PublishedData,
+  links: Links,
+  previous: View | undefined,
+): Promise<{ snapshot: ReviewsSnapshot; lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[] }> {
+  const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
+  const documents: Partial<Record<DocumentName, Representation>> = {};
+  const changed: DocumentName[] = [];
+  for (const document of DOCUMENTS) {
+    if (!document.render) continue;
+    const body = Buffer.from(document.render(data, links, `${links.baseUrl}${document.path}`), 'utf8');
+    const tag = contentTag(body);
+    const before = previous?.representations[document.name];
+    const same = before?.variants.identity.etag === `"${tag}"`;
+    if (!same) changed.push(document.name);
+    documents[document.name] =
+      before && same
+        ? withLastModified(before, lastModified)
+        : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: CACHE_CONTROL.documents, lastModified, effort: 'best', tag });
+  }
+  return { snapshot: buildSnapshot(data), lastModified, documents: documents as RenderedDocuments, changed };
+}

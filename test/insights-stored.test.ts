@@ -1,0 +1,174 @@
+// Insights are stored data: served whole from the first request after a restart, rebuilt incrementally after an
+// import, built once per version however many processes see it, and never citing a review no longer published.
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateDemo } from '../src/demo/generate.js';
+import { engineVersions } from '../src/insights/version.js';
+import type { InsightsDocument } from '../src/reviews/schemas.js';
+import { openStore } from '../src/store/open.js';
+import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+
+const dir = tempDir();
+afterAll(() => dir.remove());
+const demo = generateDemo({ seed: 11, reviews: 400 });
+
+async function fetchInsights(server: RunningServer, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}/insights.json`, { headers });
+  const text = await response.text();
+  return { response, text, body: text ? (JSON.parse(text) as InsightsDocument) : undefined };
+}
+
+/** Every review id the document cites, in id lists and quotes. */
+function citedIds(text: string): Set<string> {
+  const ids = new Set<string>();
+  JSON.parse(text, (key, value: unknown) => {
+    if (key === 'reviewId' && typeof value === 'string') ids.add(value);
+    if ((key === 'reviewIds' || key === 'examples' || /^(positive|negative|neutral)$/.test(key)) && Array.isArray(value)) {
+      for (const v of value) if (typeof v === 'string') ids.add(v);
+    }
+    return value;
+  });
+  return ids;
+}
+
+/** The analyses stored at one build (the rows it wrote), read from the SQLite file itself. */
+function analysesWrittenAt(dbPath: string, generatedAt: string): string[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare('SELECT review_id FROM review_analyses WHERE analysed_at = ?').all(generatedAt) as { review_id: string }[]).map((r) => r.review_id);
+  } finally {
+    db.close();
+  }
+}
+
+describe('stored insights', () => {
+  const dbPath = `${dir.path}/restart.db`;
+
+  it('serves the same complete document, ETag and Last-Modified from the first request after a restart', async () => {
+    const first = await startServer(dbPath);
+    await first.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
+    await first.app.publisher.refresh();
+    await first.app.publisher.insightsReady();
+    const before = await fetchInsights(first);
+    const beforeBr = await fetchInsights(first, { 'accept-encoding': 'br' });
+    expect(before.body?.status).toBe('ready');
+    expect(before.response.headers.get('last-modified')).not.toBeNull();
+    await first.close();
+
+    const second = await startServer(dbPath);
+    try {
+      const after = await fetchInsights(second);
+      expect(after.body?.status).toBe('ready');
+      expect(after.text).toBe(before.text);
+      expect(after.response.headers.get('etag')).toBe(before.response.headers.get('etag'));
+      expect(after.response.headers.get('last-modified')).toBe(before.response.headers.get('last-modified'));
+      const revalidated = await fetch(`${second.url}/insights.json`, { headers: { 'if-none-match': before.response.headers.get('etag')! } });
+      expect(revalidated.status).toBe(304);
+      const revalidatedBr = await fetch(`${second.url}/insights.json`, { headers: { 'accept-encoding': 'br', 'if-none-match': beforeBr.response.headers.get('etag')! } });
+      expect(revalidatedBr.status).toBe(304);
+      const byDate = await fetch(`${second.url}/insights.json`, { headers: { 'if-modified-since': before.response.headers.get('last-modified')! } });
+      expect(byDate.status).toBe(304);
+      // Nothing changed, so nothing was built again.
+      await second.app.publisher.insightsReady();
+      expect((await fetchInsights(second)).text).toBe(before.text);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('analyses only the imported review again, and the new document lands', async () => {
+    const server = await startServer(dbPath);
+    try {
+      const before = await fetchInsights(server);
+      const analysed: number[] = [];
+      server.app.publisher.on('insights', (_view, count) => analysed.push(count));
+      const file = writeJson(`${dir.path}/one.json`, {
+        reviews: [{ id: 'zz-one-more', date: '2026-11-20', rating: 5, text: 'Zoë showed up on time and fixed the AC fast. Fair price.', author: 'O M.', verified: true }],
+      });
+      expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
+      await server.app.publisher.refresh();
+      await server.app.publisher.insightsReady();
+      const after = await fetchInsights(server);
+      expect(analysed).toEqual([1]);
+      expect(after.body!.reviewCount).toBe(before.body!.reviewCount + 1);
+      expect(after.body!.asOf).toBe(server.app.publisher.current().snapshot.version.publishedAt);
+      expect(after.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
+      expect(analysesWrittenAt(dbPath, after.body!.generatedAt!)).toEqual(['zz-one-more']);
+      expect(citedIds(after.text).has('zz-one-more')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drops a review from the served insights as soon as the import that unpublishes it is served', async () => {
+    const server = await startServer(dbPath);
+    try {
+      const before = await fetchInsights(server);
+      const quoted = before.body!.aspects.flatMap((a) => [...a.quotes.positive, ...a.quotes.negative])[0]!.reviewId;
+      const record = demo.reviews.find((r) => r.id === quoted)!;
+      const file = writeJson(`${dir.path}/unpublish.json`, { reviews: [{ ...record, verified: false }] });
+      expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
+      await server.app.publisher.refresh();
+      // The new version's insights are still being built: what is served is the last document without the review.
+      const carried = await fetchInsights(server);
+      expect(carried.body!.asOf).toBe(before.body!.asOf);
+      expect(citedIds(before.text).has(quoted)).toBe(true);
+      expect(citedIds(carried.text).has(quoted)).toBe(false);
+      expect(carried.text).not.toContain(`"${quoted}"`);
+      expect(carried.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
+      await server.app.publisher.insightsReady();
+      expect((await fetchInsights(server)).text).not.toContain(`"${quoted}"`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a store whose insights were never built', () => {
+  it('answers the pending document with Retry-After while another process holds the build, then the built one', async () => {
+    const dbPath = `${dir.path}/claimed.db`;
+    const server = await startServer(dbPath);
+    try {
+      // Another process claims the build of the version about to be published, and keeps it for now.
+      const plan = { business: demo.business, reviews: demo.reviews.slice(0, 60), replace: true };
+      const { version } = await server.store.applyImport(plan);
+      const key = `${engineVersions().document}|${version.publishedAt}`;
+      expect(await server.store.insights.claimBuild(key, 'another process', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString())).toBe(true);
+      await server.app.publisher.refresh();
+      const pending = await fetchInsights(server);
+      expect(pending.response.status).toBe(200);
+      expect(pending.body).toMatchObject({ status: 'building', asOf: null, aspects: [], faq: [] });
+      expect(pending.response.headers.get('retry-after')).toBe('5');
+      expect(pending.response.headers.get('cache-control')).toBe('no-store');
+      expect(pending.response.headers.get('last-modified')).toBeNull();
+      // The other process gives up its claim: this one takes the build over.
+      await server.store.insights.releaseBuild(key, 'another process');
+      await server.app.publisher.insightsReady();
+      const built = await fetchInsights(server);
+      expect(built.body).toMatchObject({ status: 'ready', asOf: version.publishedAt });
+      expect(built.response.headers.get('retry-after')).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is built by one process when two serve the same store', async () => {
+    const dbPath = `${dir.path}/two.db`;
+    const store = await openStore(`sqlite:${dbPath}`);
+    await store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
+    await store.close();
+    // Both start on reviews without insights; each begins catching up as it starts.
+    const analysed: number[] = [];
+    const [a, b] = await Promise.all([startServer(dbPath), startServer(dbPath)]);
+    try {
+      for (const s of [a, b]) s.app.publisher.on('insights', (_view, count) => analysed.push(count));
+      await Promise.all([a.app.publisher.insightsReady(), b.app.publisher.insightsReady()]);
+      const published = a.app.publisher.current().snapshot.reviews.length;
+      expect(analysed.sort((x, y) => x - y)).toEqual([0, published]);
+      expect((await fetchInsights(a)).text).toBe((await fetchInsights(b)).text);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
