@@ -1,7 +1,7 @@
 // Insights figures in a process of their own (so RSS is theirs): analyzer throughput, a full build, and an
 // incremental rebuild after one review changes. Run by bench/run.ts; prints one JSON line.
 import { generateDemo } from '../src/demo/generate.js';
-import { Analyzer } from '../src/insights/analyzer.js';
+import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { InsightsEngine } from '../src/insights/engine.js';
 import type { PublishedReview } from '../src/store/types.js';
 

@@ -1,11 +1,11 @@
-// Hand-run check of src/insights/polarity (after `npm run build`): `node scripts/polarity-selfcheck.mjs`.
+// Hand-run check of src/insights/analysis/polarity (after `npm run build`): `node scripts/polarity-selfcheck.mjs`.
 // Prints expectations that failed, the held-out UCI table, throughput and model size; exits 1 on any failure.
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { URL } from 'node:url';
-import { evaluateUci, textPolarity, wordValence } from '../dist/src/insights/polarity/index.js';
-import { loadUci } from '../dist/src/insights/polarity/uci.js';
+import { textPolarity } from '../dist/src/insights/analysis/polarity/index.js';
+import { evaluateUci, loadUci } from '../dist/src/insights/training/polarity/uci.js';
 
 const out = process.stdout;
 let failures = 0;
@@ -49,12 +49,6 @@ for (const [text, label] of expected) {
   if (got.score < -1 || got.score > 1 || (got.label === 'neutral') !== (got.score === 0)) fail(`${JSON.stringify(text)}: score ${got.score} out of contract`);
 }
 
-for (const [word, sign] of [['excellent', 1], ['terrible', -1], ['overpriced', -1], ['punctual', 1]]) {
-  const v = wordValence(word);
-  if (v === undefined || Math.sign(v) !== sign || Math.abs(v) > 1) fail(`wordValence(${word}) = ${v}`);
-}
-if (wordValence('tuesday') !== undefined) fail('wordValence(tuesday) should be undefined');
-
 const texts = ['yelp', 'amazon', 'imdb'].flatMap((d) => loadUci(d)).map((s) => s.text);
 const first = texts.map((t) => JSON.stringify(textPolarity(t))).join('\n');
 const second = texts.map((t) => JSON.stringify(textPolarity(t))).join('\n');
@@ -72,7 +66,7 @@ for (const row of evaluateUci()) {
   if (row.trainedOn.includes(row.dataset)) fail(`${row.dataset} evaluated on its own training data`);
   if (row.dataset === 'yelp' && row.accuracy < 0.85) fail(`Yelp accuracy ${row.accuracy} < 0.85`);
 }
-const bytes = statSync(new URL('../src/insights/polarity/model.json', import.meta.url)).size;
+const bytes = statSync(new URL('../src/insights/analysis/polarity/model.json', import.meta.url)).size;
 out.write(`throughput ${perSecond} sentences/s; model.json ${Math.round(bytes / 1024)} KiB\n`);
 if (bytes > 400 * 1024) fail(`model.json is ${bytes} bytes`);
 out.write(failures === 0 ? 'polarity self-check: all passed\n' : `polarity self-check: ${failures} failed\n`);

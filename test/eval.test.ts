@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { trainAspectModel } from '../src/insights/aspect-model.js';
-import { crossValidated } from '../src/insights/eval.js';
-import { ASPECT_THRESHOLD, examplesOf, loadLabelled } from '../src/insights/labelled.js';
-import { evaluateUci } from '../src/insights/polarity/index.js';
+import { trainAspectModel } from '../src/insights/training/learn-aspects.js';
+import { crossValidated } from '../src/insights/training/eval.js';
+import { ASPECT_THRESHOLD, examplesOf, loadLabelled } from '../src/insights/training/labelled.js';
+import { evaluateUci } from '../src/insights/training/polarity/uci.js';
 
 describe('evaluation targets', () => {
   it('reaches macro-F1 ≥ 0.90 and aspect polarity accuracy ≥ 0.90 on the development set, cross-validated', () => {
@@ -23,7 +23,7 @@ describe('evaluation targets', () => {
 
 describe('shipped models', () => {
   it('the aspect model is what `npm run train:aspects` produces from the development set', () => {
-    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/aspect-model.json'), 'utf8');
+    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/aspect-model.json'), 'utf8');
     const trained = trainAspectModel(examplesOf(loadLabelled('eval/devset.jsonl')), ASPECT_THRESHOLD, 'Trained by `npm run train:aspects` on eval/devset.jsonl');
     expect(`${JSON.stringify(trained)}\n`).toBe(shipped);
   });

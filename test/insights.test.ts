@@ -1,7 +1,7 @@
 // The insights engine: negation, contrast, entity recognition, determinism, and every figure traceable to its reviews.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { Analyzer } from '../src/insights/analyzer.js';
+import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { InsightsEngine } from '../src/insights/engine.js';
 import { InsightsDocument, type Business } from '../src/reviews/schemas.js';
 import { fold } from '../src/reviews/text.js';

@@ -17,6 +17,7 @@ const doc = (engineVersion: string, asOf: string | null, generatedAt: string): S
   generatedAt,
   reviewCount: 1,
   document: JSON.stringify({ engineVersion, asOf, generatedAt }),
+  compressed: null,
 });
 const T = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
 
@@ -56,6 +57,14 @@ describe.each(engines)('$name insights store', ({ url }) => {
     expect(await store.insights.saveDocument(doc('e2', T(20), T(31)))).toBe(true);
     expect(await store.insights.findDocument('e1', T(20))).toBeUndefined();
     expect(await store.insights.latestDocument()).toEqual(doc('e2', T(20), T(31)));
+  });
+
+  it('keeps the compressed copies byte for byte', async () => {
+    const compressed = { gzip: Buffer.from([31, 139, 0, 1, 2]), br: Buffer.from([11, 255, 0]) };
+    await store.insights.saveDocument({ ...doc('e1', T(1), T(2)), compressed });
+    const found = await store.insights.findDocument('e1', T(1));
+    expect(Buffer.from(found!.compressed!.gzip)).toEqual(compressed.gzip);
+    expect(Buffer.from(found!.compressed!.br)).toEqual(compressed.br);
   });
 
   it('keeps a never-published store apart: its document has no asOf', async () => {

@@ -1,6 +1,6 @@
 // `reviews analyze <file>`: one JSON line per review with its sentiment, aspects (and the evidence that decided
 // each), technicians and services, so an operator can see why the engine says what it says.
-import { Analyzer } from '../insights/analyzer.js';
+import { Analyzer } from '../insights/analysis/analyzer.js';
 import { readImportFile } from '../reviews/import-file.js';
 import type { Store } from '../store/types.js';
 import { progressReporter } from './progress.js';

@@ -4,7 +4,8 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Business } from '../reviews/schemas.js';
 import type { PublishedReview, Store, StoredInsights } from '../store/types.js';
-import type { ReviewAnalysis } from './analyzer.js';
+import { compress } from '../publishing/representation.js';
+import type { ReviewAnalysis } from './analysis/analyzer.js';
 import { InsightsEngine } from './engine.js';
 import type { EngineVersions } from './version.js';
 
@@ -67,13 +68,12 @@ export class InsightsBuilder {
         [...fresh].map(([reviewId, a]) => ({ reviewId, inputKey: a.inputKey, analysis: JSON.stringify(a.analysis) })),
         generatedAt,
       );
-      const document: StoredInsights = {
-        engineVersion: this.versions.document,
-        asOf: request.asOf,
-        generatedAt,
-        reviewCount: request.reviews.length,
-        document: JSON.stringify(built),
-      };
+      const json = JSON.stringify(built);
+      const body = Buffer.from(json, 'utf8');
+      // Compressed here, once, off the server's thread; above 1 MiB at the fast setting, so a one-review rebuild
+      // of a large business is not held up for seconds by brotli's best quality.
+      const compressed = (await compress(body, body.length > 1 << 20 ? 'fast' : 'best')) ?? null;
+      const document: StoredInsights = { engineVersion: this.versions.document, asOf: request.asOf, generatedAt, reviewCount: request.reviews.length, document: json, compressed };
       if (!(await insights.saveDocument(document))) return { kind: 'superseded' };
       return { kind: 'built', document, analysed: fresh.size, ms: Math.round(performance.now() - started) };
     } finally {

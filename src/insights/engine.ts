@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import type { Business, InsightsDocument } from '../reviews/schemas.js';
 import type { PublishedReview } from '../store/types.js';
-import { aggregate } from './aggregate.js';
-import { Analyzer, type ReviewAnalysis } from './analyzer.js';
-import { LEXICON_VERSION } from './lexicon.js';
+import { aggregate } from './document/aggregate.js';
+import { Analyzer, type ReviewAnalysis } from './analysis/analyzer.js';
+import { LEXICON_VERSION } from './analysis/lexicon.js';
 
 export interface InsightsInput {
   business: Business | null;

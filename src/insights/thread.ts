@@ -1,8 +1,17 @@
 // Worker thread entry: owns a store connection and an InsightsBuilder, and runs the builds the server asks for.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Business } from '../reviews/schemas.js';
 import { openStore } from '../store/open.js';
-import { InsightsBuilder, type BuildRequest } from './builder.js';
+import { InsightsBuilder } from './builder.js';
+import { ReviewSet, type ReviewDelta } from './review-set.js';
 import type { EngineVersions } from './version.js';
+
+/** A build request as the thread receives it: the reviews as a delta against its copy. */
+export interface ThreadRequest {
+  business: Business | null;
+  asOf: string | null;
+  delta: ReviewDelta;
+}
 
 export interface ThreadData {
   databaseUrl: string;
@@ -11,14 +20,18 @@ export interface ThreadData {
 
 const { databaseUrl, versions } = workerData as ThreadData;
 const builder = openStore(databaseUrl).then((store) => new InsightsBuilder(store, versions));
+const reviews = new ReviewSet();
 
 // One build at a time, in arrival order: a build reuses the analyses of the one before.
 let queue: Promise<unknown> = Promise.resolve();
 
-parentPort?.on('message', (message: { id: number; request: BuildRequest }) => {
+parentPort?.on('message', (message: { id: number; request: ThreadRequest }) => {
+  const { business, asOf, delta } = message.request;
+  // Applied in arrival order, whatever becomes of the build: the server counts on the thread holding what it sent.
+  const current = reviews.apply(delta);
   queue = queue.then(async () => {
     try {
-      const outcome = await (await builder).build(message.request);
+      const outcome = await (await builder).build({ business, asOf, reviews: current });
       parentPort!.postMessage({ id: message.id, ok: true, outcome });
     } catch (error) {
       parentPort!.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

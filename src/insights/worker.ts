@@ -1,13 +1,16 @@
 // The server's handle on the insights thread: builds run there, so analysing 100,000 reviews never blocks serving.
 import { Worker } from 'node:worker_threads';
 import type { BuildOutcome, BuildRequest } from './builder.js';
-import type { ThreadData } from './thread.js';
+import { ReviewDeltas } from './review-set.js';
+import type { ThreadData, ThreadRequest } from './thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 
 export class InsightsWorker {
   private worker: Worker | undefined;
   private nextId = 0;
   private stopped = false;
+  /** What the thread holds, so each build sends only what changed. */
+  private readonly deltas = new ReviewDeltas();
   private readonly pending = new Map<number, { resolve: (outcome: BuildOutcome) => void; reject: (e: Error) => void }>();
 
   constructor(private readonly databaseUrl: string) {}
@@ -21,9 +24,10 @@ export class InsightsWorker {
     if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
     const worker = this.start();
     const id = this.nextId++;
+    const message: ThreadRequest = { business: request.business, asOf: request.asOf, delta: this.deltas.next(request.reviews) };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, request });
+      worker.postMessage({ id, request: message });
     });
   }
 
@@ -52,6 +56,7 @@ export class InsightsWorker {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
       if (this.worker === worker) this.worker = undefined;
+      this.deltas.forget();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the insights worker exited (code ${code})`)));

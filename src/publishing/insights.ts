@@ -6,7 +6,8 @@ import type { InsightsWorker } from '../insights/worker.js';
 import type { ReviewsSnapshot } from '../reviews/snapshot.js';
 import { InsightsDocument } from '../reviews/schemas.js';
 import type { Store, StoredInsights } from '../store/types.js';
-import { CACHE_CONTROL, encodeRepresentation, type Representation } from './representation.js';
+import { documentNamed } from '../reviews/catalogue.js';
+import { CACHE_CONTROL, encodeRepresentation, representationOf, type Representation } from './representation.js';
 
 export interface ServedInsights {
   readonly document: InsightsDocument;
@@ -32,7 +33,7 @@ export async function pendingInsights(): Promise<ServedInsights> {
     summary: { text: '' },
   };
   const representation = await encodeRepresentation(JSON.stringify(document), {
-    contentType: 'application/json',
+    contentType: INSIGHTS_TYPE,
     cacheControl: CACHE_CONTROL.none,
     lastModified: null,
     effort: 'fast',
@@ -45,15 +46,28 @@ export async function servedFromStore(stored: StoredInsights, snapshot: ReviewsS
   const document = JSON.parse(stored.document) as InsightsDocument;
   const source = { engineVersion: stored.engineVersion, asOf: stored.asOf };
   const filtered = withoutUnpublished(document, snapshot);
-  return encodeServed(filtered ?? document, filtered ? undefined : stored.document, source, lastModifiedOf(stored.generatedAt, filtered ? snapshot : undefined));
+  if (filtered) return encodeServed(filtered, source, lastModifiedOf(stored.generatedAt, snapshot));
+  // As stored: the same bytes, so the same ETags, and the copies compressed by the process that built it.
+  const compressed = stored.compressed && { gzip: asBuffer(stored.compressed.gzip), br: asBuffer(stored.compressed.br) };
+  const representation = representationOf(Buffer.from(stored.document, 'utf8'), compressed ?? undefined, {
+    contentType: INSIGHTS_TYPE,
+    cacheControl: CACHE_CONTROL.documents,
+    lastModified: lastModifiedOf(stored.generatedAt, undefined),
+  });
+  return { document, representation, source };
 }
+
+/** Bytes that crossed from the insights thread arrive as plain Uint8Arrays: a Buffer view of the same memory. */
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+const INSIGHTS_TYPE = documentNamed('insights').mediaType;
 
 /** The insights served so far, carried over to a new snapshot until its own are built. */
 export async function carriedOver(served: ServedInsights, snapshot: ReviewsSnapshot): Promise<ServedInsights> {
   if (!served.source) return served;
   const filtered = withoutUnpublished(served.document, snapshot);
   if (!filtered) return served;
-  return encodeServed(filtered, undefined, served.source, lastModifiedOf(served.document.generatedAt, snapshot));
+  return encodeServed(filtered, served.source, lastModifiedOf(served.document.generatedAt, snapshot));
 }
 
 /** The build time; when reviews had to be dropped, the bytes changed with the data: whichever is later. */
@@ -62,17 +76,13 @@ function lastModifiedOf(generatedAt: string | null, droppedFor: ReviewsSnapshot 
   return times.length ? new Date(Math.max(...times)) : null;
 }
 
-async function encodeServed(
-  document: InsightsDocument,
-  json: string | undefined,
-  source: ServedInsights['source'],
-  lastModified: Date | null,
-): Promise<ServedInsights> {
-  const representation = await encodeRepresentation(json ?? JSON.stringify(document), {
-    contentType: 'application/json',
+async function encodeServed(document: InsightsDocument, source: ServedInsights['source'], lastModified: Date | null): Promise<ServedInsights> {
+  const body = Buffer.from(JSON.stringify(document), 'utf8');
+  const representation = await encodeRepresentation(body, {
+    contentType: INSIGHTS_TYPE,
     cacheControl: CACHE_CONTROL.documents,
     lastModified,
-    effort: 'best',
+    effort: body.length > 1 << 20 ? 'fast' : 'best',
   });
   return { document, representation, source };
 }

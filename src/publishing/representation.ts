@@ -64,25 +64,41 @@ export function withLastModified(rep: Representation, lastModified: Date | null)
   return { ...rep, lastModified: toSeconds(lastModified) };
 }
 
-export async function encodeRepresentation(content: string | Buffer, options: EncodeOptions): Promise<Representation> {
-  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+/** A body's compressed copies, or none when it is too small for them to be worth a variant. */
+export interface Compressed {
+  gzip: Buffer;
+  br: Buffer;
+}
+
+export async function compress(body: Buffer, effort: EncodeOptions['effort']): Promise<Compressed | undefined> {
+  if (body.length < MIN_COMPRESS_BYTES) return undefined;
+  // Brotli quality 11 costs seconds on multi-megabyte bodies; above 1 MiB quality 9 keeps rebuilds quick.
+  const quality = effort === 'fast' ? 4 : body.length > 1 << 20 ? 9 : 11;
+  const [gz, br] = await Promise.all([
+    gzipAsync(body, { level: effort === 'fast' ? 6 : 9 }),
+    brotliAsync(body, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      },
+    }),
+  ]);
+  return { gzip: gz, br };
+}
+
+/** A representation of a body and its compressed copies, made here or earlier (stored with the body). */
+export function representationOf(body: Buffer, compressed: Compressed | undefined, options: Omit<EncodeOptions, 'effort'>): Representation {
   const tag = options.tag ?? contentTag(body);
   const variants: Representation['variants'] = { identity: { body, etag: `"${tag}"` } };
-  if (body.length >= MIN_COMPRESS_BYTES) {
-    // Brotli quality 11 costs seconds on multi-megabyte bodies; above 1 MiB quality 9 keeps rebuilds quick.
-    const quality = options.effort === 'fast' ? 4 : body.length > 1 << 20 ? 9 : 11;
-    const [gz, br] = await Promise.all([
-      gzipAsync(body, { level: options.effort === 'fast' ? 6 : 9 }),
-      brotliAsync(body, {
-        params: {
-          [zlib.BROTLI_PARAM_QUALITY]: quality,
-          [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        },
-      }),
-    ]);
-    variants.gzip = { body: gz, etag: `"${tag}-gzip"` };
-    variants.br = { body: br, etag: `"${tag}-br"` };
+  if (compressed) {
+    variants.gzip = { body: compressed.gzip, etag: `"${tag}-gzip"` };
+    variants.br = { body: compressed.br, etag: `"${tag}-br"` };
   }
   return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified: toSeconds(options.lastModified), variants };
+}
+
+export async function encodeRepresentation(content: string | Buffer, options: EncodeOptions): Promise<Representation> {
+  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  return representationOf(body, await compress(body, options.effort), options);
 }

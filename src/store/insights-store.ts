@@ -4,7 +4,15 @@ import type { InsightsStore, StoredAnalysis, StoredInsights } from './types.js';
 
 export interface InsightsTables {
   review_analyses: { review_id: string; input_key: string; analysis: string; analysed_at: string };
-  insights_documents: { engine_version: string; as_of: string; generated_at: string; review_count: number; document: string };
+  insights_documents: {
+    engine_version: string;
+    as_of: string;
+    generated_at: string;
+    review_count: number;
+    document: string;
+    document_gzip: Uint8Array | null;
+    document_br: Uint8Array | null;
+  };
   insights_builds: { build_key: string; owner: string; claimed_until: string };
   reviews: { id: string; verified: number };
 }
@@ -24,6 +32,7 @@ function fromRow(row: DocumentRow): StoredInsights {
     generatedAt: row.generated_at,
     reviewCount: Number(row.review_count),
     document: row.document,
+    compressed: row.document_gzip && row.document_br ? { gzip: row.document_gzip, br: row.document_br } : null,
   };
 }
 
@@ -99,6 +108,8 @@ export class KyselyInsightsStore implements InsightsStore {
         generated_at: document.generatedAt,
         review_count: document.reviewCount,
         document: document.document,
+        document_gzip: document.compressed?.gzip ?? null,
+        document_br: document.compressed?.br ?? null,
       };
       await trx
         .insertInto('insights_documents')

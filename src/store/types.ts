@@ -129,6 +129,8 @@ export interface StoredInsights {
   reviewCount: number;
   /** The document, as JSON. */
   document: string;
+  /** Its gzip and brotli copies, made once by the process that built it; null for a body too small to compress. */
+  compressed: { gzip: Uint8Array; br: Uint8Array } | null;
 }
 
 /** Derived data: analyses and insights documents, built once per version across every process sharing the store. */

@@ -112,6 +112,8 @@ const m004Insights: Migration = {
       .addColumn('generated_at', 'text', (c) => c.notNull())
       .addColumn('review_count', 'integer', (c) => c.notNull())
       .addColumn('document', 'text', (c) => c.notNull())
+      .addColumn('document_gzip', 'blob')
+      .addColumn('document_br', 'blob')
       .addPrimaryKeyConstraint('insights_documents_pk', ['engine_version', 'as_of'])
       .execute();
     await db.schema

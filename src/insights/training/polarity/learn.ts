@@ -1,20 +1,11 @@
 // Deterministic training of the polarity model from labelled sentences: same sentences and lexicon → same weights.
-import { extractFeatures } from './features.js';
-import { Speller } from './spelling.js';
+import { extractFeatures } from '../../analysis/polarity/features.js';
+import type { LearnedWeights } from '../../analysis/polarity/model.js';
+import { Speller } from '../../analysis/polarity/spelling.js';
 
 export interface LabelledSentence {
   readonly text: string;
   readonly positive: boolean;
-}
-
-/** What training adds to the lexicon rules; `model.json` stores exactly this, plus the base lexicon. */
-export interface LearnedWeights {
-  /** Logit offset of the rule-plus-correction model, used when the rules found an opinion. */
-  readonly bias: number;
-  /** Learned corrections to each feature's rule-based prior (absent = prior alone). */
-  readonly deltas: ReadonlyMap<string, number>;
-  /** Logistic regression over content words, used only when no lexicon word or pattern was found. */
-  readonly fallback: { readonly bias: number; readonly weights: ReadonlyMap<string, number> };
 }
 
 // Strong pull towards the lexicon: with a few thousand sentences from other domains, free word weights learn the

@@ -1,7 +1,8 @@
 // Recognises the business's technicians (full names, first names, nicknames) and services (catalogue names and
 // everyday words such as "AC") in review text, beside the review's own fields.
-import type { Business } from '../reviews/schemas.js';
-import { fold } from '../reviews/text.js';
+import type { Business } from '../../reviews/schemas.js';
+import { fold, technicianKeys } from '../../reviews/text.js';
+import { foldedText } from './fold.js';
 import { INSTALL_WORDS, REPAIR_WORDS, SERVICE_WORDS } from './lexicon.js';
 
 /** First names that are also everyday words: matched only when written with a capital ("Bill" the tech, not the bill). */
@@ -30,13 +31,13 @@ export class EntityMatcher {
 
   constructor(business: Business | null) {
     for (const technician of business?.technicians ?? []) {
-      const full = fold(technician.name).trim();
-      const variants = [full, full.split(/\s+/)[0]!, ...(technician.aliases ?? []).map((a) => fold(a).trim())];
+      const keys = technicianKeys(technician.name);
+      const variants = [...keys, ...(technician.aliases ?? []).map((a) => fold(a).trim())];
       const plain = variants.filter((v) => !COMMON_WORD_NAMES.has(v));
       const common = variants.filter((v) => COMMON_WORD_NAMES.has(v));
       this.names.push({
         name: technician.name,
-        folded: wordsRegex(plain.length ? plain : [full], 'iu'),
+        folded: wordsRegex(plain.length ? plain : keys.slice(0, 1), 'iu'),
         ...(common.length ? { capitalised: wordsRegex(common.map((c) => c[0]!.toUpperCase() + c.slice(1)), 'u') } : {}),
       });
     }
@@ -69,7 +70,7 @@ export class EntityMatcher {
   /** Service ids from the fields and the text; "AC" alone means its repair, "new AC" its installation. */
   services(text: string, fields: readonly string[]): string[] {
     const found = new Set(fields);
-    const folded = fold(text).replace(/['’]/g, '');
+    const folded = foldedText(text);
     const words = new Set(folded.split(/[^\p{L}\p{N}]+/u));
     const installing = [...INSTALL_WORDS].some((w) => (w.includes(' ') ? folded.includes(w) : words.has(w)));
     const repairing = [...REPAIR_WORDS].some((w) => (w.includes(' ') ? folded.includes(w) : words.has(w)));

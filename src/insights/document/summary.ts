@@ -1,14 +1,13 @@
 // The editorial paragraph, written from the figures it cites (and only from them).
-import type { PublishedReview } from '../store/types.js';
-import { averageRating, count, percent } from './figures.js';
-import { ASPECT_LABELS, quarterOf, type AspectInsight, type EntityInsight, type Insights } from './aggregate.js';
+import type { PublishedReview } from '../../store/types.js';
+import { averageRating, count, percent, quarterOf } from './figures.js';
+import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } from './insights.js';
 
 export interface SummaryInput {
   reviews: readonly PublishedReview[];
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
 }
-
 
 export function buildSummary(input: SummaryInput, minMentions: number): Insights['summary'] {
   const { reviews } = input;

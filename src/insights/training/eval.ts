@@ -1,11 +1,10 @@
 // `npm run eval`: the analyzer against the labelled home-services sets (per-aspect P/R/F1, macro-F1, aspect polarity
 // accuracy) and the general polarity against the UCI sentences; `--errors` lists the dev-set mistakes.
-import { AspectId } from '../reviews/schemas.js';
-import { Analyzer } from './analyzer.js';
-import { trainAspectModel } from './aspect-model.js';
+import { AspectId } from '../../reviews/schemas.js';
+import { Analyzer } from '../analysis/analyzer.js';
+import { trainAspectModel } from './learn-aspects.js';
 import { ASPECT_THRESHOLD, examplesOf, loadLabelled, type Labelled } from './labelled.js';
-import { evaluateUci } from './polarity/index.js';
-
+import { evaluateUci } from './polarity/uci.js';
 
 export interface SetScores {
   sentences: number;
@@ -17,7 +16,7 @@ export interface SetScores {
 }
 
 /** Scores items; `analyzerFor` gives the analyzer for each item (cross-validation swaps models per fold). */
-export function scoreSet(items: readonly Labelled[], analyzerFor: (index: number) => Analyzer): SetScores {
+function scoreSet(items: readonly Labelled[], analyzerFor: (index: number) => Analyzer): SetScores {
   const counts = new Map(AspectId.options.map((a) => [a, { tp: 0, fp: 0, fn: 0 }]));
   let polarityRight = 0;
   let polarityJudged = 0;
@@ -86,7 +85,7 @@ export function crossValidated(items: readonly Labelled[]): SetScores {
   return scoreSet(items, (index) => analyzers[index % FOLDS]!);
 }
 
-if (process.argv[1]?.endsWith('/insights/eval.js')) {
+if (process.argv[1]?.endsWith('/insights/training/eval.js')) {
   const dev = loadLabelled('eval/devset.jsonl');
   const test = loadLabelled('eval/testset.jsonl');
   const lexiconOnly = new Analyzer(null, { aspectModel: null });

@@ -1,12 +1,12 @@
 // Recurring phrases beyond the eight aspects, found from the data: sticky two- and three-word phrases that many
 // reviews share, with no opinion word in them, ranked by how many reviews use them.
-import type { Business } from '../reviews/schemas.js';
-import { fold } from '../reviews/text.js';
-import type { PublishedReview } from '../store/types.js';
-import type { ReviewAnalysis } from './analyzer.js';
+import type { Business } from '../../reviews/schemas.js';
+import { fold } from '../../reviews/text.js';
+import type { PublishedReview } from '../../store/types.js';
+import type { ReviewAnalysis } from '../analysis/analyzer.js';
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import { ENTRIES, INTENSIFIERS, NEGATORS } from './lexicon.js';
+import { ENTRIES, INTENSIFIERS, NEGATORS } from '../analysis/lexicon.js';
 
 export interface Topic {
   phrase: string;
@@ -58,11 +58,6 @@ function words(text: string): string[][] {
   return text
     .split(/[.!?;:,()\n"]+/)
     .map((part) => part.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
-}
-
-/** A review's text folded once for every text-level count (topics, the FAQ's urgent jobs): lowercase, no accents or apostrophes. */
-export function foldedText(text: string): string {
-  return fold(text).replace(/['’]/g, '');
 }
 
 function isOpinion(word: string): boolean {

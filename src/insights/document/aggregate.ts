@@ -1,82 +1,24 @@
 // Aggregates per-review analyses into the insights dataset: aspects, entities, topics, FAQ and summary, each
 // figure with the review ids behind it. Pure and deterministic: the same reviews give the same bytes.
-import type { AspectId, Business } from '../reviews/schemas.js';
-import { AspectId as AspectIds } from '../reviews/schemas.js';
-import type { PublishedReview } from '../store/types.js';
-import type { AspectJudgement, ReviewAnalysis } from './analyzer.js';
+import type { AspectId, Business } from '../../reviews/schemas.js';
+import { AspectId as AspectIds } from '../../reviews/schemas.js';
+import type { PublishedReview } from '../../store/types.js';
+import type { AspectJudgement, ReviewAnalysis } from '../analysis/analyzer.js';
+import { foldedText } from '../analysis/fold.js';
 import { buildFaq } from './faq.js';
-import { averageRating, round2 } from './figures.js';
+import { averageRating, quarterOf, round2 } from './figures.js';
+import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights, type Quote, type Tally } from './insights.js';
 import { buildSummary } from './summary.js';
-import { findTopics, foldedText, type Topic } from './topics.js';
+import { findTopics } from './topics.js';
+
+export type { Insights } from './insights.js';
 
 /** Nothing is reported about an aspect, entity or topic with fewer mentions than this. */
-export const MIN_MENTIONS = 5;
+const MIN_MENTIONS = 5;
 const QUOTES = 3;
 
-export const ASPECT_LABELS: Record<AspectId, string> = {
-  punctuality: 'Punctuality',
-  responsiveness: 'Responsiveness',
-  price: 'Price',
-  quality: 'Quality of work',
-  professionalism: 'Professionalism',
-  communication: 'Communication',
-  cleanliness: 'Cleanliness',
-  expertise: 'Expertise',
-};
-
-export interface Quote {
-  reviewId: string;
-  date: string;
-  rating: number;
-  text: string;
-  score: number;
-}
-
-export interface Tally {
-  mentions: number;
-  positive: number;
-  negative: number;
-  /** Reviews whose judgements of it cancel out. */
-  neutral: number;
-  /** (positive − negative) / mentions, −1..1, two decimals; null below the minimum mention count. */
-  score: number | null;
-}
-
-export interface AspectInsight extends Tally {
-  id: AspectId;
-  label: string;
-  trend: ({ quarter: string } & Tally)[];
-  quotes: { positive: Quote[]; negative: Quote[] };
-  reviewIds: { positive: string[]; negative: string[]; neutral: string[] };
-}
-
-export interface EntityInsight {
-  mentions: number;
-  averageRating: number;
-  aspects: ({ aspect: AspectId } & Tally)[];
-  quotes: { positive: Quote[]; negative: Quote[] };
-  reviewIds: string[];
-}
-
-export interface Insights {
-  status: 'ready';
-  generatedAt: string | null;
-  reviewCount: number;
-  lexiconVersion: string;
-  minMentions: number;
-  aspects: AspectInsight[];
-  entities: {
-    technicians: ({ name: string } & EntityInsight)[];
-    services: ({ id: string; name: string; category: string | null } & EntityInsight)[];
-    serviceAreas: ({ name: string } & EntityInsight)[];
-  };
-  topics: Topic[];
-  faq: { id: string; question: string; answer: string; figures: Record<string, unknown>; reviewIds: string[] }[];
-  summary: { text: string; figures: Record<string, unknown> };
-}
-
 /** One judgement per review and aspect: several mentions in a review add up. */
-export interface ReviewAspect {
+interface ReviewAspect {
   review: PublishedReview;
   aspect: AspectId;
   score: number;
@@ -84,11 +26,9 @@ export interface ReviewAspect {
 }
 
 /** Judgements that cancel out (0.8 − 0.8) are neutral, floating-point dust included. */
-export const sign = (score: number) => (Math.abs(score) < 1e-9 ? 0 : Math.sign(score));
+const sign = (score: number) => (Math.abs(score) < 1e-9 ? 0 : Math.sign(score));
 
-export const quarterOf = (date: string) => `${date.slice(0, 4)}-Q${Math.ceil(Number(date.slice(5, 7)) / 3)}`;
-
-export function tally(scores: readonly number[]): Tally {
+function tally(scores: readonly number[]): Tally {
   const positive = scores.filter((s) => sign(s) > 0).length;
   const negative = scores.filter((s) => sign(s) < 0).length;
   const mentions = scores.length;
@@ -96,7 +36,7 @@ export function tally(scores: readonly number[]): Tally {
 }
 
 /** Combines a review's judgements of each aspect into one, keeping the strongest as its evidence. */
-export function perReviewAspects(review: PublishedReview, analysis: ReviewAnalysis): ReviewAspect[] {
+function perReviewAspects(review: PublishedReview, analysis: ReviewAnalysis): ReviewAspect[] {
   const byAspect = new Map<AspectId, ReviewAspect>();
   for (const j of analysis.aspects) {
     const current = byAspect.get(j.aspect);
@@ -195,7 +135,7 @@ export function aggregate(
 
   const folded = new Map(reviews.map((r) => [r.id, foldedText(r.text)]));
   const topics = findTopics(reviews, analyses, folded, business, MIN_MENTIONS);
-  const base = { reviews, folded, aspects, technicians, services, topics };
+  const base = { reviews, folded, aspects, technicians, services };
   return {
     status: 'ready',
     generatedAt: meta.generatedAt,

@@ -1,7 +1,7 @@
 // A learned second opinion on which aspects a clause talks about: one logistic regression per aspect over its
-// words and word pairs (and what the lexicon found), trained on the labelled development set. It adds aspects the
-// lexicon missed; it never removes one. Deterministic training; the weights ship in aspect-model.json.
-import { AspectId } from '../reviews/schemas.js';
+// words and word pairs (and what the lexicon found). It adds aspects the lexicon missed; it never removes one. The
+// weights ship in aspect-model.json (written by training/train-aspects.ts); this module only reads and applies them.
+import { AspectId } from '../../reviews/schemas.js';
 
 export interface AspectModel {
   about: string;
@@ -11,16 +11,8 @@ export interface AspectModel {
   weights: Record<string, Record<string, number>>;
 }
 
-export interface TrainingExample {
-  features: string[];
-  aspects: ReadonlySet<AspectId>;
-}
-
-const EPOCHS = 300;
-const LEARNING_RATE = 0.5;
-const L2 = 0.002;
-/** Weights smaller than this are dropped from the shipped model: they change no decision. */
-const PRUNE = 0.02;
+/** The logistic link: training and prediction must use the same one. */
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** Words and adjacent word pairs of a clause (numbers as "#"), and the aspects the lexicon found in it. */
 export function aspectFeatures(tokens: readonly string[], lexiconAspects: Iterable<string>): string[] {
@@ -31,41 +23,6 @@ export function aspectFeatures(tokens: readonly string[], lexiconAspects: Iterab
   });
   for (const a of lexiconAspects) features.add(`LEX:${a}`);
   return [...features].sort();
-}
-
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-
-export function trainAspectModel(examples: readonly TrainingExample[], threshold: number, about: string): AspectModel {
-  const vocabulary = [...new Set(examples.flatMap((e) => e.features))].sort();
-  const index = new Map(vocabulary.map((f, i) => [f, i]));
-  const rows = examples.map((e) => e.features.map((f) => index.get(f)!));
-  const model: AspectModel = { about, threshold, bias: {}, weights: {} };
-  for (const aspect of AspectId.options) {
-    const y = examples.map((e) => (e.aspects.has(aspect) ? 1 : 0));
-    const w = new Float64Array(vocabulary.length);
-    let b = 0;
-    // Full-batch gradient descent: no randomness, so the same data gives the same weights.
-    for (let epoch = 0; epoch < EPOCHS; epoch++) {
-      const grad = new Float64Array(vocabulary.length);
-      let gradB = 0;
-      rows.forEach((row, n) => {
-        let z = b;
-        for (const i of row) z += w[i]!;
-        const error = sigmoid(z) - y[n]!;
-        for (const i of row) grad[i]! += error;
-        gradB += error;
-      });
-      for (let i = 0; i < w.length; i++) w[i]! -= LEARNING_RATE * (grad[i]! / rows.length + L2 * w[i]!);
-      b -= LEARNING_RATE * (gradB / rows.length);
-    }
-    model.bias[aspect] = Math.round(b * 1000) / 1000;
-    const weights: Record<string, number> = {};
-    vocabulary.forEach((f, i) => {
-      if (Math.abs(w[i]!) >= PRUNE) weights[f] = Math.round(w[i]! * 1000) / 1000;
-    });
-    model.weights[aspect] = weights;
-  }
-  return model;
 }
 
 /** Feature → its weight for each aspect, in AspectId order: one lookup per feature instead of one per aspect. */

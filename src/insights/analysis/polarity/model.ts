@@ -1,7 +1,6 @@
-// The polarity model in memory and on disk (model.json), and the verdict for one text: lexicon rules with learned
+// The polarity model as model.json stores it and as it is loaded, and the verdict for one text: lexicon rules with learned
 // corrections when an opinion word is present, a learned content-word fallback otherwise, neutral without evidence.
 import { extractFeatures } from './features.js';
-import type { LearnedWeights } from './learn.js';
 import { NOT_OPINIONS, SUPPLEMENT } from './lexicon.js';
 import { Speller } from './spelling.js';
 
@@ -21,6 +20,16 @@ export interface ModelFile {
   bias: number;
   deltas: { keys: string; values: number[] };
   fallback: { bias: number; keys: string; values: number[] };
+}
+
+/** What training adds to the lexicon rules; `model.json` stores exactly this, plus the base lexicon. */
+export interface LearnedWeights {
+  /** Logit offset of the rule-plus-correction model, used when the rules found an opinion. */
+  readonly bias: number;
+  /** Learned corrections to each feature's rule-based prior (absent = prior alone). */
+  readonly deltas: ReadonlyMap<string, number>;
+  /** Logistic regression over content words, used only when no lexicon word or pattern was found. */
+  readonly fallback: { readonly bias: number; readonly weights: ReadonlyMap<string, number> };
 }
 
 export interface PolarityModel {
@@ -48,14 +57,8 @@ function zip(keys: string, values: number[]): Map<string, number> {
   return new Map(names.map((name, i) => [name, values[i]!]));
 }
 
-function unzip(map: ReadonlyMap<string, number>): { keys: string; values: number[] } {
-  const entries = [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { keys: entries.map(([k]) => k).join(' '), values: entries.map(([, v]) => v) };
-}
-
 export function baseLexiconOf(file: ModelFile): Map<string, number> {
-  const { keys, values } = { keys: file.lexicon.words, values: file.lexicon.valences };
-  return zip(keys, values);
+  return zip(file.lexicon.words, file.lexicon.valences);
 }
 
 export function fromFile(file: ModelFile): PolarityModel {
@@ -69,20 +72,6 @@ export function fromFile(file: ModelFile): PolarityModel {
       deltas: zip(file.deltas.keys, file.deltas.values),
       fallback: { bias: file.fallback.bias, weights: zip(file.fallback.keys, file.fallback.values) },
     },
-  };
-}
-
-export function toFile(base: ReadonlyMap<string, number>, learned: LearnedWeights, trainedOn: string[], about: string): ModelFile {
-  const lexicon = unzip(base);
-  const fallback = unzip(learned.fallback.weights);
-  return {
-    format: 1,
-    about,
-    trainedOn,
-    lexicon: { words: lexicon.keys, valences: lexicon.values },
-    bias: learned.bias,
-    deltas: unzip(learned.deltas),
-    fallback: { bias: learned.fallback.bias, ...fallback },
   };
 }
 
@@ -111,10 +100,4 @@ export function judge(model: PolarityModel, text: string): PolarityResult {
     if (Math.abs(w) >= FALLBACK_EVIDENCE) evidence = true;
   }
   return evidence ? verdict(z) : NEUTRAL;
-}
-
-/** A word's general valence on −1..1 (VADER's ±4 scale divided by 4), or undefined when no lexicon scores it. */
-export function valenceOf(model: PolarityModel, word: string): number | undefined {
-  const v = model.lexicon.get(word);
-  return v === undefined ? undefined : Math.max(-1, Math.min(1, v / 4));
 }

@@ -1,20 +1,17 @@
 // Questions a prospective customer asks, answered from the figures, each with the review ids behind the answer.
-import type { PublishedReview } from '../store/types.js';
-import type { AspectInsight, EntityInsight, Insights } from './aggregate.js';
+import type { PublishedReview } from '../../store/types.js';
+import { URGENCY_TERMS } from '../analysis/lexicon.js';
 import { count, percent } from './figures.js';
-import { URGENCY_TERMS } from './lexicon.js';
-import type { Topic } from './topics.js';
+import type { AspectInsight, EntityInsight, Insights } from './insights.js';
 
 export interface FaqInput {
   reviews: readonly PublishedReview[];
-  /** Review id → its text folded (see foldedText). */
+  /** Review id → its text in lexicon form (analysis/fold.ts). */
   folded: ReadonlyMap<string, string>;
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
   services: readonly ({ id: string; name: string } & EntityInsight)[];
-  topics: readonly Topic[];
 }
-
 
 function aspectAnswer(aspect: AspectInsight, yes: string, no: string, subject: string) {
   const share = percent(aspect.positive, aspect.mentions);

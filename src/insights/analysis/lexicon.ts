@@ -1,5 +1,6 @@
 // The home-services lexicon (versioned data, no logic): aspect terms, domain opinion words, negators and modifiers.
-import type { AspectId } from '../reviews/schemas.js';
+import type { AspectId } from '../../reviews/schemas.js';
+import { CONCESSIVE, CONTRAST, STRONG_NEGATORS, WEAK_NEGATORS } from './polarity/lexicon.js';
 
 /** Bumped whenever an entry changes, so stored or cached analyses of an older lexicon are recomputed. */
 export const LEXICON_VERSION = '2026.11.1';
@@ -428,12 +429,11 @@ export const ENTRIES: Readonly<Record<string, Entry>> = merge(
   general, conditional, quality, malfunctions, professionalism, communication, punctuality, responsiveness, price, cleanliness, expertise,
 );
 
-/** Words that invert what follows within a few tokens ("not on time", "never called back", "no mess"). */
-export const NEGATORS: ReadonlySet<string> = new Set([
-  'not', 'no', 'never', 'nothing', 'none', 'nobody', 'neither', 'nor', 'without', 'hardly', 'barely', 'cannot', 'cant',
-  'dont', 'didnt', 'doesnt', 'isnt', 'wasnt', 'werent', 'arent', 'wont', 'wouldnt', 'couldnt', 'shouldnt', 'havent',
-  'hasnt', 'hadnt', 'aint', 'lack', 'lacked', 'lacking', 'zero', 'less',
-]);
+/**
+ * Words that invert what follows within a few tokens ("not on time", "never called back", "no mess"): the general
+ * negators the polarity rules use, and words that deny an aspect in reviews ("zero communication", "lacked care").
+ */
+export const NEGATORS: ReadonlySet<string> = new Set([...STRONG_NEGATORS, ...WEAK_NEGATORS, 'lack', 'lacked', 'lacking', 'zero', 'less']);
 
 /** Tokens a negation does not cross. */
 export const NEGATION_STOPS: ReadonlySet<string> = new Set(['but', 'however', 'although', 'though', 'yet', 'and', 'so', 'because', 'which', 'that', 'who', 'after', 'until', 'while', 'when']);
@@ -456,7 +456,7 @@ export const MODIFIER_PHRASES: Readonly<Record<string, string>> = {
 };
 
 /** Clause boundaries: the clause after a contrast carries the writer's conclusion. */
-export const CONTRAST_MARKERS: ReadonlySet<string> = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'unfortunately', 'still', 'otherwise', 'whereas', 'despite']);
+export const CONTRAST_MARKERS: ReadonlySet<string> = new Set([...CONTRAST, ...CONCESSIVE, 'unfortunately', 'still', 'otherwise', 'despite']);
 
 /** Words that mark urgent work for the FAQ ("Do they do emergency work?"). */
 export const URGENCY_TERMS: readonly string[] = [

@@ -3,15 +3,16 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { composeLexicon, fromFile, type LearnedWeights, type ModelFile } from '../../analysis/polarity/model.js';
 import { train } from './learn.js';
-import { composeLexicon, fromFile, toFile } from './model.js';
 import { buildBaseLexicon, SOURCES } from './sources.js';
 import { evaluate, loadUci, type UciDataset } from './uci.js';
 
 /** Yelp is the honest test and never trains the production model. */
-export const PRODUCTION_TRAINING: readonly UciDataset[] = ['amazon', 'imdb'];
+const PRODUCTION_TRAINING: readonly UciDataset[] = ['amazon', 'imdb'];
 
-// Compiled to dist/src/insights/polarity; the committed model lives next to this file's source.
+// Compiled to dist/src/insights/training/polarity; the committed model lives in the source tree, beside the runtime
+// that loads it.
 function sourceModelPath(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
@@ -19,7 +20,25 @@ function sourceModelPath(): string {
     if (up === dir) throw new Error('train: no package.json above this module');
     dir = up;
   }
-  return join(dir, 'src', 'insights', 'polarity', 'model.json');
+  return join(dir, 'src', 'insights', 'analysis', 'polarity', 'model.json');
+}
+
+function unzip(map: ReadonlyMap<string, number>): { keys: string; values: number[] } {
+  const entries = [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { keys: entries.map(([k]) => k).join(' '), values: entries.map(([, v]) => v) };
+}
+
+function toFile(base: ReadonlyMap<string, number>, learned: LearnedWeights, trainedOn: string[], about: string): ModelFile {
+  const lexicon = unzip(base);
+  return {
+    format: 1,
+    about,
+    trainedOn,
+    lexicon: { words: lexicon.keys, valences: lexicon.values },
+    bias: learned.bias,
+    deltas: unzip(learned.deltas),
+    fallback: { bias: learned.fallback.bias, ...unzip(learned.fallback.weights) },
+  };
 }
 
 function main(): void {
@@ -34,7 +53,7 @@ function main(): void {
   writeFileSync(path, bytes);
   // tsc copied the previous model.json into dist before training ran; refresh that copy too, so the new model
   // serves without another build.
-  const compiled = fileURLToPath(new URL('./model.json', import.meta.url));
+  const compiled = fileURLToPath(new URL('../../analysis/polarity/model.json', import.meta.url));
   if (compiled !== path) writeFileSync(compiled, bytes);
   const out = process.stdout;
   out.write(`wrote ${path}: ${base.size} lexicon words, ${learned.deltas.size} corrections, ${learned.fallback.weights.size} fallback words\n`);

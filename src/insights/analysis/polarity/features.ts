@@ -19,7 +19,7 @@ import type { Speller } from './spelling.js';
 import { tokenize, type Token } from './tokenize.js';
 
 /** Logit per lexicon point (VADER's −4..4 scale): the rule-based prior the learned weights start from. */
-export const LOGIT_PER_POINT = 0.7;
+const LOGIT_PER_POINT = 0.7;
 // VADER's measured damping for a negated positive word ("not great" is weaker than "bad").
 const NEGATED_POSITIVE = -0.74;
 // A forbidden harm keeps its sign as a warning ("don't waste your money", "never buy here").

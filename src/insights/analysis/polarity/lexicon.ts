@@ -1,8 +1,5 @@
 // Our own general-English additions to the packaged lexicons, and the word classes the polarity rules read (data only).
 
-/** Bumped whenever an entry here changes, so cached polarity results of an older lexicon are recomputed. */
-export const POLARITY_LEXICON_VERSION = '2026.11.1';
-
 const opinions = (valence: number, words: string): [string, number][] =>
   words.split(' ').map((w) => [w, valence]);
 
@@ -73,8 +70,10 @@ export const BOOSTERS: ReadonlyMap<string, number> = new Map([
 
 /** Contrast that makes the following clause the verdict ("nice staff, but the food was cold"). */
 export const CONTRAST = words('but however yet except');
+/** Concessions: "although it was late, ..." sets one clause against the other. */
+export const CONCESSIVE = words('although though whereas');
 /** Subordinators: they end a negation's scope like punctuation does. */
-export const SUBORDINATORS = words('although though whereas while');
+export const SUBORDINATORS: ReadonlySet<string> = new Set([...CONCESSIVE, 'while']);
 /**
  * Markers of unrealised or wished-for states: praise after them is not praise ("I expected better", "if you like
  * waiting, go there", "it should be cleaner").

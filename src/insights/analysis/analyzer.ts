@@ -2,9 +2,9 @@
 // negation, technicians and services recognised; every judgement carries the words that decided it.
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import type { AspectId, Business } from '../reviews/schemas.js';
-import { fold } from '../reviews/text.js';
+import type { AspectId, Business } from '../../reviews/schemas.js';
 import { EntityMatcher } from './entities.js';
+import { foldedText } from './fold.js';
 import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS, RECURRENCE } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
@@ -92,7 +92,7 @@ function tokenize(text: string, offset: number): Token[] {
   const tokens: Token[] = [];
   let previousEnd = 0;
   for (const m of text.matchAll(TOKEN)) {
-    const word = fold(m[0]).replace(/['’]/g, '');
+    const word = foldedText(m[0]);
     const norm = /^\d+(st|nd|rd|th|am|pm|ish)?$/.test(word) || NUMBER_WORDS.has(word) ? '#' : word;
     const breakBefore = /[,.!?:;()]/.test(text.slice(previousEnd, m.index));
     tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length, breakBefore, quoted: insideQuotes(text, m.index) });
