@@ -1,7 +1,8 @@
 // What every public API has: CORS, JSON errors without internals, ignored credentials, OpenAPI, empty and full datasets.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AspectId, InsightsDocument, JsonFeedDocument, type Business, type ImportedReview } from '../src/reviews/schemas.js';
+import { InsightsDocument } from '../src/reviews/insights-document.js';
+import { AspectId, JsonFeedDocument, type Business, type ImportedReview } from '../src/reviews/schemas.js';
 import { startServer, tempDir, type RunningServer } from './support/server.js';
 import { header, headerList, rawRequest, type RawResponse, type RawRequestOptions } from './support/wire.js';
 

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { engineVersions } from '../src/insights/version.js';
-import type { InsightsDocument } from '../src/reviews/schemas.js';
+import type { InsightsDocument } from '../src/reviews/insights-document.js';
 import { openStore } from '../src/store/open.js';
 import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 

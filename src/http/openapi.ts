@@ -1,12 +1,12 @@
 // The OpenAPI 3.1.0 description, generated from the same Zod schemas that validate requests and type responses.
 import { z } from 'zod';
 import { documentNamed } from '../reviews/catalogue.js';
+import { InsightsDocument } from '../reviews/insights-document.js';
 import { ROUTES } from '../reviews/links.js';
 import { SearchResponse, SinceParams, SinceResponse } from '../reviews/responses.js';
 import {
   AggregateRating,
   Business,
-  InsightsDocument,
   JsonFeedDocument,
   Review,
   ReviewsDataset,

@@ -1,6 +1,7 @@
 // Builds the insights document from the published reviews, analysing only reviews whose analysis it lacks.
 import { createHash } from 'node:crypto';
-import type { Business, InsightsDocument } from '../reviews/schemas.js';
+import type { InsightsDocument } from '../reviews/insights-document.js';
+import type { Business } from '../reviews/schemas.js';
 import type { PublishedReview } from '../store/types.js';
 import { aggregate } from './document/aggregate.js';
 import { Analyzer, type ReviewAnalysis } from './analysis/analyzer.js';

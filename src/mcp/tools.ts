@@ -6,7 +6,8 @@ import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
 import { toPublic } from '../reviews/documents.js';
 import { SearchResponse, SinceResponse } from '../reviews/responses.js';
-import { AggregateRating, Business, InsightsDocument, IsoDate, Review } from '../reviews/schemas.js';
+import { InsightsDocument } from '../reviews/insights-document.js';
+import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
 import { fold } from '../reviews/text.js';
 

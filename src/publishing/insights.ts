@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { InsightsWorker } from '../insights/worker.js';
 import type { ReviewsSnapshot } from '../reviews/snapshot.js';
-import { InsightsDocument } from '../reviews/schemas.js';
+import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Store, StoredInsights } from '../store/types.js';
 import { documentNamed } from '../reviews/catalogue.js';
 import { CACHE_CONTROL, encodeRepresentation, representationOf, type Representation } from './representation.js';

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { atomFeed, jsonFeed, reviewsDataset } from './documents.js';
 import type { Links } from './links.js';
 import type { PublishedData } from './published.js';
-import { InsightsDocument, JsonFeedDocument, ReviewsDataset } from './schemas.js';
+import { InsightsDocument } from './insights-document.js';
+import { JsonFeedDocument, ReviewsDataset } from './schemas.js';
 
 export type DocumentName = 'reviews' | 'insights' | 'jsonFeed' | 'atomFeed';
 

@@ -1,7 +1,7 @@
-// The insights document's shape (what /insights.json serves) and the aspect labels it prints; shared by the
-// aggregation and the FAQ and summary written from it.
+// The insights document's types as aggregation builds them (inferred from its one schema) and the aspect labels
+// it prints; shared by the aggregation and the FAQ and summary written from it.
 import type { AspectId } from '../../reviews/schemas.js';
-import type { Topic } from './topics.js';
+import type { InsightsDocument, TechnicianInsight } from '../../reviews/insights-document.js';
 
 export const ASPECT_LABELS: Record<AspectId, string> = {
   punctuality: 'Punctuality',
@@ -14,53 +14,10 @@ export const ASPECT_LABELS: Record<AspectId, string> = {
   expertise: 'Expertise',
 };
 
-export interface Quote {
-  reviewId: string;
-  date: string;
-  rating: number;
-  text: string;
-  score: number;
-}
+/** The document as aggregation builds it: complete (`status: ready`), with the summary's figures filled in. */
+export type Insights = Omit<InsightsDocument, 'status' | 'asOf'> & { status: 'ready' };
 
-export interface Tally {
-  mentions: number;
-  positive: number;
-  negative: number;
-  /** Reviews whose judgements of it cancel out. */
-  neutral: number;
-  /** (positive − negative) / mentions, −1..1, two decimals; null below the minimum mention count. */
-  score: number | null;
-}
+export type { AspectInsight, Quote, Tally } from '../../reviews/insights-document.js';
 
-export interface AspectInsight extends Tally {
-  id: AspectId;
-  label: string;
-  trend: ({ quarter: string } & Tally)[];
-  quotes: { positive: Quote[]; negative: Quote[] };
-  reviewIds: { positive: string[]; negative: string[]; neutral: string[] };
-}
-
-export interface EntityInsight {
-  mentions: number;
-  averageRating: number;
-  aspects: ({ aspect: AspectId } & Tally)[];
-  quotes: { positive: Quote[]; negative: Quote[] };
-  reviewIds: string[];
-}
-
-export interface Insights {
-  status: 'ready';
-  generatedAt: string | null;
-  reviewCount: number;
-  lexiconVersion: string;
-  minMentions: number;
-  aspects: AspectInsight[];
-  entities: {
-    technicians: ({ name: string } & EntityInsight)[];
-    services: ({ id: string; name: string; category: string | null } & EntityInsight)[];
-    serviceAreas: ({ name: string } & EntityInsight)[];
-  };
-  topics: Topic[];
-  faq: { id: string; question: string; answer: string; figures: Record<string, unknown>; reviewIds: string[] }[];
-  summary: { text: string; figures: Record<string, unknown> };
-}
+/** What technicians, services and areas share: the figures of the reviews that name them. */
+export type EntityInsight = Omit<TechnicianInsight, 'name'>;

@@ -1,6 +1,7 @@
 // The editorial paragraph, written from the figures it cites (and only from them).
 import type { PublishedReview } from '../../store/types.js';
 import { averageRating, count, percent, quarterOf } from './figures.js';
+import type { SummaryInsight } from '../../reviews/insights-document.js';
 import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } from './insights.js';
 
 export interface SummaryInput {
@@ -13,7 +14,7 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
   const { reviews } = input;
   if (reviews.length === 0) return { text: 'No verified reviews yet.', figures: { reviewCount: 0 } };
   const overall = averageRating(reviews);
-  const figures: Record<string, unknown> = { reviewCount: reviews.length, averageRating: overall };
+  const figures: NonNullable<SummaryInsight['figures']> = { reviewCount: reviews.length, averageRating: overall };
   const sentences = [`Across ${count(reviews.length)} verified reviews, customers rate the business ${overall.toFixed(2)} out of 5.`];
 
   const reported = input.aspects.filter((a) => a.mentions >= minMentions);
