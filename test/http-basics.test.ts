@@ -276,7 +276,8 @@ describe('an empty store', () => {
     const res = await getEmpty('/insights.json');
     expect(res.status).toBe(200);
     const insights = InsightsDocument.parse(json<unknown>(res));
-    expect(insights.generatedAt).toBeNull();
+    expect(insights.status).toBe('ready');
+    expect(insights.asOf).toBeNull();
     expect(insights.reviewCount).toBe(0);
     expect(insights.entities).toEqual({ technicians: [], services: [], serviceAreas: [] });
     expect(insights.topics).toEqual([]);

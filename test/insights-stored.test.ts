@@ -94,6 +94,8 @@ describe('stored insights', () => {
       expect(after.body!.asOf).toBe(server.app.publisher.current().snapshot.version.publishedAt);
       expect(after.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
       expect(analysesWrittenAt(dbPath, after.body!.generatedAt!)).toEqual(['zz-one-more']);
+      // Its Last-Modified is that of the data it describes, as for every document of the data.
+      expect(after.response.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
       expect(citedIds(after.text).has('zz-one-more')).toBe(true);
     } finally {
       await server.close();
@@ -120,6 +122,40 @@ describe('stored insights', () => {
       expect((await fetchInsights(server)).text).not.toContain(`"${quoted}"`);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('an engine upgrade', () => {
+  it('serves the previous engine\'s document until the new engine has built its own, which moves Last-Modified', async () => {
+    const dbPath = `${dir.path}/upgrade.db`;
+    const first = await startServer(dbPath);
+    await first.store.applyImport({ business: demo.business, reviews: demo.reviews.slice(0, 120), replace: true });
+    await first.app.publisher.refresh();
+    await first.app.publisher.insightsReady();
+    const before = await fetchInsights(first);
+    await first.close();
+    // As if an earlier release of the engine had built what is stored.
+    const db = new Database(dbPath);
+    db.prepare("UPDATE insights_documents SET engine_version = 'an earlier engine'").run();
+    db.close();
+
+    const second = await startServer(dbPath);
+    try {
+      const served = await fetchInsights(second);
+      expect(served.text).toBe(before.text);
+      expect(served.response.headers.get('etag')).toBe(before.response.headers.get('etag'));
+      await second.app.publisher.insightsReady();
+      const rebuilt = await fetchInsights(second);
+      expect(rebuilt.body!.asOf).toBe(before.body!.asOf);
+      expect(rebuilt.body!.generatedAt).not.toBe(before.body!.generatedAt);
+      expect(rebuilt.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
+      // The bytes of the same data changed now, so an If-Modified-Since revalidation must not keep the old ones.
+      const lastModified = rebuilt.response.headers.get('last-modified')!;
+      expect(lastModified).toBe(new Date(Math.floor(Date.parse(rebuilt.body!.generatedAt!) / 1000) * 1000).toUTCString());
+      expect(Date.parse(lastModified)).toBeGreaterThan(Date.parse(before.response.headers.get('last-modified')!));
+    } finally {
+      await second.close();
     }
   });
 });

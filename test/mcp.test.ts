@@ -246,7 +246,7 @@ describe('MCP get_business, get_review and get_insights', () => {
       summary: insights.summary,
     };
     const mcp = structured(await callTool('get_insights', { section }));
-    expect(mcp).toStrictEqual({ section, generatedAt: insights.generatedAt, reviewCount: insights.reviewCount, data: expected[section] });
+    expect(mcp).toStrictEqual({ section, generatedAt: insights.generatedAt, asOf: insights.asOf, reviewCount: insights.reviewCount, data: expected[section] });
   });
 
   it('get_insights with a name that does not exist is a tool error naming the section and the name', async () => {

@@ -15,6 +15,7 @@ const doc = (engineVersion: string, asOf: string | null, generatedAt: string): S
   engineVersion,
   asOf,
   generatedAt,
+  lastModified: asOf ?? generatedAt,
   reviewCount: 1,
   document: JSON.stringify({ engineVersion, asOf, generatedAt }),
   compressed: null,

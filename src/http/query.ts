@@ -18,12 +18,13 @@ export function numericKeys(schema: z.ZodType): Set<string> {
 
 const STRICT_NUMBER = /^-?\d+(\.\d+)?$/;
 
+/** Zod's issues in the public `issues` shape; an unknown parameter is named by its own path, one issue each. */
 export function toIssues(error: z.ZodError): ErrorIssue[] {
-  return error.issues.map((i) => ({
-    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    message: i.code === 'unrecognized_keys' ? `unknown parameter: ${i.keys.join(', ')}` : i.message,
-    code: i.code,
-  }));
+  return error.issues.flatMap((i): ErrorIssue[] => {
+    const path = i.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    if (i.code === 'unrecognized_keys') return i.keys.map((key) => ({ path: [...path, key], message: `unknown parameter: ${key}`, code: i.code }));
+    return [{ path, message: i.message, code: i.code }];
+  });
 }
 
 /**

@@ -73,7 +73,18 @@ export class InsightsBuilder {
       // Compressed here, once, off the server's thread; above 1 MiB at the fast setting, so a one-review rebuild
       // of a large business is not held up for seconds by brotli's best quality.
       const compressed = (await compress(body, body.length > 1 << 20 ? 'fast' : 'best')) ?? null;
-      const document: StoredInsights = { engineVersion: this.versions.document, asOf: request.asOf, generatedAt, reviewCount: request.reviews.length, document: json, compressed };
+      // Another engine's document of the same data means these bytes replace others of that data: they changed now.
+      const replaces = (await insights.latestDocument())?.asOf === request.asOf;
+      const lastModified = replaces || request.asOf === null ? generatedAt : request.asOf;
+      const document: StoredInsights = {
+        engineVersion: this.versions.document,
+        asOf: request.asOf,
+        generatedAt,
+        lastModified,
+        reviewCount: request.reviews.length,
+        document: json,
+        compressed,
+      };
       if (!(await insights.saveDocument(document))) return { kind: 'superseded' };
       return { kind: 'built', document, analysed: fresh.size, ms: Math.round(performance.now() - started) };
     } finally {

@@ -9,7 +9,7 @@ import { SearchResponse, SinceResponse } from '../reviews/responses.js';
 import { InsightsDocument } from '../reviews/insights-document.js';
 import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
-import { fold } from '../reviews/text.js';
+import { technicianKeys } from '../reviews/text.js';
 
 export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
 
@@ -180,8 +180,9 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
       let data = insightSection(insights, section);
       if (name !== undefined) {
         const entries: object[] = Array.isArray(data) ? data : [];
-        const wanted = fold(name).trim();
-        const entry = entries.find((e) => entryNames(e).some((n) => fold(n) === wanted || fold(n).split(' ')[0] === wanted));
+        const wanted = technicianKeys(name)[0] ?? '';
+        // Full or first name, as search's mentions_technician: "zoe" picks "Zoë Martínez".
+        const entry = entries.find((e) => entryNames(e).some((n) => technicianKeys(n).includes(wanted)));
         if (!entry) {
           const known = entries.flatMap((e) => entryNames(e).slice(0, 1));
           return toolError(`No ${section} entry named "${name}". ${known.length ? `Known: ${known.join(', ')}.` : 'This section has no entries yet.'}`);

@@ -14,6 +14,8 @@ export interface ServedInsights {
   readonly representation: Representation;
   /** What the document was built from; null for the pending document. */
   readonly source: { readonly engineVersion: string; readonly asOf: string | null } | null;
+  /** The stored document's Last-Modified (before any reviews were dropped from it); null for the pending one. */
+  readonly lastModified: string | null;
 }
 
 /** How soon a client should ask again while a store's first insights are being built. */
@@ -38,7 +40,7 @@ export async function pendingInsights(): Promise<ServedInsights> {
     lastModified: null,
     effort: 'fast',
   });
-  return { document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null };
+  return { document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null, lastModified: null };
 }
 
 /** A stored document as the snapshot may serve it: without the reviews it no longer publishes. */
@@ -46,15 +48,15 @@ export async function servedFromStore(stored: StoredInsights, snapshot: ReviewsS
   const document = JSON.parse(stored.document) as InsightsDocument;
   const source = { engineVersion: stored.engineVersion, asOf: stored.asOf };
   const filtered = withoutUnpublished(document, snapshot);
-  if (filtered) return encodeServed(filtered, source, lastModifiedOf(stored.generatedAt, snapshot));
+  if (filtered) return encodeServed(filtered, source, stored.lastModified, lastModifiedOf(stored.lastModified, snapshot));
   // As stored: the same bytes, so the same ETags, and the copies compressed by the process that built it.
   const compressed = stored.compressed && { gzip: asBuffer(stored.compressed.gzip), br: asBuffer(stored.compressed.br) };
   const representation = representationOf(Buffer.from(stored.document, 'utf8'), compressed ?? undefined, {
     contentType: INSIGHTS_TYPE,
     cacheControl: CACHE_CONTROL.documents,
-    lastModified: lastModifiedOf(stored.generatedAt, undefined),
+    lastModified: lastModifiedOf(stored.lastModified, undefined),
   });
-  return { document, representation, source };
+  return { document, representation, source, lastModified: stored.lastModified };
 }
 
 /** Bytes that crossed from the insights thread arrive as plain Uint8Arrays: a Buffer view of the same memory. */
@@ -67,16 +69,16 @@ export async function carriedOver(served: ServedInsights, snapshot: ReviewsSnaps
   if (!served.source) return served;
   const filtered = withoutUnpublished(served.document, snapshot);
   if (!filtered) return served;
-  return encodeServed(filtered, served.source, lastModifiedOf(served.document.generatedAt, snapshot));
+  return encodeServed(filtered, served.source, served.lastModified, lastModifiedOf(served.lastModified, snapshot));
 }
 
-/** The build time; when reviews had to be dropped, the bytes changed with the data: whichever is later. */
-function lastModifiedOf(generatedAt: string | null, droppedFor: ReviewsSnapshot | undefined): Date | null {
-  const times = [generatedAt, droppedFor?.version.publishedAt].filter((t): t is string => !!t).map((t) => Date.parse(t));
+/** The stored Last-Modified; when reviews had to be dropped, the bytes changed with the data: whichever is later. */
+function lastModifiedOf(stored: string | null, droppedFor: ReviewsSnapshot | undefined): Date | null {
+  const times = [stored, droppedFor?.version.publishedAt].filter((t): t is string => !!t).map((t) => Date.parse(t));
   return times.length ? new Date(Math.max(...times)) : null;
 }
 
-async function encodeServed(document: InsightsDocument, source: ServedInsights['source'], lastModified: Date | null): Promise<ServedInsights> {
+async function encodeServed(document: InsightsDocument, source: ServedInsights['source'], storedLastModified: string | null, lastModified: Date | null): Promise<ServedInsights> {
   const body = Buffer.from(JSON.stringify(document), 'utf8');
   const representation = await encodeRepresentation(body, {
     contentType: INSIGHTS_TYPE,
@@ -84,7 +86,7 @@ async function encodeServed(document: InsightsDocument, source: ServedInsights['
     lastModified,
     effort: body.length > 1 << 20 ? 'fast' : 'best',
   });
-  return { document, representation, source };
+  return { document, representation, source, lastModified: storedLastModified };
 }
 
 /**

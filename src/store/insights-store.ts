@@ -8,6 +8,7 @@ export interface InsightsTables {
     engine_version: string;
     as_of: string;
     generated_at: string;
+    last_modified: string;
     review_count: number;
     document: string;
     document_gzip: Uint8Array | null;
@@ -30,6 +31,7 @@ function fromRow(row: DocumentRow): StoredInsights {
     engineVersion: row.engine_version,
     asOf: row.as_of === '' ? null : row.as_of,
     generatedAt: row.generated_at,
+    lastModified: row.last_modified,
     reviewCount: Number(row.review_count),
     document: row.document,
     compressed: row.document_gzip && row.document_br ? { gzip: row.document_gzip, br: row.document_br } : null,
@@ -106,6 +108,7 @@ export class KyselyInsightsStore implements InsightsStore {
         engine_version: document.engineVersion,
         as_of: asOf,
         generated_at: document.generatedAt,
+        last_modified: document.lastModified,
         review_count: document.reviewCount,
         document: document.document,
         document_gzip: document.compressed?.gzip ?? null,

@@ -124,8 +124,13 @@ export interface StoredInsights {
   engineVersion: string;
   /** `publishedAt` of the data it describes; null for a store that never published anything. */
   asOf: string | null;
-  /** When it was built (its Last-Modified). */
+  /** When it was built. */
   generatedAt: string;
+  /**
+   * Its Last-Modified: `asOf`, like every document of that data, unless it replaced another engine's document of
+   * the same data (an upgrade), when the bytes changed at its build: then `generatedAt`.
+   */
+  lastModified: string;
   reviewCount: number;
   /** The document, as JSON. */
   document: string;

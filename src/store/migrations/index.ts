@@ -110,6 +110,7 @@ const m004Insights: Migration = {
       .addColumn('engine_version', 'text', (c) => c.notNull())
       .addColumn('as_of', 'text', (c) => c.notNull())
       .addColumn('generated_at', 'text', (c) => c.notNull())
+      .addColumn('last_modified', 'text', (c) => c.notNull())
       .addColumn('review_count', 'integer', (c) => c.notNull())
       .addColumn('document', 'text', (c) => c.notNull())
       .addColumn('document_gzip', 'blob')
