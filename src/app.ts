@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { InsightsWorker } from './insights/background.js';
-import { buildOpenApiDocument } from './http/openapi.js';
+import { buildOpenApiDocument } from './http/openapi/index.js';
 import { encodeRepresentation } from './http/representation.js';
 import { registerReadRoutes } from './http/routes.js';
 import { RevokedSessions } from './mcp/revocations.js';
@@ -49,7 +49,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
 
   const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker());
   await publisher.start();
-  const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl)), {
+  const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: config.websub })), {
     contentType: 'application/json',
     cacheControl: CACHE_CONTROL.static,
     lastModified: null,
