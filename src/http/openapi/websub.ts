@@ -1,6 +1,7 @@
 // The WebSub hub's path item: the form it takes, its plain-text answers, and the callbacks it then makes to the subscriber.
 import { z } from 'zod';
 import { MAX_FAILURES } from '../../websub/hub.js';
+import { topicsOf } from '../../websub/topics.js';
 import { paths } from '../../reviews/documents.js';
 import type { PublicDocument } from './catalogue.js';
 import { header, NO_STORE, responseRef, schemaRef, type OpenApiObject } from './components.js';
@@ -140,7 +141,9 @@ export function hubPathItem(topics: readonly PublicDocument[], baseUrl: string, 
         '202': { description: 'Accepted: intent will be verified at the callback; no body', headers: { 'Cache-Control': NO_STORE } },
         '400': plainText('A missing or invalid field; the body says which', [
           'hub.mode must be subscribe or unsubscribe',
-          `hub.topic must be one of: ${topicUrls.join(', ')}`,
+          // Word for word, so in the hub's own order of topics.
+          `hub.topic must be one of: ${topicsOf(baseUrl).map((t) => t.url).join(', ')}`,
+          'hub.callback must be an absolute https:// URL',
           'hub.callback must be an https:// URL',
           'hub.lease_seconds must be a whole number of seconds',
         ]),
