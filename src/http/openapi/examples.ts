@@ -15,8 +15,11 @@ import type { PublishedData, PublishedReview } from '../../store/types.js';
 import type { z } from 'zod';
 import insightsReady from './insights-example.json' with { type: 'json' };
 
-/** The demo the examples show: the demo business of the default seed, with few enough reviews to read. */
-export const EXAMPLE_DEMO = { seed: DEMO_DEFAULTS.seed, reviews: 12 } as const;
+/**
+ * The demo the examples show: the demo business of the default seed, with enough reviews for the insights to name
+ * technicians, services and areas (it takes 5 mentions), and few enough to read.
+ */
+export const EXAMPLE_DEMO = { seed: DEMO_DEFAULTS.seed, reviews: 30 } as const;
 
 /** As if the demo had been imported in one go on the evening of its newest review. */
 const PUBLISHED_AT = `${DEMO_DEFAULTS.until}T18:00:00.000Z`;
