@@ -6,6 +6,9 @@ export type JsonSchema = Record<string, unknown>;
 /** An OpenAPI object (operation, response, parameter…): plain JSON, shaped by the helpers below. */
 export type OpenApiObject = Record<string, unknown>;
 
+/** "jsonFeed" → "JsonFeed", for operationIds made from names. */
+export const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
 export const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 export const parameterRef = (id: string) => ({ $ref: `#/components/parameters/${id}` });
 export const headerRef = (id: string) => ({ $ref: `#/components/headers/${id}` });

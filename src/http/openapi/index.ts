@@ -6,6 +6,7 @@ import { DOCUMENTS } from './catalogue.js';
 import {
   baseComponents,
   componentSchemas,
+  pascalCase,
   sharedHeaders,
   sharedParameters,
   sharedResponses,
@@ -41,8 +42,6 @@ const DESCRIPTION = `Public, read-only verified customer reviews of one home-ser
 
 **Caching.** Documents, search and since carry a strong \`ETag\` per content-coding and, once data is published, \`Last-Modified\`; \`If-None-Match\` (or, without it, \`If-Modified-Since\`) gets 304. Bodies come as br, gzip or identity by \`Accept-Encoding\`.`;
 
-const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-
 /** HEAD of a GET operation: the same parameters and statuses, with no body in the answers it describes inline. */
 function headOf(get: OpenApiObject): OpenApiObject {
   const id = String(get.operationId);
@@ -55,7 +54,7 @@ function headOf(get: OpenApiObject): OpenApiObject {
   );
   return {
     ...get,
-    operationId: id.startsWith('get') ? `head${id.slice(3)}` : `head${pascal(id)}`,
+    operationId: id.startsWith('get') ? `head${id.slice(3)}` : `head${pascalCase(id)}`,
     summary: `${String(get.summary)} (headers only)`,
     description: 'As GET, without a body.',
     responses,

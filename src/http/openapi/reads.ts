@@ -14,16 +14,15 @@ import {
   headerRef,
   NO_STORE,
   parameterSchema,
+  pascalCase,
   responseRef,
   schemaRef,
   type OpenApiObject,
 } from './components.js';
 import type { Examples } from './examples.js';
 
-export const SEARCH_PATH = '/api/reviews/search';
-export const SINCE_PATH = '/api/reviews/since/{date}';
-
-const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const SEARCH_PATH = '/api/reviews/search';
+const SINCE_PATH = '/api/reviews/since/{date}';
 
 /** Headers of a 200 read: the validators and the caching policy it is served with. */
 function readHeaders(policy: OpenApiObject, lastModified = true): OpenApiObject {
@@ -54,7 +53,7 @@ function documentPathItem(doc: PublicDocument, examples: Examples): OpenApiObjec
   const topic = doc.websubTopic ? ' A WebSub topic: subscribe at the hub to have every change pushed.' : '';
   return {
     get: {
-      operationId: `get${pascal(doc.name)}`,
+      operationId: `get${pascalCase(doc.name)}`,
       tags: [doc.tag],
       summary: doc.title,
       description: `${doc.description}${topic}`,

@@ -77,7 +77,7 @@ function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUr
               description: 'Intent confirmed when the body is exactly hub.challenge: a subscription becomes active, an unsubscription removes it',
               content: { 'text/plain': { schema: { type: 'string' } } },
             },
-            '4XX': { description: 'Any other status, a wrong body or no answer within WEBSUB_TIMEOUT_MS: intent not verified (a subscription is rejected)' },
+            '4XX': { description: 'Any other status, a wrong body or no answer within WEBSUB_TIMEOUT_MS: intent not verified: a subscription is rejected, an unsubscription leaves the subscription as it was' },
           },
         },
       },
