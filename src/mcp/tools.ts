@@ -13,7 +13,7 @@ import { technicianKeys } from '../reviews/text.js';
 
 export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   'Verified customer reviews of one home-services business (cooling, plumbing, electrical). Use get_business for who they are, their services (with ids) and technicians; search_reviews to find reviews by rating, date, text, technician or service; get_insights for what customers say overall (aspects such as punctuality or price, per technician, service and area, recurring topics, an FAQ and a summary). Every review cited has an id that get_review returns in full.';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

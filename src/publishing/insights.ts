@@ -22,8 +22,8 @@ export interface ServedInsights {
 export const PENDING_RETRY_AFTER_SECONDS = 5;
 
 /** The document of a store that never had insights built: the shape, with nothing in it. */
-export async function pendingInsights(): Promise<ServedInsights> {
-  const document: InsightsDocument = {
+export function pendingDocument(): InsightsDocument {
+  return {
     status: 'building',
     generatedAt: null,
     asOf: null,
@@ -34,8 +34,12 @@ export async function pendingInsights(): Promise<ServedInsights> {
     faq: [],
     summary: { text: '' },
   };
+}
+
+export async function pendingInsights(): Promise<ServedInsights> {
+  const document = pendingDocument();
   const representation = await encodeRepresentation(JSON.stringify(document), {
-    contentType: INSIGHTS_TYPE,
+    contentType: INSIGHTS.mediaType,
     cacheControl: CACHE_CONTROL.none,
     lastModified: null,
     effort: 'fast',
@@ -52,8 +56,8 @@ export async function servedFromStore(stored: StoredInsights, snapshot: ReviewsS
   // As stored: the same bytes, so the same ETags, and the copies compressed by the process that built it.
   const compressed = stored.compressed && { gzip: asBuffer(stored.compressed.gzip), br: asBuffer(stored.compressed.br) };
   const representation = representationOf(Buffer.from(stored.document, 'utf8'), compressed ?? undefined, {
-    contentType: INSIGHTS_TYPE,
-    cacheControl: CACHE_CONTROL.documents,
+    contentType: INSIGHTS.mediaType,
+    cacheControl: INSIGHTS.cacheControl,
     lastModified: lastModifiedOf(stored.lastModified, undefined),
   });
   return { document, representation, source, lastModified: stored.lastModified };
@@ -62,7 +66,7 @@ export async function servedFromStore(stored: StoredInsights, snapshot: ReviewsS
 /** Bytes that crossed from the insights thread arrive as plain Uint8Arrays: a Buffer view of the same memory. */
 const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
-const INSIGHTS_TYPE = documentNamed('insights').mediaType;
+const INSIGHTS = documentNamed('insights');
 
 /** The insights served so far, carried over to a new snapshot until its own are built. */
 export async function carriedOver(served: ServedInsights, snapshot: ReviewsSnapshot): Promise<ServedInsights> {
@@ -81,8 +85,8 @@ function lastModifiedOf(stored: string | null, droppedFor: ReviewsSnapshot | und
 async function encodeServed(document: InsightsDocument, source: ServedInsights['source'], storedLastModified: string | null, lastModified: Date | null): Promise<ServedInsights> {
   const body = Buffer.from(JSON.stringify(document), 'utf8');
   const representation = await encodeRepresentation(body, {
-    contentType: INSIGHTS_TYPE,
-    cacheControl: CACHE_CONTROL.documents,
+    contentType: INSIGHTS.mediaType,
+    cacheControl: INSIGHTS.cacheControl,
     lastModified,
     effort: body.length > 1 << 20 ? 'fast' : 'best',
   });

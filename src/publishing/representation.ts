@@ -21,12 +21,9 @@ export interface Representation {
   retryAfterSeconds?: number;
 }
 
-/**
- * Datasets and feeds change at most a few times a day and revalidate cheaply (ETag → 304), so caches may
- * reuse them for five minutes; WebSub subscribers hear of changes at once anyway.
- */
+/** Caching of what is not a catalogue document (those carry their own policy). */
 export const CACHE_CONTROL = {
-  documents: 'public, max-age=300',
+  /** Search and since: a minute, as a query's answer moves with every import. */
   queries: 'public, max-age=60',
   static: 'public, max-age=3600',
   /** Insights not built yet: nothing a cache should keep. */

@@ -6,7 +6,7 @@ import type { PublishedData } from '../reviews/published.js';
 import { buildSnapshot, type ReviewsSnapshot } from '../reviews/snapshot.js';
 import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
-import { CACHE_CONTROL, contentTag, encodeRepresentation, withLastModified, type Representation } from './representation.js';
+import { contentTag, encodeRepresentation, withLastModified, type Representation } from './representation.js';
 
 export interface View {
   readonly snapshot: ReviewsSnapshot;
@@ -44,7 +44,7 @@ export async function renderDocuments(
     documents[document.name] =
       before && same
         ? withLastModified(before, lastModified)
-        : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: CACHE_CONTROL.documents, lastModified, effort: 'best', tag });
+        : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag });
   }
   return { snapshot: buildSnapshot(data), lastModified, documents: documents as RenderedDocuments, changed };
 }

@@ -1,7 +1,7 @@
 // The one catalogue of public documents: path, media type, WebSub topic or not, how it is made and cached.
 // The routes, the hub's topics, the MCP resources and the OpenAPI document all read it; adding a document is one entry.
 import type { z } from 'zod';
-import { atomFeed, jsonFeed, reviewsDataset } from './documents.js';
+import { atomFeed, FEED_SIZE, jsonFeed, reviewsDataset } from './documents.js';
 import type { Links } from './links.js';
 import type { PublishedData } from './published.js';
 import { InsightsDocument } from './insights-document.js';
@@ -9,12 +9,24 @@ import { JsonFeedDocument, ReviewsDataset } from './schemas.js';
 
 export type DocumentName = 'reviews' | 'insights' | 'jsonFeed' | 'atomFeed';
 
+/**
+ * Datasets and feeds change at most a few times a day and revalidate cheaply (ETag → 304), so caches may
+ * reuse them for five minutes; WebSub subscribers hear of changes at once anyway.
+ */
+export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
+
 export interface PublicDocument {
   name: DocumentName;
   path: string;
   mediaType: string;
   title: string;
+  /** One or two sentences for people; Markdown. */
   description: string;
+  /** Datasets hold everything; feeds the newest reviews. */
+  kind: 'dataset' | 'feed';
+  /** The name of its body's schema where the API is described (OpenAPI components). */
+  schemaName: string;
+  cacheControl: string;
   /** A WebSub topic: subscribers get its full content whenever its bytes change. */
   topic: boolean;
   /**
@@ -32,7 +44,10 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     path: '/reviews.json',
     mediaType: 'application/json',
     title: 'Reviews dataset',
-    description: 'Business metadata, aggregate rating and every verified review, newest first.',
+    description: 'Business metadata, aggregate rating and every verified review, newest first (date descending, then id descending).',
+    kind: 'dataset',
+    schemaName: 'ReviewsDataset',
+    cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
     render: (data) => JSON.stringify(reviewsDataset(data.business, data.reviews)),
     schema: ReviewsDataset,
@@ -42,7 +57,11 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     path: '/insights.json',
     mediaType: 'application/json',
     title: 'Insights dataset',
-    description: 'Aspect-based sentiment, technicians, services, areas, topics, FAQ and an editorial summary, computed from the reviews.',
+    description:
+      'Aspect-based sentiment, entities (technicians, services, service areas), topics, an FAQ and a summary, computed from the verified reviews; every figure names the reviews behind it.',
+    kind: 'dataset',
+    schemaName: 'Insights',
+    cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: false,
     render: null,
     schema: InsightsDocument,
@@ -51,8 +70,11 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     name: 'jsonFeed',
     path: '/api/feed.json',
     mediaType: 'application/feed+json',
-    title: 'JSON Feed',
-    description: 'The 50 newest reviews as a JSON Feed 1.1 document.',
+    title: 'JSON Feed 1.1',
+    description: `The ${FEED_SIZE} newest verified reviews as a JSON Feed 1.1 document, with a \`_review\` extension per item.`,
+    kind: 'feed',
+    schemaName: 'JsonFeed',
+    cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
     render: (data, links, self) => JSON.stringify(jsonFeed(links, self, data.business, data.reviews)),
     schema: JsonFeedDocument,
@@ -62,7 +84,10 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     path: '/feed.xml',
     mediaType: 'application/atom+xml',
     title: 'Atom feed',
-    description: 'The 50 newest reviews as an RFC 4287 Atom feed.',
+    description: `The ${FEED_SIZE} newest verified reviews as an RFC 4287 Atom feed.`,
+    kind: 'feed',
+    schemaName: 'AtomFeed',
+    cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
     render: (data, links, self) => atomFeed(links, self, data.business, data.reviews, data.version.publishedAt),
     schema: null,

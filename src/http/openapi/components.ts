@@ -1,0 +1,128 @@
+// Shared parts of the OpenAPI description: component schemas converted from the Zod schemas, and reused headers, parameters and responses.
+import { z } from 'zod';
+import { ErrorBody } from '../errors.js';
+
+export type JsonSchema = Record<string, unknown>;
+/** An OpenAPI object (operation, response, parameter…): plain JSON, shaped by the helpers below. */
+export type OpenApiObject = Record<string, unknown>;
+
+/** "jsonFeed" → "JsonFeed", for operationIds made from names. */
+export const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+export const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+export const parameterRef = (id: string) => ({ $ref: `#/components/parameters/${id}` });
+export const headerRef = (id: string) => ({ $ref: `#/components/headers/${id}` });
+export const responseRef = (id: string) => ({ $ref: `#/components/responses/${id}` });
+
+function withoutMeta(schema: JsonSchema): JsonSchema {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * Every named Zod schema as one set of components: a schema used inside another becomes a $ref to it, so the
+ * description says once what a Review is. The schemas stay the code's own; this only converts them.
+ */
+export function componentSchemas(components: Record<string, z.ZodType>): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(components)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: 'output' });
+  return Object.fromEntries(Object.entries(schemas).map(([id, s]) => [id, withoutMeta(s as JsonSchema)]));
+}
+
+/** A Zod schema as the schema of a parameter, its description lifted to the parameter. */
+export function parameterSchema(schema: z.ZodType): { schema: JsonSchema; description?: string } {
+  const json = withoutMeta(z.toJSONSchema(schema, { io: 'output' }) as JsonSchema);
+  const { description, ...rest } = json as { description?: string } & JsonSchema;
+  return description ? { schema: rest, description } : { schema: rest };
+}
+
+/**
+ * What Fastify itself answers for a request it refuses before any of this service's handlers run (oversized
+ * headers, an undecodable or overlong path segment): not the service's { error, message } catalogue.
+ */
+export const FrameworkError = z
+  .object({
+    error: z.string().describe('HTTP reason phrase, e.g. "Bad Request"'),
+    code: z.string().optional().describe('Fastify error code, e.g. FST_ERR_BAD_URL'),
+    message: z.string(),
+    statusCode: z.number().int(),
+  })
+  .strict()
+  .describe('Body of a request refused by the HTTP framework before routing');
+
+/** The served description itself: only its frame is promised here; the OpenAPI 3.1 schema says the rest. */
+export const OpenApiDocument = z
+  .looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .describe('An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0)');
+
+export const header = (description: string, schema: JsonSchema = { type: 'string' }, example?: string): OpenApiObject =>
+  example === undefined ? { description, schema } : { description, schema, example };
+
+/** Cache-Control as a response header, with the value this response carries. */
+export const cacheControl = (value: string, description = 'Caching policy'): OpenApiObject => header(description, { type: 'string' }, value);
+
+export const NO_STORE = cacheControl('no-store', 'Never cached');
+
+export const sharedHeaders: Record<string, OpenApiObject> = {
+  ETag: header('Strong validator, distinct per content-coding (`"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`)', { type: 'string' }),
+  LastModified: header('When the published data last changed; absent while nothing was ever published', { type: 'string' }),
+  Vary: header('Always `Accept-Encoding`', { type: 'string' }, 'Accept-Encoding'),
+  ContentEncoding: header('`br` or `gzip` when negotiated from Accept-Encoding; absent for identity', { type: 'string', enum: ['br', 'gzip'] }),
+};
+
+export const sharedParameters: Record<string, OpenApiObject> = {
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: 'ETags from earlier responses, or `*`; weak comparison. When present it decides alone.',
+  },
+  IfModifiedSince: {
+    name: 'If-Modified-Since',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: 'HTTP-date; ignored when If-None-Match is present',
+    example: 'Sun, 15 Nov 2026 18:00:00 GMT',
+  },
+  AcceptEncoding: {
+    name: 'Accept-Encoding',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: '`br` and `gzip` are offered; q-values honoured (ties prefer br, then gzip)',
+    example: 'br, gzip',
+  },
+};
+
+/** Parameters of every conditional read. */
+export const conditionalParameters = [parameterRef('IfNoneMatch'), parameterRef('IfModifiedSince'), parameterRef('AcceptEncoding')];
+
+export const errorContent = { 'application/json': { schema: schemaRef('ErrorBody') } };
+
+export const sharedResponses: Record<string, OpenApiObject> = {
+  NotModified: {
+    description: 'Not Modified: the If-None-Match (or, without it, If-Modified-Since) validator matches; no body',
+    headers: { ETag: headerRef('ETag'), 'Cache-Control': header('The policy of the 200 it stands for'), Vary: headerRef('Vary') },
+  },
+  RequestHeaderFieldsTooLarge: {
+    // True of every operation: Node's HTTP server refuses a request whose header block exceeds 16 KiB, and
+    // Fastify answers it before routing. It is the only client error the input-free documents can give.
+    description: 'Request Header Fields Too Large: the request line and headers exceed 16 KiB; answered before routing, in the framework\'s shape',
+    content: {
+      'application/json': {
+        schema: schemaRef('FrameworkError'),
+        example: { error: 'Request Header Fields Too Large', message: 'Exceeded maximum allowed HTTP header size', statusCode: 431 },
+      },
+    },
+  },
+};
+
+/** Component schemas every description has, beside the domain's. */
+export const baseComponents: Record<string, z.ZodType> = { ErrorBody, FrameworkError, OpenApiDocument };
