@@ -5,7 +5,7 @@ import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, serverPerBlock, startServer, tempDir, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -46,8 +46,7 @@ const docUrl = () => `${server.url}/.well-known/openapi.json`;
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/openapi.db`);
-  await server.store.applyImport({ business: demo.business, reviews: [...demo.reviews, complete], replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: [...demo.reviews, complete], replace: true });
   await server.app.publisher.insightsReady();
   const body: unknown = await (await fetch(docUrl())).json();
   if (!isRecord(body)) throw new Error('the OpenAPI document is not an object');
@@ -215,13 +214,7 @@ describe('live responses match the schemas the document declares', () => {
 });
 
 describe('an empty store', () => {
-  let empty: RunningServer;
-  beforeAll(async () => {
-    empty = await startServer(`${dir.path}/empty.db`);
-  });
-  afterAll(async () => {
-    await empty.close();
-  });
+  const empty = serverPerBlock(`${dir.path}/empty.db`);
 
   it.each([
     ['/reviews.json', '/reviews.json'],
@@ -233,7 +226,7 @@ describe('an empty store', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     formats.default(ajv);
     ajv.addSchema({ ...doc, $id: docUrl() });
-    const res = await fetch(`${empty.url}${url}`);
+    const res = await fetch(`${empty().url}${url}`);
     expect(res.status).toBe(200);
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const ref = at(doc, 'paths', template, 'get', 'responses', '200', 'content', type, 'schema', '$ref');

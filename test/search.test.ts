@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { newestFirst } from './support/reviews.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -16,9 +17,7 @@ const extra: ImportedReview[] = [
   { id: 'zz-hidden', date: '2024-06-02', rating: 5, text: 'Unverified: must never appear in search.', author: 'X Y.', technicians: ['Zoë Martínez'], services: [], verified: false },
 ];
 const all = [...demo.reviews, ...extra];
-const published = all
-  .filter((r) => r.verified)
-  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+const published = newestFirst(all.filter((r) => r.verified));
 
 const strip = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
@@ -86,8 +85,7 @@ const paramsArb: fc.Arbitrary<Params> = fc
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/search.db`);
-  await server.store.applyImport({ business: demo.business, reviews: all, replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: all, replace: true });
 });
 afterAll(async () => {
   await server.close();

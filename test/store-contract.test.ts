@@ -4,6 +4,7 @@ import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
 import { tempDir } from './support/server.js';
+import { sleep } from './support/wait.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -69,7 +70,7 @@ describe.each(engines)('$name store', ({ url }) => {
     expect(first.version.publishedAt).not.toBeNull();
     const same = await store.applyImport({ replace: false, reviews: [review('a')] });
     expect(same.version).toEqual(first.version);
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     const hidden = await store.applyImport({ replace: false, reviews: [review('h', { verified: false })] });
     expect(hidden.version).toEqual({ revision: 2, publishedAt: first.version.publishedAt });
     const shown = await store.applyImport({ replace: false, reviews: [review('h', { verified: true })] });
