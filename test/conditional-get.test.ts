@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Business, ImportedReview } from '../src/reviews/schemas.js';
 import type { ImportPlan } from '../src/store/types.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
+import { sleep } from './support/wait.js';
 import { decode, header, headerList, rawRequest, type RawResponse } from './support/wire.js';
 
 type Coding = 'identity' | 'gzip' | 'br';
@@ -59,11 +60,9 @@ function review(n: number, date: string, overrides: Partial<ImportedReview> = {}
 
 const firstReviews: ImportedReview[] = Array.from({ length: 8 }, (_, i) => review(i + 1, `2024-0${i + 1}-1${i}`));
 
-/** Applies an import and waits until the server serves exactly that store revision. */
-async function publish(plan: ImportPlan): Promise<Date | null> {
-  const summary = await server.store.applyImport(plan);
-  do await server.app.publisher.refresh();
-  while (server.app.publisher.current().snapshot.version.revision !== summary.version.revision);
+/** Applies an import, waits until the server serves it, and returns when the published data last changed. */
+async function publishNow(plan: ImportPlan): Promise<Date | null> {
+  const summary = await publish(server, plan);
   // /insights.json follows a moment later, when the engine has caught up.
   await server.app.publisher.insightsReady();
   return summary.version.publishedAt === null ? null : new Date(summary.version.publishedAt);
@@ -73,7 +72,6 @@ const get = (path: string, headers: Record<string, string> = {}): Promise<RawRes
   rawRequest(`${server.url}${path}`, { headers });
 const head = (path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
   rawRequest(`${server.url}${path}`, { method: 'HEAD', headers });
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const toSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
 
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
@@ -137,7 +135,7 @@ const withEncoding = (acceptEncoding: string | undefined): Record<string, string
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/conditional-get.db`);
-  const at = await publish({ business, reviews: [...firstReviews, review(90, '2024-09-01', { verified: false })], replace: true });
+  const at = await publishNow({ business, reviews: [...firstReviews, review(90, '2024-09-01', { verified: false })], replace: true });
   if (!at) throw new Error('the first import published nothing');
   importedAt = at;
 });
@@ -329,7 +327,7 @@ describe('validators across imports', () => {
     const before = await current();
     await sleep(1100); // Last-Modified has second precision.
     plan = { business, reviews: [...firstReviews, review(50, '2025-06-01')], replace: true };
-    const at = await publish(plan);
+    const at = await publishNow(plan);
     expect(at).not.toBeNull();
     for (const { path, res } of before) {
       const after = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': header(res, 'etag') ?? '' });
@@ -343,7 +341,7 @@ describe('validators across imports', () => {
   it('an import that changes nothing keeps every ETag and Last-Modified', async () => {
     const before = await current();
     await sleep(1100);
-    const at = await publish(plan);
+    const at = await publishNow(plan);
     expect(at && toSecond(at).toUTCString()).toBe(lastModifiedOf(before));
     for (const { path, res } of before) {
       const after = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': header(res, 'etag') ?? '' });
@@ -358,7 +356,7 @@ describe('validators across imports', () => {
     const before = await current();
     const servedBefore = server.app.publisher.current();
     await sleep(1100);
-    const at = await publish({ ...plan, reviews: [...plan.reviews, review(60, '2025-07-01', { verified: false })] });
+    const at = await publishNow({ ...plan, reviews: [...plan.reviews, review(60, '2025-07-01', { verified: false })] });
     // Nothing published changed, so nothing was rebuilt: the same encoded documents serve the new revision.
     const servedAfter = server.app.publisher.current();
     expect(servedAfter.snapshot.version.revision).toBeGreaterThan(servedBefore.snapshot.version.revision);

@@ -8,7 +8,8 @@ import FeedParser from 'feedparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { ReviewsDataset, type ImportedReview, type Review } from '../src/reviews/schemas.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { compareNewestFirst } from './support/reviews.js';
+import { publish, serverPerBlock, startServer, tempDir, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -61,8 +62,7 @@ let newest: Review[];
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/feeds.db`);
-  await server.store.applyImport({ business: demo.business, reviews: [...demo.reviews, ...hostile], replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: [...demo.reviews, ...hostile], replace: true });
   dataset = ReviewsDataset.parse(await (await fetch(`${server.url}/reviews.json`)).json());
   newest = dataset.reviews.slice(0, 50);
 });
@@ -97,7 +97,7 @@ function expectContentOf(content: string, review: Review, clean: (s: string) => 
 function expectNewestFirst(reviews: readonly Review[]): void {
   for (let i = 1; i < reviews.length; i++) {
     const [a, b] = [reviews[i - 1]!, reviews[i]!];
-    expect(a.date > b.date || (a.date === b.date && a.id > b.id), `${a.id} before ${b.id}`).toBe(true);
+    expect(compareNewestFirst(a, b), `${a.id} before ${b.id}`).toBeLessThan(0);
   }
 }
 
@@ -444,31 +444,25 @@ describe('JSON Feed', () => {
 });
 
 describe('feeds of an empty store', () => {
-  let empty: RunningServer;
-  beforeAll(async () => {
-    empty = await startServer(`${dir.path}/empty.db`);
-  });
-  afterAll(async () => {
-    await empty.close();
-  });
+  const empty = serverPerBlock(`${dir.path}/empty.db`);
 
   it('serves a valid JSON Feed with no items', async () => {
     const ajv = new Ajv2020({ allErrors: true });
     formats.default(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(new URL('./support/jsonfeed-1.1.schema.json', import.meta.url), 'utf8')) as object);
-    const res = await fetch(`${empty.url}/api/feed.json`);
+    const res = await fetch(`${empty().url}/api/feed.json`);
     expect(res.status).toBe(200);
     const body: unknown = await res.json();
     expect(validate(body), JSON.stringify(validate.errors, null, 2)).toBe(true);
-    expect(body).toMatchObject({ items: [], hubs: [{ type: 'WebSub', url: `${empty.url}/api/websub/hub` }] });
+    expect(body).toMatchObject({ items: [], hubs: [{ type: 'WebSub', url: `${empty().url}/api/websub/hub` }] });
   });
 
   it('serves a well-formed Atom feed with no entries but its id, title and updated', async () => {
-    const body = await (await fetch(`${empty.url}/feed.xml`)).text();
+    const body = await (await fetch(`${empty().url}/feed.xml`)).text();
     expect(XMLValidator.validate(body)).toBe(true);
     const root: unknown = new XMLParser({ isArray: () => false }).parse(body);
     const feed: unknown = typeof root === 'object' && root !== null ? (root as Record<string, unknown>).feed : undefined;
-    expect(feed).toMatchObject({ id: `${empty.url}/feed.xml`, title: expect.any(String), updated: expect.stringMatching(RFC3339) });
+    expect(feed).toMatchObject({ id: `${empty().url}/feed.xml`, title: expect.any(String), updated: expect.stringMatching(RFC3339) });
     expect(feed).not.toHaveProperty('entry');
   });
 });

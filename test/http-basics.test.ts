@@ -3,7 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InsightsDocument } from '../src/reviews/insights-document.js';
 import { AspectId, JsonFeedDocument, type Business, type ImportedReview } from '../src/reviews/schemas.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { header, headerList, rawRequest, type RawResponse, type RawRequestOptions } from './support/wire.js';
 
 const dir = tempDir();
@@ -60,9 +60,7 @@ const json = <T>(res: RawResponse): T => JSON.parse(res.body.toString('utf8')) a
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/http-basics.db`);
-  const summary = await server.store.applyImport({ business, reviews: [...verified, ...unverified], replace: true });
-  do await server.app.publisher.refresh();
-  while (server.app.publisher.current().snapshot.version.revision !== summary.version.revision);
+  await publish(server, { business, reviews: [...verified, ...unverified], replace: true });
   await server.app.publisher.insightsReady();
   empty = await startServer(`${dir.path}/http-basics-empty.db`);
   await empty.app.publisher.insightsReady();

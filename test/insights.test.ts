@@ -7,7 +7,9 @@ import { InsightsDocument } from '../src/reviews/insights-document.js';
 import type { Business } from '../src/reviews/schemas.js';
 import { fold } from '../src/reviews/text.js';
 import type { PublishedReview } from '../src/store/types.js';
-import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { newestFirst } from './support/reviews.js';
+import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { sleep } from './support/wait.js';
 
 const business: Business = {
   name: 'Test Air & Plumbing',
@@ -91,10 +93,9 @@ describe('technicians and services', () => {
 
 describe('insights dataset', () => {
   const demo = generateDemo({ seed: 5, reviews: 600 });
-  const published: PublishedReview[] = demo.reviews
-    .filter((r) => r.verified)
-    .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
-    .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+  const published: PublishedReview[] = newestFirst(
+    demo.reviews.filter((r) => r.verified).map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' })),
+  );
 
   const input = { business: demo.business, reviews: published, asOf: '2026-11-01T00:00:00.000Z', generatedAt: '2026-11-01T00:00:01.000Z' };
 
@@ -126,8 +127,7 @@ describe('insights dataset', () => {
   const dir = tempDir();
   beforeAll(async () => {
     server = await startServer(`${dir.path}/insights.db`);
-    await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
-    await server.app.publisher.refresh();
+    await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
     await server.app.publisher.insightsReady();
   });
   afterAll(async () => {
@@ -235,7 +235,7 @@ describe('insights dataset', () => {
     const deadline = Date.now() + 10_000;
     let after = before;
     while (after.reviewCount === before.reviewCount && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
       after = (await (await fetch(`${server.url}/insights.json`)).json()) as { reviewCount: number };
     }
     expect(after.reviewCount).toBe(before.reviewCount + 1);

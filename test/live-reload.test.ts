@@ -1,7 +1,8 @@
 // Changes made by the CLI while the server runs are served within two seconds, and never half-applied.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { sleep } from './support/wait.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -9,8 +10,7 @@ const demo = generateDemo({ seed: 11, reviews: 400 });
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/live.db`, { RELOAD_INTERVAL_MS: '500' });
-  await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
 });
 afterAll(async () => {
   await server.close();
@@ -30,7 +30,7 @@ describe('changes made by another process', () => {
     const imported = Date.now();
     let after = before;
     while (after === before && Date.now() - imported < 5000) {
-      await new Promise((r) => setTimeout(r, 25));
+      await sleep(25);
       after = await etagOf('/reviews.json');
     }
     const waited = Date.now() - imported;
@@ -67,7 +67,7 @@ describe('changes made by another process', () => {
     const result = await runCli(['import', file], server.databaseUrl);
     expect(result.code, result.stderr).toBe(0);
     const deadline = Date.now() + 5000;
-    while (!seen.has(countBefore + batch.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!seen.has(countBefore + batch.length) && Date.now() < deadline) await sleep(50);
     reading = false;
     await reader;
     expect([...seen].sort((a, b) => a - b)).toEqual([countBefore, countBefore + batch.length]);

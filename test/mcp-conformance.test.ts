@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { generateDemo } from '../src/demo/generate.js';
 import { runConformanceScenario, runInspectorCli, scenarioProblems } from './support/conformance.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 
 /**
  * Scenarios of @modelcontextprotocol/conformance's active suite that test this server's own behaviour. The others
@@ -21,8 +21,7 @@ const demo = generateDemo({ seed: 11, reviews: 200 });
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/mcp-conformance.db`);
-  await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
   mcpUrl = `${server.url}/mcp`;
 });
 afterAll(async () => {

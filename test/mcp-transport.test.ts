@@ -13,7 +13,8 @@ import {
   type JsonRpcError,
   type McpHttpResponse,
 } from './support/mcp-wire.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
+import { sleep } from './support/wait.js';
 
 const SECRET = 'transport-test-secret-0123456789abcdef';
 const OTHER_SECRET = 'another-secret-fedcba9876543210-xyz';
@@ -54,8 +55,7 @@ function changeOneCharacter(id: string, position: number): string {
 beforeAll(async () => {
   const env = { MCP_SESSION_SECRET: SECRET, MCP_ALLOWED_ORIGINS: `${ALLOWED_ORIGIN}, http://localhost:5173` };
   server = await startServer(`${dir.path}/a.db`, env);
-  await server.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
   sameFileReplica = await startServer(`${dir.path}/a.db`, env);
   await sameFileReplica.app.publisher.refresh();
   otherFileReplica = await startServer(`${dir.path}/b.db`, env);
@@ -185,7 +185,7 @@ describe('MCP sessions on every replica', () => {
     while (Date.now() - start < 3000) {
       status = (await mcpRequest(sameFileReplica.url, { sessionId, protocolVersion, body: rpc('ping') })).status;
       if (status === 404) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await sleep(25);
     }
     expect(status).toBe(404);
     expect(Date.now() - start).toBeLessThan(1500);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { mcpRequest, openSession, resultOf, rpc } from './support/mcp-wire.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { rawRequest } from './support/wire.js';
 
 const dir = tempDir('reviews-mcp-');
@@ -77,8 +77,7 @@ async function connectClient(): Promise<{ client: Client; transport: StreamableH
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/mcp.db`, { MCP_SESSION_SECRET: 'mcp-test-secret-0123456789abcdef' });
-  await server.store.applyImport({ business: demo.business, reviews: [...demo.reviews, ...extra], replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: [...demo.reviews, ...extra], replace: true });
   await server.app.publisher.insightsReady();
   ({ client, transport } = await connectClient());
 });

@@ -7,7 +7,7 @@ import { exampleData } from '../src/http/openapi/examples.js';
 import { InsightsEngine } from '../src/insights/engine.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { at, fetchDescription, isRecord, operationsOf, schemaAt, type Json } from './support/openapi.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { publish, serverPerBlock, startServer, tempDir, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -35,8 +35,7 @@ const docUrl = () => `${server.url}/.well-known/openapi.json`;
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/openapi.db`);
-  await server.store.applyImport({ business: demo.business, reviews: [...demo.reviews, complete], replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: [...demo.reviews, complete], replace: true });
   await server.app.publisher.insightsReady();
   doc = await fetchDescription(docUrl());
 });
@@ -341,13 +340,7 @@ describe('live responses match the schemas the document declares', () => {
 });
 
 describe('an empty store', () => {
-  let empty: RunningServer;
-  beforeAll(async () => {
-    empty = await startServer(`${dir.path}/empty.db`);
-  });
-  afterAll(async () => {
-    await empty.close();
-  });
+  const empty = serverPerBlock(`${dir.path}/empty.db`);
 
   it.each([
     ['/reviews.json', '/reviews.json'],
@@ -356,7 +349,7 @@ describe('an empty store', () => {
     ['/api/reviews/search', '/api/reviews/search?rating=5'],
     ['/api/reviews/since/{date}', '/api/reviews/since/2020-01-01'],
   ])('%s: GET %s matches its declared schema with no business and no reviews', async (template, url) => {
-    const res = await fetch(`${empty.url}${url}`);
+    const res = await fetch(`${empty().url}${url}`);
     expect(res.status).toBe(200);
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const validate = schemaAt(doc, docUrl())('paths', template, 'get', 'responses', '200', 'content', type, 'schema');

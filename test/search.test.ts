@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { newestFirst } from './support/reviews.js';
+import { bruteForceSearch, strip, type SearchFilters } from './support/search-oracle.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -16,39 +18,9 @@ const extra: ImportedReview[] = [
   { id: 'zz-hidden', date: '2024-06-02', rating: 5, text: 'Unverified: must never appear in search.', author: 'X Y.', technicians: ['Zoë Martínez'], services: [], verified: false },
 ];
 const all = [...demo.reviews, ...extra];
-const published = all
-  .filter((r) => r.verified)
-  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+const published = newestFirst(all.filter((r) => r.verified));
 
-const strip = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-
-interface Params {
-  rating?: number;
-  min_rating?: number;
-  since?: string;
-  until?: string;
-  query?: string;
-  mentions_technician?: string;
-  mentions_service?: string;
-  limit?: number;
-}
-
-function bruteForce(p: Params): { total: number; ids: string[] } {
-  const wantedTech = p.mentions_technician === undefined ? undefined : strip(p.mentions_technician).trim();
-  const matched = published.filter(
-    (r) =>
-      (p.rating === undefined || r.rating === p.rating) &&
-      (p.min_rating === undefined || r.rating >= p.min_rating) &&
-      (p.since === undefined || r.date >= p.since) &&
-      (p.until === undefined || r.date <= p.until) &&
-      (p.query === undefined || strip(r.text).includes(strip(p.query))) &&
-      (wantedTech === undefined || r.technicians.some((t) => strip(t) === wantedTech || strip(t).split(' ')[0] === wantedTech)) &&
-      (p.mentions_service === undefined || r.services.includes(p.mentions_service)),
-  );
-  return { total: matched.length, ids: matched.slice(0, p.limit ?? 20).map((r) => r.id) };
-}
-
-async function search(p: Params): Promise<{ status: number; body: { count: number; total: number; reviews: { id: string }[] } }> {
+async function search(p: SearchFilters): Promise<{ status: number; body: { count: number; total: number; reviews: { id: string }[] } }> {
   const qs = new URLSearchParams(Object.entries(p).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await fetch(`${server.url}/api/reviews/search?${qs}`);
   return { status: res.status, body: (await res.json()) as never };
@@ -68,7 +40,7 @@ const technicianQueries = fc.constantFrom(...technicianNames).chain((name) =>
   fc.oneof(varyCase(name), varyCase(name.split(' ')[0]!), fc.constant('Nobody Atall')),
 );
 
-const paramsArb: fc.Arbitrary<Params> = fc
+const paramsArb: fc.Arbitrary<SearchFilters> = fc
   .record(
     {
       rating: fc.integer({ min: 1, max: 5 }),
@@ -86,8 +58,7 @@ const paramsArb: fc.Arbitrary<Params> = fc
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/search.db`);
-  await server.store.applyImport({ business: demo.business, reviews: all, replace: true });
-  await server.app.publisher.refresh();
+  await publish(server, { business: demo.business, reviews: all, replace: true });
 });
 afterAll(async () => {
   await server.close();
@@ -99,7 +70,7 @@ describe('search', () => {
     await fc.assert(
       fc.asyncProperty(paramsArb, async (p) => {
         const { status, body } = await search(p);
-        const expected = bruteForce(p);
+        const expected = bruteForceSearch(published, p);
         expect(status).toBe(200);
         expect(body.total).toBe(expected.total);
         expect(body.count).toBe(expected.ids.length);

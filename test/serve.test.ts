@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { CLI, freePort, tempDir } from './support/server.js';
+import { CLI, freePort, tempDir, untilServing } from './support/server.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -19,16 +19,7 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/reviews.json`)).ok) break;
-    } catch {
-      if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await untilServing(url, child, () => stderr, 60_000);
   return { child, url, stderr: () => stderr };
 }
 

@@ -4,6 +4,7 @@ import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
 import { tempDir } from './support/server.js';
+import { sleep } from './support/wait.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -35,7 +36,7 @@ describe.each(engines)('$name store', ({ url }) => {
 
   it('starts empty at revision 0 with nothing published', async () => {
     expect(await store.readPublished()).toEqual({ version: { revision: 0, publishedAt: null }, business: null, reviews: [] });
-    expect(await store.currentRevision()).toBe(0);
+    expect((await store.currentVersion()).revision).toBe(0);
     expect(await store.readBusiness()).toBeNull();
   });
 
@@ -69,13 +70,13 @@ describe.each(engines)('$name store', ({ url }) => {
     expect(first.version.publishedAt).not.toBeNull();
     const same = await store.applyImport({ replace: false, reviews: [review('a')] });
     expect(same.version).toEqual(first.version);
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     const hidden = await store.applyImport({ replace: false, reviews: [review('h', { verified: false })] });
     expect(hidden.version).toEqual({ revision: 2, publishedAt: first.version.publishedAt });
     const shown = await store.applyImport({ replace: false, reviews: [review('h', { verified: true })] });
     expect(shown.version.revision).toBe(3);
     expect(shown.version.publishedAt! > first.version.publishedAt!).toBe(true);
-    expect(await store.currentRevision()).toBe(3);
+    expect((await store.currentVersion()).revision).toBe(3);
     expect(await store.currentVersion()).toEqual(shown.version);
   });
 

@@ -1,76 +1,42 @@
 // WebSub content distribution through a real CLI import, hub request validation, limits and the operator's listing.
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportedReview } from '../src/reviews/schemas.js';
-import { runCli, tempDir, writeJson } from './support/server.js';
-import { Subscriber, type Behaviour, type Received } from './support/subscriber.js';
-import {
-  demo,
-  echoChallenge,
-  hubRequest,
-  ScriptedEndpoint,
-  newReview,
-  sleep,
-  startHubServer,
-  subscribe,
-  topicBytes,
-  waitForState,
-  waitUntil,
-  type HubServer,
-} from './support/websub-harness.js';
+import { hubRequest, subscribe } from './support/hub-subscribe.js';
+import { echoChallenge, Listener, type ReceivedRequest } from './support/listener.js';
+import { newestFirst, newReview } from './support/reviews.js';
+import { runCli, writeJson } from './support/server.js';
+import { sleep, until } from './support/wait.js';
+import { demo, startHubServer, topicBytes, waitForState, websubFixture, type HubServer } from './support/websub-harness.js';
 
-const dir = tempDir('reviews-websub-distribution-');
-let subscriber: Subscriber;
-let servers: HubServer[] = [];
-let serial = 0;
+const { dir, subscriber, unique, hubServer, callback, activeSubscription } = websubFixture('distribution');
 
 /** Long enough for a second notification, or one that was going to happen, to have arrived. */
 const QUIET_MS = 700;
 
-beforeAll(async () => {
-  subscriber = await Subscriber.start();
-});
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-afterAll(async () => {
-  await subscriber.close();
-  dir.remove();
-});
-
-async function hubServer(env: Record<string, string> = {}): Promise<HubServer> {
-  const server = await startHubServer(`${dir.path}/distribution-${++serial}.db`, env);
-  servers.push(server);
-  return server;
-}
-
-function callback(name: string, behaviour: Behaviour = {}, query = ''): { path: string; url: string } {
-  const path = `/${name}-${++serial}`;
-  return { path, url: subscriber.url(`${path}${query}`, behaviour) };
-}
-
 const posts = (path: string) => subscriber.requests(path, 'POST');
 const postsSince = (at: number) => subscriber.received.filter((r) => r.method === 'POST' && r.at >= at);
 
-async function activeSubscription(server: HubServer, topic: string, name: string, extra: Record<string, string> = {}, query = '') {
-  const cb = callback(name, {}, query);
-  expect((await subscribe(server, topic, cb.url, extra)).status).toBe(202);
-  await waitForState(server, topic, cb.url, 'active');
-  return { ...cb, topic, secret: extra['hub.secret'] };
+/** One active subscription on each topic, for checking that nothing is sent to any of them. */
+async function subscribedToEveryTopic(server: HubServer, prefix: string) {
+  return [
+    await activeSubscription(server, server.topics.atom, `${prefix}-atom`),
+    await activeSubscription(server, server.topics.jsonFeed, `${prefix}-jsonfeed`),
+    await activeSubscription(server, server.topics.reviews, `${prefix}-reviews`),
+  ];
 }
 
 /** Imports a file through the built CLI, as an operator would while the server runs. */
 async function cliImport(server: HubServer, reviews: ImportedReview[]): Promise<void> {
-  const file = writeJson(`${dir.path}/import-${++serial}.json`, { reviews });
+  const file = writeJson(`${dir.path}/${unique('import')}.json`, { reviews });
   const result = await runCli(['import', file], server.databaseUrl);
   expect(result.code, result.stderr).toBe(0);
 }
 
 /** Waits until the server serves the store's current revision (it polls for changes made by other processes). */
 async function serverCaughtUp(server: HubServer): Promise<void> {
-  const revision = await server.store.currentRevision();
-  await waitUntil(() => server.app.publisher.current().snapshot.version.revision === revision, `the server to serve revision ${revision}`);
+  const revision = (await server.store.currentVersion()).revision;
+  await until(() => server.app.publisher.current().snapshot.version.revision === revision, 10_000, `the server to serve revision ${revision}`);
 }
 
 const hmac = (secret: string, body: Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -86,24 +52,24 @@ describe('content distribution after a CLI import', () => {
     const server = await hubServer();
     const { atom, jsonFeed, reviews } = server.topics;
     const subscriptions = [
-      await activeSubscription(server, atom, 'atom-signed', { 'hub.secret': 'atom secret ✓' }),
+      await activeSubscription(server, atom, 'atom-signed', { extra: { 'hub.secret': 'atom secret ✓' } }),
       await activeSubscription(server, atom, 'atom-plain'),
-      await activeSubscription(server, jsonFeed, 'jsonfeed-signed', { 'hub.secret': 'json-feed-secret' }),
+      await activeSubscription(server, jsonFeed, 'jsonfeed-signed', { extra: { 'hub.secret': 'json-feed-secret' } }),
       await activeSubscription(server, jsonFeed, 'jsonfeed-plain'),
-      await activeSubscription(server, reviews, 'reviews-signed', { 'hub.secret': 'r'.repeat(199) }),
+      await activeSubscription(server, reviews, 'reviews-signed', { extra: { 'hub.secret': 'r'.repeat(199) } }),
       await activeSubscription(server, reviews, 'reviews-plain'),
     ];
     const contentTypes: Record<string, string> = { [atom]: 'application/atom+xml', [jsonFeed]: 'application/feed+json', [reviews]: 'application/json' };
 
     const imported = newReview({ text: 'Imported through the CLI while the hub runs.' });
     await cliImport(server, [imported]);
-    await subscriber.waitFor(() => subscriptions.every((s) => posts(s.path).length >= 1), 10_000, 'every subscriber to be notified');
+    await until(() => subscriptions.every((s) => posts(s.path).length >= 1), 10_000, 'every subscriber to be notified');
     await sleep(QUIET_MS);
 
     for (const s of subscriptions) {
       const received = posts(s.path);
       expect(received, s.path).toHaveLength(1);
-      const [delivery] = received as [Received];
+      const [delivery] = received as [ReceivedRequest];
       const served = await topicBytes(s.topic);
       expect(delivery.body.equals(served.body), `${s.path}: body equals GET ${s.topic}`).toBe(true);
       expect(delivery.headers['content-type']?.split(';')[0]?.trim(), s.path).toBe(contentTypes[s.topic]);
@@ -123,14 +89,12 @@ describe('content distribution after a CLI import', () => {
     const atomSub = await activeSubscription(server, atom, 'old-atom');
     const feedSub = await activeSubscription(server, jsonFeed, 'old-jsonfeed');
     const reviewsSub = await activeSubscription(server, reviews, 'old-reviews');
-    const newestFirst = demo.reviews
-      .filter((r) => r.verified)
-      .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
-    expect(newestFirst.length).toBeGreaterThan(50);
-    const oldest = newestFirst[newestFirst.length - 1]!;
+    const published = newestFirst(demo.reviews.filter((r) => r.verified));
+    expect(published.length).toBeGreaterThan(50);
+    const oldest = published[published.length - 1]!;
 
     await cliImport(server, [{ ...oldest, text: `${oldest.text} (edited by the business)` }]);
-    await subscriber.waitFor(() => posts(reviewsSub.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
+    await until(() => posts(reviewsSub.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
     await sleep(QUIET_MS);
 
     expect(posts(reviewsSub.path)).toHaveLength(1);
@@ -144,16 +108,12 @@ describe('content distribution after a CLI import', () => {
 
   it('sends nothing when an import changes nothing', async () => {
     const server = await hubServer();
-    const subscriptions = [
-      await activeSubscription(server, server.topics.atom, 'same-atom'),
-      await activeSubscription(server, server.topics.jsonFeed, 'same-jsonfeed'),
-      await activeSubscription(server, server.topics.reviews, 'same-reviews'),
-    ];
-    const revision = await server.store.currentRevision();
+    const subscriptions = await subscribedToEveryTopic(server, 'same');
+    const revision = (await server.store.currentVersion()).revision;
     const started = Date.now();
 
     await cliImport(server, demo.reviews.slice(0, 10));
-    expect(await server.store.currentRevision()).toBe(revision);
+    expect((await server.store.currentVersion()).revision).toBe(revision);
     await sleep(QUIET_MS);
     for (const s of subscriptions) expect(posts(s.path)).toHaveLength(0);
     expect(postsSince(started)).toHaveLength(0);
@@ -161,16 +121,12 @@ describe('content distribution after a CLI import', () => {
 
   it('sends nothing when an import brings only an unverified review', async () => {
     const server = await hubServer();
-    const subscriptions = [
-      await activeSubscription(server, server.topics.atom, 'unverified-atom'),
-      await activeSubscription(server, server.topics.jsonFeed, 'unverified-jsonfeed'),
-      await activeSubscription(server, server.topics.reviews, 'unverified-reviews'),
-    ];
-    const revision = await server.store.currentRevision();
+    const subscriptions = await subscribedToEveryTopic(server, 'unverified');
+    const revision = (await server.store.currentVersion()).revision;
     const started = Date.now();
 
     await cliImport(server, [newReview({ verified: false, text: 'Not verified: never published.' })]);
-    expect(await server.store.currentRevision()).toBeGreaterThan(revision);
+    expect((await server.store.currentVersion()).revision).toBeGreaterThan(revision);
     await serverCaughtUp(server);
     await sleep(QUIET_MS);
     for (const s of subscriptions) expect(posts(s.path)).toHaveLength(0);
@@ -181,7 +137,7 @@ describe('content distribution after a CLI import', () => {
     const server = await hubServer();
     const topic = server.topics.jsonFeed;
     const query = '?subscriber=alpha&token=a%20b%26c&hub.note=mine';
-    const cb = await activeSubscription(server, topic, 'with-query', {}, query);
+    const cb = await activeSubscription(server, topic, 'with-query', { query });
 
     const [challenge] = subscriber.requests(cb.path, 'GET');
     expect(challenge?.query.get('subscriber')).toBe('alpha');
@@ -193,7 +149,7 @@ describe('content distribution after a CLI import', () => {
     expect([...challenge!.query.keys()].slice(0, 3)).toEqual(['subscriber', 'token', 'hub.note']);
 
     await cliImport(server, [newReview()]);
-    await subscriber.waitFor(() => posts(cb.path).length === 1, 10_000, 'the notification');
+    await until(() => posts(cb.path).length === 1, 10_000, 'the notification');
     const [delivery] = posts(cb.path);
     expect([...delivery!.query]).toEqual([
       ['subscriber', 'alpha'],
@@ -205,7 +161,7 @@ describe('content distribution after a CLI import', () => {
   it("preserves the callback's query string byte for byte, appending hub.* with '&' (W3C WebSub §5.1)", async () => {
     const server = await hubServer();
     const topic = server.topics.reviews;
-    const endpoint = await ScriptedEndpoint.start((request, response) => {
+    const endpoint = await Listener.start((request, response) => {
       if (request.method === 'GET') echoChallenge(request, response);
       else response.writeHead(204).end();
     });
@@ -214,13 +170,13 @@ describe('content distribution after a CLI import', () => {
       const own = '/raw?sig=ab~cd&flag&name=a%20b';
       const url = endpoint.url(own);
       expect((await subscribe(server, topic, url)).status).toBe(202);
-      await waitUntil(() => endpoint.received.some((r) => r.method === 'GET'), 'the challenge GET');
+      await until(() => endpoint.received.some((r) => r.method === 'GET'), 10_000, 'the challenge GET');
       const [challenge] = endpoint.received;
       expect.soft(challenge!.target.startsWith(`${own}&hub.`), `challenge sent to ${challenge!.target}`).toBe(true);
 
       await waitForState(server, topic, url, 'active');
       await cliImport(server, [newReview()]);
-      await waitUntil(() => endpoint.received.some((r) => r.method === 'POST'), 'the notification');
+      await until(() => endpoint.received.some((r) => r.method === 'POST'), 10_000, 'the notification');
       expect(endpoint.received.find((r) => r.method === 'POST')?.target).toBe(own);
     } finally {
       await endpoint.close();
@@ -320,7 +276,7 @@ describe('hub limits', () => {
   it('answers the 6th request in a minute from one client with 429 and Retry-After when the limit is 5', async () => {
     const server = await hubServer({ WEBSUB_RATE_LIMIT_PER_MINUTE: '5' });
     // The limit is a fixed one-minute window: start well inside one so all six requests share it.
-    await waitUntil(() => Date.now() % 60_000 < 55_000, 'a fresh part of the minute', 6000);
+    await until(() => Date.now() % 60_000 < 55_000, 6000, 'a fresh part of the minute');
     const answers = [];
     for (let i = 0; i < 6; i++) {
       answers.push(await hubRequest(server, { 'hub.mode': 'subscribe', 'hub.topic': server.topics.atom, 'hub.callback': callback(`rate-${i}`).url }));
@@ -337,7 +293,7 @@ describe('hub limits', () => {
   it('refuses a third distinct callback on a topic with 409 when the cap is 2, and still lets an existing one re-subscribe', async () => {
     const server = await hubServer({ WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC: '2' });
     const topic = server.topics.reviews;
-    const first = await activeSubscription(server, topic, 'cap-1', { 'hub.lease_seconds': '3600' });
+    const first = await activeSubscription(server, topic, 'cap-1', { extra: { 'hub.lease_seconds': '3600' } });
     await activeSubscription(server, topic, 'cap-2');
     const third = callback('cap-3');
 
@@ -352,7 +308,7 @@ describe('hub limits', () => {
     await activeSubscription(server, server.topics.atom, 'cap-other-topic');
 
     expect((await subscribe(server, topic, first.url, { 'hub.lease_seconds': '7200' })).status).toBe(202);
-    await waitUntil(async () => (await server.store.websub.get(topic, first.url))?.leaseSeconds === 7200, 'the renewed lease');
+    await until(async () => (await server.store.websub.get(topic, first.url))?.leaseSeconds === 7200, 10_000, 'the renewed lease');
   });
 });
 
@@ -369,8 +325,8 @@ describe('the operator view', () => {
     await waitForState(server, server.topics.atom, refused.url, 'rejected');
 
     await cliImport(server, [newReview()]);
-    await waitUntil(async () => (await server.store.websub.get(server.topics.jsonFeed, ok.url))?.lastDeliveryAt != null, 'the delivery to be recorded');
-    await waitUntil(async () => (await server.store.websub.get(server.topics.reviews, failing.url))?.failures === 1, 'the failure to be recorded');
+    await until(async () => (await server.store.websub.get(server.topics.jsonFeed, ok.url))?.lastDeliveryAt != null, 10_000, 'the delivery to be recorded');
+    await until(async () => (await server.store.websub.get(server.topics.reviews, failing.url))?.failures === 1, 10_000, 'the failure to be recorded');
 
     const result = await runCli(['subscriptions'], server.databaseUrl);
     expect(result.code, result.stderr).toBe(0);

@@ -3,9 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/open.js';
 import type { Store, Subscription } from '../src/store/types.js';
-import { hubRequest, sleep, startScriptedListener, subscribe, until, verifiedReview, type ScriptedListener } from './support/hub-subscribe.js';
-import { CLI, freePort, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { hubRequest, subscribe } from './support/hub-subscribe.js';
+import { Listener } from './support/listener.js';
+import { newReview } from './support/reviews.js';
+import { CLI, freePort, inheritedEnv, runCli, untilServing, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 import { Subscriber } from './support/subscriber.js';
+import { sleep, until } from './support/wait.js';
 
 const dir = tempDir('reviews-websub-durability-');
 const SESSION_SECRET = 'websub-durability-test-secret-0123456789';
@@ -24,15 +27,6 @@ afterAll(async () => {
   await subscriber?.close();
   dir.remove();
 });
-
-/** The test runner's environment (NODE_EXTRA_CA_CERTS included) without any service setting of its own. */
-function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (/^(PORT|HOST|BASE_URL|DATABASE_URL|WEBSUB_|MCP_|LOG_LEVEL|RELOAD_INTERVAL_MS)/.test(key)) delete env[key];
-  }
-  return { ...env, ...settings };
-}
 
 /** `reviews serve` as a separate process; the same settings (port, BASE_URL, database) survive every restart. */
 class ServiceProcess {
@@ -75,25 +69,14 @@ class ServiceProcess {
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: childEnv(this.settings), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...inheritedEnv(), ...this.settings }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     children.add(child);
     child.once('exit', () => children.delete(child));
     const collect = (chunk: Buffer) => (this.output += chunk.toString());
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
-    await until(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${this.log()}`);
-        try {
-          return (await fetch(`${this.url}/reviews.json`)).ok;
-        } catch {
-          return false;
-        }
-      },
-      30_000,
-      () => `the service to listen:\n${this.log()}`,
-    );
+    await untilServing(this.url, child, () => this.log());
   }
 
   /** Ends the process with `signal` (SIGKILL: no shutdown code runs at all) and waits for it to be gone. */
@@ -125,7 +108,7 @@ async function activeSubscription(store: Store, topic: string, callback: string,
 }
 
 async function importReviews(databaseUrl: string, name: string, ids: string[]): Promise<void> {
-  const file = writeJson(`${dir.path}/${name}.json`, { reviews: ids.map((id) => verifiedReview(id)) });
+  const file = writeJson(`${dir.path}/${name}.json`, { reviews: ids.map((id) => newReview({ id })) });
   const result = await runCli(['import', file], databaseUrl);
   expect(result.code, result.stderr).toBe(0);
 }
@@ -147,7 +130,7 @@ describe('a hub killed with SIGKILL loses no delivery', () => {
     await activeSubscription(store, topic, callback, () => service.log());
 
     await importReviews(service.databaseUrl, `before-kill-${firstAnswer}`, [`before-kill-${firstAnswer}`]);
-    await subscriber.waitFor(() => subscriber.requests(path, 'POST').length === 1, 10_000, `the first delivery (${name})`);
+    await until(() => subscriber.requests(path, 'POST').length === 1, 10_000, `the first delivery (${name})`);
     if (firstAnswer !== 'hang') {
       await until(async () => ((await store.websub.get(topic, callback))?.failures ?? 0) === 1, 10_000, 'the failure to be recorded');
     }
@@ -240,15 +223,15 @@ describe('a subscriber that never answers', () => {
     }
     for (const callback of [hanging, ...normal.map((path) => crowd.url(path))]) await activeSubscription(server.store, topic, callback);
 
-    await server.store.applyImport({ reviews: [verifiedReview('crowd-1')], replace: false });
+    await server.store.applyImport({ reviews: [newReview({ id: 'crowd-1' })], replace: false });
     const imported = Date.now();
     await server.app.publisher.refresh();
-    await crowd.waitFor(() => normal.every((path) => crowd.requests(path, 'POST').length === 1), 2000, 'every prompt subscriber to be notified within 2 s');
+    await until(() => normal.every((path) => crowd.requests(path, 'POST').length === 1), 2000, 'every prompt subscriber to be notified within 2 s');
     const last = Math.max(...normal.map((path) => crowd.requests(path, 'POST')[0]!.at));
     expect(last - imported).toBeLessThan(2000);
 
     // The sleeper was sent its delivery too, and it is still unsettled: neither delivered nor failed.
-    await crowd.waitFor(() => crowd.requests('/asleep', 'POST').length === 1, 2000, 'the sleeper to be sent its delivery');
+    await until(() => crowd.requests('/asleep', 'POST').length === 1, 2000, 'the sleeper to be sent its delivery');
     const asleep = await server.store.websub.get(topic, hanging);
     expect(asleep).toMatchObject({ state: 'active', failures: 0, lastDeliveryAt: null });
     expect(await server.store.websub.nextDueAt()).not.toBeNull();
@@ -257,13 +240,14 @@ describe('a subscriber that never answers', () => {
 
 describe('several replicas over one SQLite file', () => {
   let replicas: RunningServer[] = [];
-  let audience: ScriptedListener;
+  let audience: Listener;
 
   beforeAll(async () => {
     // Each acknowledgement takes a while and each replica has two slots: both replicas' workers claim from the outbox at once.
-    audience = await startScriptedListener((method, url) =>
-      method === 'GET' ? { status: 200, body: url.searchParams.get('hub.challenge') ?? '' } : { status: 204, delayMs: 150 },
-    );
+    audience = await Listener.start((request, response) => {
+      if (request.method === 'GET') response.writeHead(200).end(request.query.get('hub.challenge') ?? '');
+      else setTimeout(() => response.writeHead(204).end(), 150);
+    });
     const settings = { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', MCP_SESSION_SECRET: SESSION_SECRET, WEBSUB_RETRY_DELAYS_MS: '60000', WEBSUB_CONCURRENCY: '2' };
     const first = await startServer(`${dir.path}/replicas.db`, settings);
     // Replicas share the public origin (topics are URLs under it), as they would behind one load balancer.
@@ -287,9 +271,9 @@ describe('several replicas over one SQLite file', () => {
       expect(answer.status, answer.text).toBe(202);
     }
     for (const s of subscriptions) await activeSubscription(second.store, s.topic, audience.url(s.path));
-    const posts = (path: string) => audience.received.filter((r) => r.path === path && r.method === 'POST');
+    const posts = (path: string) => audience.requests(path, 'POST');
 
-    await first.store.applyImport({ reviews: [verifiedReview('replicated-1')], replace: false });
+    await first.store.applyImport({ reviews: [newReview({ id: 'replicated-1' })], replace: false });
     await Promise.all(replicas.map((replica) => replica.app.publisher.refresh()));
     await until(() => subscriptions.every((s) => posts(s.path).length >= 1), 20_000, 'every subscriber to be notified');
     // Longer than the worker's poll and the replicas' reload interval: a second copy would have gone out by now.

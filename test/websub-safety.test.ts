@@ -2,9 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedListener, subscribe, until, verifiedReview, type ScriptedListener } from './support/hub-subscribe.js';
-import { startServer, tempDir, type RunningServer } from './support/server.js';
+import { subscribe } from './support/hub-subscribe.js';
+import { Listener } from './support/listener.js';
+import { newReview } from './support/reviews.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { Subscriber } from './support/subscriber.js';
+import { until } from './support/wait.js';
 
 const dir = tempDir('reviews-websub-safety-');
 const TOPIC = '/reviews.json';
@@ -109,8 +112,7 @@ describe('hostile callbacks with WEBSUB_ALLOW_PRIVATE_CALLBACKS off', () => {
     const callback = `https://localhost:${listener.port}/rebound`;
     const now = new Date();
     await guarded.store.websub.activate(topic, callback, { secret: null, leaseSeconds: 3600, expiresAt: new Date(now.getTime() + 3600_000).toISOString() }, now.toISOString());
-    await guarded.store.applyImport({ reviews: [verifiedReview('safety-1')], replace: false });
-    await guarded.app.publisher.refresh();
+    await publish(guarded, { reviews: [newReview({ id: 'safety-1' })], replace: false });
     const failed = await until(async () => {
       const subscription = await guarded.store.websub.get(topic, callback);
       return subscription && subscription.failures > 0 ? subscription : undefined;
@@ -129,17 +131,18 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
   const REDIRECTS = [301, 302, 303, 307, 308] as const;
   let open: RunningServer;
   let target: Subscriber;
-  let redirector: ScriptedListener;
+  let redirector: Listener;
 
   beforeAll(async () => {
     target = await Subscriber.start();
     // Every target path would pass verification and accept deliveries: following a redirect would show there.
-    redirector = await startScriptedListener((method, url) => {
-      const redirectTo = `${target.url(`/target${url.pathname}`)}${url.search}`;
-      if (url.pathname === '/verify-redirect') return { status: 302, headers: { location: redirectTo }, body: url.searchParams.get('hub.challenge') ?? '' };
-      const status = Number(/^\/deliver-(\d+)$/.exec(url.pathname)?.[1] ?? 200);
-      if (method === 'GET') return { status: 200, body: url.searchParams.get('hub.challenge') ?? '' };
-      return { status, headers: { location: redirectTo } };
+    redirector = await Listener.start((request, response) => {
+      const redirectTo = `${target.url(`/target${request.path}`)}${new URL(request.target, 'https://redirector').search}`;
+      const challenge = request.query.get('hub.challenge') ?? '';
+      if (request.path === '/verify-redirect') return void response.writeHead(302, { location: redirectTo }).end(challenge);
+      const status = Number(/^\/deliver-(\d+)$/.exec(request.path)?.[1] ?? 200);
+      if (request.method === 'GET') return void response.writeHead(200).end(challenge);
+      response.writeHead(status, { location: redirectTo }).end();
     });
     open = await startServer(`${dir.path}/open.db`, { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', WEBSUB_RATE_LIMIT_PER_MINUTE: '1000' });
   });
@@ -165,7 +168,7 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
       return subscription && subscription.state !== 'pending' ? subscription : undefined;
     }, 10_000, 'the verification to end');
     expect(settled.state).toBe('rejected');
-    expect(redirector.received.filter((r) => r.path === '/verify-redirect')).toHaveLength(1);
+    expect(redirector.requests('/verify-redirect')).toHaveLength(1);
     expect(target.requests('/target/verify-redirect')).toEqual([]);
   });
 
@@ -176,8 +179,7 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
         expect((await subscribe(open.url, TOPIC, callback)).status).toBe(202);
         await until(async () => (await open.store.websub.get(`${open.url}${TOPIC}`, callback))?.state === 'active', 10_000, `${callback} to be active`);
       }
-      await open.store.applyImport({ reviews: [verifiedReview('redirect-1')], replace: false });
-      await open.app.publisher.refresh();
+      await publish(open, { reviews: [newReview({ id: 'redirect-1' })], replace: false });
     });
 
     it.each(REDIRECTS)('answered %i counts as a failure and is not followed', async (status) => {
@@ -189,7 +191,7 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
       expect(failed.failures).toBe(1);
       expect(failed.state).toBe('active');
       expect(failed.lastDeliveryResult).toContain(`HTTP ${status}`);
-      expect(redirector.received.filter((r) => r.path === `/deliver-${status}` && r.method === 'POST')).toHaveLength(1);
+      expect(redirector.requests(`/deliver-${status}`, 'POST')).toHaveLength(1);
       // Following would have reached the target before the attempt was settled.
       expect(target.requests(`/target/deliver-${status}`)).toEqual([]);
     });

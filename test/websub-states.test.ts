@@ -1,82 +1,41 @@
 // Every row of the WebSub state table (interface §3), each as its own test, through real HTTPS callbacks on loopback.
 import { createHmac } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '../src/store/types.js';
-import { runCli, tempDir } from './support/server.js';
-import { Subscriber, type Behaviour } from './support/subscriber.js';
-import {
-  echoChallenge,
-  importNow,
-  ScriptedEndpoint,
-  sleep,
-  startHubServer,
-  subscribe,
-  unsubscribe,
-  waitForState,
-  waitUntil,
-  type EndpointRequest,
-  type HubServer,
-} from './support/websub-harness.js';
+import { subscribe, unsubscribe } from './support/hub-subscribe.js';
+import { echoChallenge, Listener, type RequestHandler } from './support/listener.js';
+import { runCli } from './support/server.js';
+import type { Behaviour } from './support/subscriber.js';
+import { sleep, until } from './support/wait.js';
+import { importNow, waitForState, websubFixture, type HubServer } from './support/websub-harness.js';
 
-const dir = tempDir('reviews-websub-states-');
-let subscriber: Subscriber;
-let servers: HubServer[] = [];
-let endpoints: ScriptedEndpoint[] = [];
-let serial = 0;
+const { subscriber, hubServer, callback, activeSubscription } = websubFixture('states');
+let endpoints: Listener[] = [];
 
 /** Long enough for a delivery that was going to happen to have happened (the worker pumps at once on a change). */
 const QUIET_MS = 600;
 
-beforeAll(async () => {
-  subscriber = await Subscriber.start();
-});
 afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
   await Promise.all(endpoints.map((e) => e.close()));
-  servers = [];
   endpoints = [];
 });
-afterAll(async () => {
-  await subscriber.close();
-  dir.remove();
-});
 
-async function hubServer(env: Record<string, string> = {}): Promise<HubServer> {
-  const server = await startHubServer(`${dir.path}/states-${++serial}.db`, env);
-  servers.push(server);
-  return server;
-}
-
-async function endpoint(handler: (request: EndpointRequest, response: ServerResponse) => void, protocol: 'https' | 'http' = 'https'): Promise<ScriptedEndpoint> {
-  const e = await ScriptedEndpoint.start(handler, protocol);
+/** A listener of this test's own, closed after it. */
+async function endpoint(handler: RequestHandler, protocol: 'https' | 'http' = 'https'): Promise<Listener> {
+  const e = await Listener.start(handler, protocol);
   endpoints.push(e);
   return e;
-}
-
-/** A fresh callback path on the shared subscriber. */
-function callback(name: string, behaviour: Behaviour = {}): { path: string; url: string } {
-  const path = `/${name}-${++serial}`;
-  return { path, url: subscriber.url(path, behaviour) };
 }
 
 const gets = (path: string) => subscriber.requests(path, 'GET');
 const posts = (path: string) => subscriber.requests(path, 'POST');
 const verifications = (path: string, mode: string) => gets(path).filter((r) => r.query.get('hub.mode') === mode);
 
-/** Subscribes a callback that echoes, and waits until it is active. */
-async function activeSubscription(server: HubServer, topic: string, name: string, behaviour: Behaviour = {}, extra: Record<string, string> = {}) {
-  const cb = callback(name, behaviour);
-  expect((await subscribe(server, topic, cb.url, extra)).status).toBe(202);
-  await waitForState(server, topic, cb.url, 'active');
-  return cb;
-}
-
 /** An import that changes every topic, proven to have been distributed by a control subscriber receiving it. */
 async function importAndAwaitControl(server: HubServer, control: { path: string }): Promise<void> {
   const before = posts(control.path).length;
   await importNow(server);
-  await subscriber.waitFor(() => posts(control.path).length > before, 10_000, 'the control subscriber to be notified');
+  await until(() => posts(control.path).length > before, 10_000, 'the control subscriber to be notified');
   await sleep(QUIET_MS);
 }
 
@@ -95,7 +54,7 @@ describe('(none) → pending verification → active', () => {
 
     const answer = await subscribe(server, topic, url);
     expect(answer.status).toBe(202);
-    await waitUntil(() => release !== undefined, 'the challenge GET');
+    await until(() => release !== undefined, 10_000, 'the challenge GET');
     expect((await server.store.websub.get(topic, url))?.state).toBe('pending');
     const listed = await runCli(['subscriptions', '--json'], server.databaseUrl);
     expect(listed.code, listed.stderr).toBe(0);
@@ -116,7 +75,7 @@ describe('(none) → pending verification → active', () => {
     expect(row?.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     await importNow(server);
-    await waitUntil(() => held.received.some((r) => r.method === 'POST'), 'a notification after an import');
+    await until(() => held.received.some((r) => r.method === 'POST'), 10_000, 'a notification after an import');
   });
 
   it('sends a fresh random challenge with every verification', async () => {
@@ -127,7 +86,7 @@ describe('(none) → pending verification → active', () => {
       expect((await subscribe(server, server.topics.atom, cb.url)).status).toBe(202);
       await waitForState(server, server.topics.atom, cb.url, 'active');
     }
-    await subscriber.waitFor(() => gets(first.path).length === 2, 5000, 'the re-verification');
+    await until(() => gets(first.path).length === 2, 5000, 'the re-verification');
     const challenges = [...gets(first.path), ...gets(second.path)].map((r) => r.query.get('hub.challenge'));
     expect(challenges).toHaveLength(3);
     expect(new Set(challenges).size).toBe(3);
@@ -222,12 +181,12 @@ describe('active → removed by unsubscribe', () => {
     subscriber.behave(staying.path, { verify: { status: 404 } });
 
     expect((await unsubscribe(server, topic, staying.url)).status).toBe(202);
-    await subscriber.waitFor(() => verifications(staying.path, 'unsubscribe').length === 1, 5000, 'the unsubscribe handshake');
+    await until(() => verifications(staying.path, 'unsubscribe').length === 1, 5000, 'the unsubscribe handshake');
     await sleep(QUIET_MS);
     expect(await server.store.websub.get(topic, staying.url)).toEqual(before);
 
     await importNow(server);
-    await subscriber.waitFor(() => posts(staying.path).length === 1, 10_000, 'a notification to the subscription that stayed');
+    await until(() => posts(staying.path).length === 1, 10_000, 'a notification to the subscription that stayed');
   });
 });
 
@@ -235,7 +194,7 @@ describe('active → removed after 3 consecutive delivery failures', () => {
   it('removes the subscription after three non-2xx acknowledgements and sends the denial notice', async () => {
     const server = await hubServer();
     const topic = server.topics.reviews;
-    const failing = await activeSubscription(server, topic, 'failing', { deliveries: [500, 503, 404] });
+    const failing = await activeSubscription(server, topic, 'failing', { behaviour: { deliveries: [500, 503, 404] } });
 
     await importNow(server);
     await waitForState(server, topic, failing.url, 'removed', 15_000);
@@ -244,7 +203,7 @@ describe('active → removed after 3 consecutive delivery failures', () => {
     // Retries wait WEBSUB_RETRY_DELAYS_MS (200 ms here) after each failure.
     expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(190);
     expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(190);
-    await subscriber.waitFor(() => verifications(failing.path, 'denied').length === 1, 5000, 'the denial GET');
+    await until(() => verifications(failing.path, 'denied').length === 1, 5000, 'the denial GET');
     const [denial] = verifications(failing.path, 'denied');
     expect(denial?.query.get('hub.topic')).toBe(topic);
     expect(denial?.query.get('hub.reason')).toBeTruthy();
@@ -257,12 +216,12 @@ describe('active → removed after 3 consecutive delivery failures', () => {
   it('counts a callback that never answers (timeout) as a failure: removed after three, with the denial notice', async () => {
     const server = await hubServer({ WEBSUB_TIMEOUT_MS: '1000' });
     const topic = server.topics.atom;
-    const hanging = await activeSubscription(server, topic, 'hanging', { deliveries: ['hang'] });
+    const hanging = await activeSubscription(server, topic, 'hanging', { behaviour: { deliveries: ['hang'] } });
 
     await importNow(server);
     await waitForState(server, topic, hanging.url, 'removed', 15_000);
     expect(posts(hanging.path)).toHaveLength(3);
-    await subscriber.waitFor(() => verifications(hanging.path, 'denied').length === 1, 5000, 'the denial GET');
+    await until(() => verifications(hanging.path, 'denied').length === 1, 5000, 'the denial GET');
     expect(verifications(hanging.path, 'denied')[0]?.query.get('hub.topic')).toBe(topic);
   });
 
@@ -278,27 +237,27 @@ describe('active → removed after 3 consecutive delivery failures', () => {
 
     await importNow(server);
     const seen: number[] = [];
-    await waitUntil(async () => {
+    await until(async () => {
       const row = await server.store.websub.get(topic, url);
       if (row && !seen.includes(row.failures)) seen.push(row.failures);
       return row === undefined;
-    }, 'the unreachable subscription to be removed', 15_000);
+    }, 15_000, 'the unreachable subscription to be removed');
     expect(seen.filter((n) => n > 0)).toEqual([1, 2]);
   });
 
   it('resets the count on a success in between: [500, 500, 200, 500, 500, 200] keeps the subscription active', async () => {
     const server = await hubServer();
     const topic = server.topics.reviews;
-    const flaky = await activeSubscription(server, topic, 'flaky', { deliveries: [500, 500, 200, 500, 500, 200] });
+    const flaky = await activeSubscription(server, topic, 'flaky', { behaviour: { deliveries: [500, 500, 200, 500, 500, 200] } });
 
     await importNow(server);
-    await subscriber.waitFor(() => posts(flaky.path).length === 3, 15_000, 'three attempts of the first change');
-    await waitUntil(async () => (await server.store.websub.get(topic, flaky.url))?.lastDeliveryResult?.startsWith('delivered') === true, 'the first change delivered');
+    await until(() => posts(flaky.path).length === 3, 15_000, 'three attempts of the first change');
+    await until(async () => (await server.store.websub.get(topic, flaky.url))?.lastDeliveryResult?.startsWith('delivered') === true, 10_000, 'the first change delivered');
     expect(await server.store.websub.get(topic, flaky.url)).toMatchObject({ state: 'active', failures: 0 });
 
     await importNow(server);
-    await subscriber.waitFor(() => posts(flaky.path).length === 6, 15_000, 'three attempts of the second change');
-    await waitUntil(async () => (await server.store.websub.get(topic, flaky.url))?.failures === 0, 'the second change delivered');
+    await until(() => posts(flaky.path).length === 6, 15_000, 'three attempts of the second change');
+    await until(async () => (await server.store.websub.get(topic, flaky.url))?.failures === 0, 10_000, 'the second change delivered');
     await sleep(QUIET_MS);
     expect(await server.store.websub.get(topic, flaky.url)).toMatchObject({ state: 'active', failures: 0 });
     expect(verifications(flaky.path, 'denied')).toHaveLength(0);
@@ -309,7 +268,7 @@ describe('active → removed after 3 consecutive delivery failures', () => {
     const server = await hubServer();
     const topic = server.topics.atom;
     const control = await activeSubscription(server, topic, 'control');
-    const goneCb = await activeSubscription(server, topic, 'gone', { deliveries: [410] });
+    const goneCb = await activeSubscription(server, topic, 'gone', { behaviour: { deliveries: [410] } });
 
     await importNow(server);
     await waitForState(server, topic, goneCb.url, 'removed');
@@ -337,7 +296,7 @@ describe('active → lapsed when the lease expires', () => {
     expect((await subscribe(server, topic, brief.url, { 'hub.lease_seconds': '600' })).status).toBe(202);
     await waitForState(server, topic, brief.url, 'active');
     await importNow(server);
-    await subscriber.waitFor(() => posts(brief.path).length === 1, 10_000, 'a notification after re-subscribing');
+    await until(() => posts(brief.path).length === 1, 10_000, 'a notification after re-subscribing');
   });
 });
 
@@ -348,20 +307,18 @@ describe('re-subscribing an active subscription', () => {
   it('renews the lease and switches to the new secret once the re-verification succeeds', async () => {
     const server = await hubServer();
     const topic = server.topics.reviews;
-    const renewing = await activeSubscription(server, topic, 'renewing', {}, { 'hub.secret': 'first-secret', 'hub.lease_seconds': '3600' });
+    const renewing = await activeSubscription(server, topic, 'renewing', { extra: { 'hub.secret': 'first-secret', 'hub.lease_seconds': '3600' } });
     const before = (await server.store.websub.get(topic, renewing.url))!;
     await sleep(20);
 
     expect((await subscribe(server, topic, renewing.url, { 'hub.secret': 'second-secret', 'hub.lease_seconds': '7200' })).status).toBe(202);
-    const after = await waitUntil(
-      async () => (await server.store.websub.get(topic, renewing.url))?.secret === 'second-secret',
-      'the new secret to take effect',
-    ).then(() => server.store.websub.get(topic, renewing.url));
+    await until(async () => (await server.store.websub.get(topic, renewing.url))?.secret === 'second-secret', 10_000, 'the new secret to take effect');
+    const after = await server.store.websub.get(topic, renewing.url);
     expect(after).toMatchObject({ state: 'active', leaseSeconds: 7200 });
     expect(Date.parse(after!.expiresAt!) - Date.parse(before.expiresAt!)).toBeGreaterThan(3_590_000);
 
     await importNow(server);
-    await subscriber.waitFor(() => posts(renewing.path).length === 1, 10_000, 'a notification');
+    await until(() => posts(renewing.path).length === 1, 10_000, 'a notification');
     const [delivery] = posts(renewing.path);
     expect(signatureOf(delivery)).toBe(hmac('second-secret', delivery!.body));
   });
@@ -369,17 +326,17 @@ describe('re-subscribing an active subscription', () => {
   it('leaves the subscription exactly as it was when the re-verification fails: same secret, same expiry, still notified', async () => {
     const server = await hubServer();
     const topic = server.topics.atom;
-    const keeping = await activeSubscription(server, topic, 'keeping', {}, { 'hub.secret': 'kept-secret', 'hub.lease_seconds': '3600' });
+    const keeping = await activeSubscription(server, topic, 'keeping', { extra: { 'hub.secret': 'kept-secret', 'hub.lease_seconds': '3600' } });
     const before = await server.store.websub.get(topic, keeping.url);
     subscriber.behave(keeping.path, { verify: 'wrong-body' });
 
     expect((await subscribe(server, topic, keeping.url, { 'hub.secret': 'other-secret', 'hub.lease_seconds': '7200' })).status).toBe(202);
-    await subscriber.waitFor(() => verifications(keeping.path, 'subscribe').length === 2, 5000, 'the re-verification GET');
+    await until(() => verifications(keeping.path, 'subscribe').length === 2, 5000, 'the re-verification GET');
     await sleep(QUIET_MS);
     expect(await server.store.websub.get(topic, keeping.url)).toEqual(before);
 
     await importNow(server);
-    await subscriber.waitFor(() => posts(keeping.path).length === 1, 10_000, 'a notification to the kept subscription');
+    await until(() => posts(keeping.path).length === 1, 10_000, 'a notification to the kept subscription');
     const [delivery] = posts(keeping.path);
     expect(signatureOf(delivery)).toBe(hmac('kept-secret', delivery!.body));
   });

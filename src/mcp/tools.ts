@@ -52,16 +52,16 @@ const InsightsArguments = z
 const { aspects, entities, topics, faq, summary } = InsightsDocument.shape;
 const { technicians, services, serviceAreas } = entities.shape;
 
-/** Each section's list (or the summary), and one entry of a list when `name` picks it. */
-const SECTION_SCHEMAS = {
-  aspects,
-  technicians,
-  services,
-  areas: serviceAreas,
-  topics,
-  faq,
-  summary,
-} as const;
+/** What each section holds: a list of entries, or the summary. */
+interface SectionData {
+  aspects: InsightsDocument['aspects'];
+  technicians: InsightsDocument['entities']['technicians'];
+  services: InsightsDocument['entities']['services'];
+  areas: InsightsDocument['entities']['serviceAreas'];
+  topics: InsightsDocument['topics'];
+  faq: InsightsDocument['faq'];
+  summary: InsightsDocument['summary'];
+}
 
 type Section = (typeof INSIGHT_SECTIONS)[number];
 
@@ -89,7 +89,7 @@ function toolError(message: string) {
   return { isError: true, content: [{ type: 'text' as const, text: message }] };
 }
 
-function insightSection(insights: InsightsDocument, section: Section): z.infer<(typeof SECTION_SCHEMAS)[Section]> {
+function insightSection(insights: InsightsDocument, section: Section): SectionData[Section] {
   switch (section) {
     case 'technicians':
       return insights.entities.technicians;

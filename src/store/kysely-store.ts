@@ -112,14 +112,8 @@ export class KyselyStore implements Store {
     this.insights = new KyselyInsightsStore(db as unknown as Kysely<InsightsTables>);
   }
 
-  async currentVersion(): Promise<DataVersion> {
-    const row = await this.db.selectFrom('store_state').select(['revision', 'published_at']).where('id', '=', 1).executeTakeFirstOrThrow();
-    return { revision: Number(row.revision), publishedAt: row.published_at };
-  }
-
-  async currentRevision(): Promise<number> {
-    const row = await this.db.selectFrom('store_state').select('revision').where('id', '=', 1).executeTakeFirstOrThrow();
-    return Number(row.revision);
+  currentVersion(): Promise<DataVersion> {
+    return readVersion(this.db);
   }
 
   async readBusiness(): Promise<Business | null> {
@@ -171,7 +165,7 @@ export class KyselyStore implements Store {
   }
 }
 
-async function readVersion(trx: Transaction<Database>): Promise<DataVersion> {
+async function readVersion(trx: Kysely<Database>): Promise<DataVersion> {
   const state = await trx
     .selectFrom('store_state')
     .select(['revision', 'published_at'])

@@ -31,8 +31,6 @@ export interface Store {
   readonly engine: 'sqlite';
   readonly websub: WebSubStore;
   readonly insights: InsightsStore;
-  /** Cheap: polled to notice changes made by another process. */
-  currentRevision(): Promise<number>;
   /** The revision and the time published data last changed, without reading the data. */
   currentVersion(): Promise<DataVersion>;
   readPublished(): Promise<PublishedData>;

@@ -1,14 +1,16 @@
 // Test harness: a real server on loopback over a real SQLite file, and the real CLI as a child process.
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/types.js';
+import type { ImportPlan, ImportSummary, Store } from '../../src/store/types.js';
+import { until } from './wait.js';
 
 const execFileAsync = promisify(execFile);
 export const CLI = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
@@ -52,6 +54,35 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
   };
 }
 
+/**
+ * A server for the tests of the enclosing describe block: started before them, closed after them. The getter
+ * works inside tests and hooks only.
+ */
+export function serverPerBlock(dbPath: string, env: Record<string, string> = {}): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(dbPath, env);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error(`the server over ${dbPath} is not running (use it inside a test)`);
+    return server;
+  };
+}
+
+/**
+ * Imports through the server's store and waits until the server serves that revision (or a later one), without
+ * waiting for the polling interval. Insights follow later: await `app.publisher.insightsReady()` for them.
+ */
+export async function publish(server: RunningServer, plan: ImportPlan): Promise<ImportSummary> {
+  const summary = await server.store.applyImport(plan);
+  do await server.app.publisher.refresh();
+  while (server.app.publisher.current().snapshot.version.revision < summary.version.revision);
+  return summary;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
@@ -63,14 +94,30 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Waits until a service run as a child process answers GET /reviews.json; fails at once if the process exits. */
+export async function untilServing(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${output()}`);
+      try {
+        return (await fetch(`${url}/reviews.json`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+    () => `the service at ${url} to answer:\n${output()}`,
+  );
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-/** The test runner's environment without service settings (Vite, for one, sets BASE_URL=/). */
-function inheritedEnv(): NodeJS.ProcessEnv {
+/** The test runner's environment (NODE_EXTRA_CA_CERTS included) without service settings (Vite, for one, sets BASE_URL=/). */
+export function inheritedEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
     if (/^(PORT|HOST|BASE_URL|DATABASE_URL|WEBSUB_|MCP_|LOG_LEVEL|RELOAD_INTERVAL_MS)/.test(key)) delete env[key];
