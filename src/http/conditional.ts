@@ -48,16 +48,49 @@ function ifNoneMatchMatches(header: string, etag: string): boolean {
   return tags.some((t) => opaque(t) === wanted);
 }
 
-/** IMF-fixdate and the two obsolete formats RFC 9110 §5.6.7 requires recipients to accept. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const HTTP_DATE_FORMATS: { pattern: RegExp; fields: (m: RegExpExecArray) => [day: string, month: string, year: string, time: string] }[] = [
+  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+  { pattern: /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}:\d{2}:\d{2}) GMT$/, fields: (m) => [m[1]!, m[2]!, m[3]!, m[4]!] },
+  // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+  {
+    pattern: /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}:\d{2}:\d{2}) GMT$/,
+    fields: (m) => [m[1]!, m[2]!, m[3]!, m[4]!],
+  },
+  // asctime: Sun Nov  6 08:49:37 1994
+  { pattern: /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}:\d{2}:\d{2}) (\d{4})$/, fields: (m) => [m[2]!, m[1]!, m[4]!, m[3]!] },
+];
+
+/** RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is the most recent past year with those digits. */
+function fullYear(digits: string): number {
+  if (digits.length === 4) return Number(digits);
+  const now = new Date().getUTCFullYear();
+  const year = Math.floor(now / 100) * 100 + Number(digits);
+  return year > now + 50 ? year - 100 : year;
+}
+
+/**
+ * IMF-fixdate and the two obsolete formats RFC 9110 §5.6.7 requires recipients to accept. A date that does not
+ * exist (31 February, hour 24) is invalid, not rolled over into another: an invalid If-Modified-Since is ignored.
+ */
 function parseHttpDate(value: string): number | null {
   const v = value.trim();
-  const valid =
-    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(v) ||
-    /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/.test(v) ||
-    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(v);
-  if (!valid) return null;
-  const time = Date.parse(/GMT$/.test(v) ? v : `${v} GMT`);
-  return Number.isNaN(time) ? null : time;
+  for (const format of HTTP_DATE_FORMATS) {
+    const m = format.pattern.exec(v);
+    if (!m) continue;
+    const [dayText, monthText, yearText, timeText] = format.fields(m);
+    const month = MONTHS.indexOf(monthText);
+    const [hours, minutes, seconds] = timeText.split(':').map(Number) as [number, number, number];
+    const day = Number(dayText.trim());
+    const year = fullYear(yearText);
+    if (month < 0) return null;
+    const date = new Date(Date.UTC(year, month, day, hours, minutes, seconds));
+    const exact =
+      date.getUTCFullYear() === year && date.getUTCMonth() === month && date.getUTCDate() === day &&
+      date.getUTCHours() === hours && date.getUTCMinutes() === minutes && date.getUTCSeconds() === seconds;
+    return exact ? date.getTime() : null;
+  }
+  return null;
 }
 
 /** RFC 9110 §13.2.2: If-None-Match, when present, decides alone; otherwise If-Modified-Since (GET and HEAD only). */
