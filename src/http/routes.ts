@@ -4,9 +4,8 @@ import type { Publisher } from '../publishing/publisher.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
-import { toPublic } from '../reviews/documents.js';
 import { ROUTES } from '../reviews/links.js';
-import { SinceParams } from '../reviews/responses.js';
+import { searchResponse, SinceParams, sinceResponse, type SearchResponse, type SinceResponse } from '../reviews/responses.js';
 import { SearchParams, searchKey } from '../reviews/search.js';
 import { sendRepresentation } from './conditional.js';
 import { notFound, sendError } from './errors.js';
@@ -17,7 +16,7 @@ const SEARCH_NUMERIC = numericKeys(SearchParams);
 /** Fastify's form of a path template: `{date}` → `:date`. */
 const fastifyPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
 
-function queryRepresentation(view: View, key: string, render: () => unknown): Promise<Representation> {
+function queryRepresentation(view: View, key: string, render: () => SearchResponse | SinceResponse): Promise<Representation> {
   return view.queries.get(key, () =>
     encodeRepresentation(JSON.stringify(render()), {
       contentType: 'application/json',
@@ -43,10 +42,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
     const params = parsed.value;
     const view = publisher.current();
-    const rep = await queryRepresentation(view, `search:${searchKey(params)}`, () => {
-      const result = view.snapshot.index.search(params);
-      return { count: result.count, total: result.total, reviews: result.reviews.map(toPublic) };
-    });
+    const rep = await queryRepresentation(view, `search:${searchKey(params)}`, () => searchResponse(view.snapshot.index, params));
     return sendRepresentation(request, reply, rep);
   });
 
@@ -56,10 +52,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid since request', parsed.issues);
     const since = parsed.value.date;
     const view = publisher.current();
-    const rep = await queryRepresentation(view, `since:${since}`, () => {
-      const reviews = view.snapshot.index.since(since);
-      return { since, count: reviews.length, reviews: reviews.map(toPublic) };
-    });
+    const rep = await queryRepresentation(view, `since:${since}`, () => sinceResponse(view.snapshot.index, since));
     return sendRepresentation(request, reply, rep);
   });
 

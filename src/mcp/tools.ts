@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
 import { toPublic } from '../reviews/documents.js';
-import { SearchResponse, SinceResponse } from '../reviews/responses.js';
+import { SearchResponse, searchResponse, SinceResponse } from '../reviews/responses.js';
 import { InsightsDocument } from '../reviews/insights-document.js';
 import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
@@ -143,10 +143,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
       outputSchema: SearchResponse,
       annotations: { title: 'Search reviews', ...readOnly },
     },
-    (params) => {
-      const found = snapshot.index.search(params);
-      return result({ count: found.count, total: found.total, reviews: found.reviews.map(toPublic) });
-    },
+    (params) => result(searchResponse(snapshot.index, params)),
   );
 
   server.registerTool(

@@ -1,6 +1,8 @@
 // Response envelopes of the search and since listings.
 import { z } from 'zod';
+import { toPublic } from './documents.js';
 import { IsoDate, Review } from './schemas.js';
+import type { SearchIndex, SearchParams } from './search.js';
 
 export const SearchResponse = z
   .object({
@@ -19,3 +21,17 @@ export const SinceResponse = z
   .strict();
 
 export const SinceParams = z.object({ date: IsoDate.describe('First date included, YYYY-MM-DD') }).strict();
+
+export type SearchResponse = z.infer<typeof SearchResponse>;
+export type SinceResponse = z.infer<typeof SinceResponse>;
+
+/** The answer to a search, as REST and MCP give it. */
+export function searchResponse(index: SearchIndex, params: SearchParams): SearchResponse {
+  const found = index.search(params);
+  return { count: found.count, total: found.total, reviews: found.reviews.map(toPublic) };
+}
+
+export function sinceResponse(index: SearchIndex, since: string): SinceResponse {
+  const reviews = index.since(since);
+  return { since, count: reviews.length, reviews: reviews.map(toPublic) };
+}
