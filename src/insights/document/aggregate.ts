@@ -87,12 +87,22 @@ function groupBy(reviews: readonly PublishedReview[], keys: (r: PublishedReview)
   return groups;
 }
 
+/** The parts of a build, in the order they run. */
+export type AggregatePart = 'aspects' | 'entities' | 'topics' | 'faq' | 'summary';
+
+export interface AggregateOptions {
+  /** Called as each part finishes (bench/aggregate.ts times them); it sees nothing of the result. */
+  mark?: (part: AggregatePart) => void;
+}
+
 export function aggregate(
   business: Business | null,
   reviews: readonly PublishedReview[],
   analyses: ReadonlyMap<string, ReviewAnalysis>,
   meta: { generatedAt: string | null; lexiconVersion: string },
+  options: AggregateOptions = {},
 ): Insights {
+  const mark = options.mark ?? (() => {});
   const analysisOf = (r: PublishedReview) => analyses.get(r.id)!;
   const reviewAspects = new Map<string, ReviewAspect[]>(reviews.map((r) => [r.id, perReviewAspects(r, analysisOf(r))]));
   const aspectsOf = (group: readonly PublishedReview[]) => group.flatMap((r) => reviewAspects.get(r.id)!);
@@ -115,6 +125,7 @@ export function aggregate(
       },
     };
   });
+  mark('aspects');
 
   const enough = <T>(groups: Map<string, T[]>) => [...groups].filter(([, g]) => g.length >= MIN_MENTIONS);
   const technicianOrder = (business?.technicians ?? []).map((t) => t.name);
@@ -132,10 +143,16 @@ export function aggregate(
   const serviceAreas = enough(groupBy(reviews, (r) => (r.serviceArea ? [r.serviceArea] : [])))
     .sort(([a, ga], [b, gb]) => rank(areaOrder, a, b) || gb.length - ga.length || (a < b ? -1 : 1))
     .map(([name, group]) => ({ name, ...entity(group, aspectsOf(group)) }));
+  mark('entities');
 
   const folded = new Map(reviews.map((r) => [r.id, foldedText(r.text)]));
   const topics = findTopics(reviews, analyses, folded, business, MIN_MENTIONS);
+  mark('topics');
   const base = { reviews, folded, aspects, technicians, services };
+  const faq = buildFaq(base, MIN_MENTIONS);
+  mark('faq');
+  const summary = buildSummary(base, MIN_MENTIONS);
+  mark('summary');
   return {
     status: 'ready',
     generatedAt: meta.generatedAt,
@@ -145,8 +162,8 @@ export function aggregate(
     aspects,
     entities: { technicians, services, serviceAreas },
     topics,
-    faq: buildFaq(base, MIN_MENTIONS),
-    summary: buildSummary(base, MIN_MENTIONS),
+    faq,
+    summary,
   };
 }
 

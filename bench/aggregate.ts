@@ -1,0 +1,67 @@
+// Times aggregate() alone, the analyses already in memory: the median of several builds, in total and per part.
+// `node dist/bench/aggregate.js --input demo.json [--runs 5] [--analyses cache.json] [--out insights.json]`
+// (or `--reviews N` for a generated demo). --analyses keeps the analyses in a file, so reruns skip the analyzer.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { generateDemo } from '../src/demo/generate.js';
+import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer.js';
+import { LEXICON_VERSION } from '../src/insights/analysis/lexicon.js';
+import { aggregate, type AggregatePart } from '../src/insights/document/aggregate.js';
+import type { PublishedReview } from '../src/store/types.js';
+
+type Demo = ReturnType<typeof generateDemo>;
+
+const { values } = parseArgs({
+  options: {
+    input: { type: 'string' },
+    reviews: { type: 'string', default: '1500' },
+    runs: { type: 'string', default: '5' },
+    analyses: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const demo: Demo = values.input ? (JSON.parse(readFileSync(values.input, 'utf8')) as Demo) : generateDemo({ reviews: Number(values.reviews) });
+// What the service publishes: verified reviews, newest first.
+const reviews: PublishedReview[] = demo.reviews
+  .filter((r) => r.verified)
+  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+
+function analyse(): Map<string, ReviewAnalysis> {
+  const file = values.analyses;
+  if (file !== undefined && existsSync(file)) return new Map(JSON.parse(readFileSync(file, 'utf8')) as [string, ReviewAnalysis][]);
+  const analyzer = new Analyzer(demo.business);
+  const analyses = new Map(reviews.map((r) => [r.id, analyzer.analyze(r)]));
+  if (file !== undefined) writeFileSync(file, JSON.stringify([...analyses]));
+  return analyses;
+}
+const analyses = analyse();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const meta = { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: LEXICON_VERSION };
+const totals: number[] = [];
+const cpu: number[] = [];
+const parts = new Map<AggregatePart, number[]>();
+let json = '';
+for (let run = 0; run < Number(values.runs); run++) {
+  const started = performance.now();
+  const cpuStarted = process.cpuUsage();
+  let last = started;
+  const insights = aggregate(demo.business, reviews, analyses, meta, {
+    mark: (part) => {
+      const now = performance.now();
+      parts.set(part, [...(parts.get(part) ?? []), now - last]);
+      last = now;
+    },
+  });
+  totals.push(performance.now() - started);
+  const used = process.cpuUsage(cpuStarted);
+  cpu.push((used.user + used.system) / 1000);
+  json = JSON.stringify(insights);
+}
+if (values.out !== undefined) writeFileSync(values.out, json);
+
+const ms = (x: number) => `${Math.round(x)} ms`;
+const out = process.stdout;
+out.write(`aggregate() over ${reviews.length} reviews, median of ${totals.length} runs: ${ms(median(totals))} (CPU ${ms(median(cpu))}; runs ${totals.map(Math.round).join(', ')})\n`);
+for (const [part, times] of parts) out.write(`  ${part.padEnd(9)} ${ms(median(times))}\n`);
