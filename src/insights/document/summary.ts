@@ -1,10 +1,12 @@
 // The editorial paragraph, written from the figures it cites (and only from them).
 import type { PublishedReview } from '../../store/types.js';
-import { averageRating, count, percent, quarterOf } from './figures.js';
+import { averageRating, count, percent } from './figures.js';
 import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } from './insights.js';
 
 export interface SummaryInput {
   reviews: readonly PublishedReview[];
+  /** Each review's calendar quarter, in the same order. */
+  quarters: readonly string[];
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
 }
@@ -33,9 +35,11 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
     sentences.push(`${best.name} is the best-reviewed technician, at ${best.averageRating.toFixed(2)} stars over ${count(best.mentions)} reviews.`);
   }
   // The last four quarters against the four before them.
-  const quarters = [...new Set(reviews.map((r) => quarterOf(r.date)))].sort().reverse();
-  const recent = reviews.filter((r) => quarters.slice(0, 4).includes(quarterOf(r.date)));
-  const before = reviews.filter((r) => quarters.slice(4, 8).includes(quarterOf(r.date)));
+  const quarters = [...new Set(input.quarters)].sort().reverse();
+  const recentQuarters = new Set(quarters.slice(0, 4));
+  const earlierQuarters = new Set(quarters.slice(4, 8));
+  const recent = reviews.filter((_, i) => recentQuarters.has(input.quarters[i]!));
+  const before = reviews.filter((_, i) => earlierQuarters.has(input.quarters[i]!));
   if (recent.length >= minMentions && before.length >= minMentions) {
     const now = averageRating(recent);
     const then = averageRating(before);
