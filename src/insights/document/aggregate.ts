@@ -1,13 +1,11 @@
 // Aggregates per-review analyses into the insights dataset: aspects, entities, topics, FAQ and summary, each
 // figure with the review ids behind it. Pure and deterministic: the same reviews give the same bytes.
 import type { Business } from '../../reviews/schemas.js';
-import { AspectId as AspectIds } from '../../reviews/schemas.js';
 import type { PublishedReview } from '../../store/types.js';
 import type { ReviewAnalysis } from '../analysis/analyzer.js';
 import { buildFaq } from './faq.js';
-import { quarterOf } from './figures.js';
 import { MIN_MENTIONS, type EntityInsight, type Insights } from './insights.js';
-import { aspectInsight, entityInsight, perReviewAspects, type ReviewAspect, type ReviewRow } from './judgements.js';
+import { aspectInsights, entityInsight, Judged } from './judgements.js';
 import { buildSummary } from './summary.js';
 import { TextIndex } from './text-index.js';
 import { findTopics } from './topics.js';
@@ -27,34 +25,18 @@ export interface AggregateOptions {
   mark?: (part: AggregatePart) => void;
 }
 
-/** Each review once: its analysis, quarter and per-aspect judgements; the aspects' judgements in review order. */
-function rowsOf(reviews: readonly PublishedReview[], analyses: ReadonlyMap<string, ReviewAnalysis>) {
-  // Reviews share a few hundred dates: one quarter string per date.
-  const quarters = new Map<string, string>();
-  const byAspect = new Map(AspectIds.options.map((id) => [id, [] as ReviewAspect[]]));
-  const rows = reviews.map((review): ReviewRow => {
-    const analysis = analyses.get(review.id)!;
-    let quarter = quarters.get(review.date);
-    if (quarter === undefined) quarters.set(review.date, (quarter = quarterOf(review.date)));
-    const aspects = perReviewAspects(review, analysis, quarter);
-    for (const a of aspects) byAspect.get(a.aspect)!.push(a);
-    return { review, analysis, quarter, aspects };
-  });
-  return { rows, byAspect };
-}
-
 /**
- * Groups reviews by a key (technician, service, area), keeps groups of at least MIN_MENTIONS reviews, and orders
- * them by the catalogue (unknown keys after), then by size, then by key: stable whatever the counts.
+ * Groups reviews (by index) under a key (technician, service, area), keeps groups of at least MIN_MENTIONS reviews,
+ * and orders them by the catalogue (unknown keys after), then by size, then by key: stable whatever the counts.
  */
-function entities(rows: readonly ReviewRow[], keys: (row: ReviewRow) => readonly string[], order: readonly string[]): [string, EntityInsight][] {
-  const groups = new Map<string, ReviewRow[]>();
-  for (const row of rows) {
-    const own = keys(row);
+function entities(judged: Judged, keys: (review: number) => readonly string[], order: readonly string[]): [string, EntityInsight][] {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < judged.reviews.length; i++) {
+    const own = keys(i);
     for (const key of own.length > 1 ? new Set(own) : own) {
       const group = groups.get(key);
-      if (group) group.push(row);
-      else groups.set(key, [row]);
+      if (group) group.push(i);
+      else groups.set(key, [i]);
     }
   }
   const position = (key: string) => {
@@ -64,7 +46,7 @@ function entities(rows: readonly ReviewRow[], keys: (row: ReviewRow) => readonly
   return [...groups]
     .filter(([, group]) => group.length >= MIN_MENTIONS)
     .sort(([a, ga], [b, gb]) => position(a) - position(b) || gb.length - ga.length || (a < b ? -1 : 1))
-    .map(([key, group]) => [key, entityInsight(group)]);
+    .map(([key, group]) => [key, entityInsight(judged, group)]);
 }
 
 export function aggregate(
@@ -75,30 +57,30 @@ export function aggregate(
   options: AggregateOptions = {},
 ): Insights {
   const mark = options.mark ?? (() => {});
-  const { rows, byAspect } = rowsOf(reviews, analyses);
-  const aspects = AspectIds.options.map((id) => aspectInsight(id, byAspect.get(id)!));
+  const judged = new Judged(reviews, analyses);
+  const aspects = aspectInsights(judged);
   mark('aspects');
 
-  const technicians = entities(rows, (r) => r.analysis.technicians, (business?.technicians ?? []).map((t) => t.name))
+  const technicians = entities(judged, (i) => judged.analyses[i]!.technicians, (business?.technicians ?? []).map((t) => t.name))
     .map(([name, insight]) => ({ name, ...insight }));
   const catalogue = business?.services ?? [];
-  const services = entities(rows, (r) => r.analysis.services, catalogue.map((s) => s.id))
+  const services = entities(judged, (i) => judged.analyses[i]!.services, catalogue.map((s) => s.id))
     .map(([id, insight]) => {
       const service = catalogue.find((s) => s.id === id);
       return { id, name: service?.name ?? id, category: service?.category ?? null, ...insight };
     });
-  const serviceAreas = entities(rows, (r) => (r.review.serviceArea ? [r.review.serviceArea] : []), business?.areaServed ?? [])
+  const serviceAreas = entities(judged, (i) => (reviews[i]!.serviceArea ? [reviews[i]!.serviceArea!] : []), business?.areaServed ?? [])
     .map(([name, insight]) => ({ name, ...insight }));
   mark('entities');
 
   const texts = options.texts ?? new TextIndex();
   const features = texts.read(reviews);
-  const topics = findTopics(rows, features, texts, business, MIN_MENTIONS);
+  const topics = findTopics(judged, features, texts, business, MIN_MENTIONS);
   mark('topics');
   const urgent = reviews.filter((_, i) => features[i]!.urgent);
   const faq = buildFaq({ urgent, aspects, technicians, services }, MIN_MENTIONS);
   mark('faq');
-  const summary = buildSummary({ reviews, quarters: rows.map((r) => r.quarter), aspects, technicians }, MIN_MENTIONS);
+  const summary = buildSummary({ reviews, quarters: judged.quarters, quarterOf: judged.quarterOf, aspects, technicians }, MIN_MENTIONS);
   mark('summary');
   return {
     status: 'ready',

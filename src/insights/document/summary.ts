@@ -5,8 +5,9 @@ import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } 
 
 export interface SummaryInput {
   reviews: readonly PublishedReview[];
-  /** Each review's calendar quarter, in the same order. */
+  /** The reviews' calendar quarters, sorted, and each review's index into them. */
   quarters: readonly string[];
+  quarterOf: Int32Array;
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
 }
@@ -35,11 +36,10 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
     sentences.push(`${best.name} is the best-reviewed technician, at ${best.averageRating.toFixed(2)} stars over ${count(best.mentions)} reviews.`);
   }
   // The last four quarters against the four before them.
-  const quarters = [...new Set(input.quarters)].sort().reverse();
-  const recentQuarters = new Set(quarters.slice(0, 4));
-  const earlierQuarters = new Set(quarters.slice(4, 8));
-  const recent = reviews.filter((_, i) => recentQuarters.has(input.quarters[i]!));
-  const before = reviews.filter((_, i) => earlierQuarters.has(input.quarters[i]!));
+  const quarters = [...input.quarters].reverse();
+  const last = input.quarters.length;
+  const recent = reviews.filter((_, i) => input.quarterOf[i]! >= last - 4);
+  const before = reviews.filter((_, i) => input.quarterOf[i]! >= last - 8 && input.quarterOf[i]! < last - 4);
   if (recent.length >= minMentions && before.length >= minMentions) {
     const now = averageRating(recent);
     const then = averageRating(before);

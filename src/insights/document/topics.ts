@@ -4,7 +4,7 @@ import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
 import type { Business } from '../../reviews/schemas.js';
 import { fold } from '../../reviews/text.js';
-import type { ReviewRow } from './judgements.js';
+import type { Judged } from './judgements.js';
 import type { TextFeatures, TextIndex } from './text-index.js';
 
 export interface Topic {
@@ -50,9 +50,9 @@ function nameWords(business: Business | null, index: TextIndex): Set<number> {
   return new Set(names.flatMap((n) => index.wordId(n) ?? []));
 }
 
-/** `rows` and `features` are the reviews in the same order; topics list their review ids in that order. */
+/** `features` are the judged reviews' in the same order; topics list their review ids in that order. */
 export function findTopics(
-  rows: readonly ReviewRow[],
+  judged: Judged,
   features: readonly TextFeatures[],
   index: TextIndex,
   business: Business | null,
@@ -91,9 +91,8 @@ export function findTopics(
     for (const p of f.phrases) if (slot[p]! >= 0) users[slot[p]!]!.push(i);
   });
   return kept.map((p, k) => {
-    const using = users[k]!.map((i) => rows[i]!);
-    const sentiments = using.map((r) => r.analysis.sentiment);
-    const ids = using.map((r) => r.review.id);
+    const sentiments = users[k]!.map((i) => judged.analyses[i]!.sentiment);
+    const ids = users[k]!.map((i) => judged.reviews[i]!.id);
     return {
       phrase: phrases[p]!.text,
       mentions: ids.length,
