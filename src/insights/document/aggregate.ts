@@ -26,19 +26,10 @@ export interface AggregateOptions {
 }
 
 /**
- * Groups reviews (by index) under a key (technician, service, area), keeps groups of at least MIN_MENTIONS reviews,
- * and orders them by the catalogue (unknown keys after), then by size, then by key: stable whatever the counts.
+ * Keeps the groups (technician, service, area → review indices) of at least MIN_MENTIONS reviews, ordered by the
+ * catalogue (unknown keys after), then by size, then by key: stable whatever the counts.
  */
-function entities(judged: Judged, keys: (review: number) => readonly string[], order: readonly string[]): [string, EntityInsight][] {
-  const groups = new Map<string, number[]>();
-  for (let i = 0; i < judged.reviews.length; i++) {
-    const own = keys(i);
-    for (const key of own.length > 1 ? new Set(own) : own) {
-      const group = groups.get(key);
-      if (group) group.push(i);
-      else groups.set(key, [i]);
-    }
-  }
+function entities(judged: Judged, groups: ReadonlyMap<string, number[]>, order: readonly string[]): [string, EntityInsight][] {
   const position = (key: string) => {
     const i = order.indexOf(key);
     return i < 0 ? Infinity : i;
@@ -61,15 +52,15 @@ export function aggregate(
   const aspects = aspectInsights(judged);
   mark('aspects');
 
-  const technicians = entities(judged, (i) => judged.analyses[i]!.technicians, (business?.technicians ?? []).map((t) => t.name))
+  const technicians = entities(judged, judged.technicians, (business?.technicians ?? []).map((t) => t.name))
     .map(([name, insight]) => ({ name, ...insight }));
   const catalogue = business?.services ?? [];
-  const services = entities(judged, (i) => judged.analyses[i]!.services, catalogue.map((s) => s.id))
+  const services = entities(judged, judged.services, catalogue.map((s) => s.id))
     .map(([id, insight]) => {
       const service = catalogue.find((s) => s.id === id);
       return { id, name: service?.name ?? id, category: service?.category ?? null, ...insight };
     });
-  const serviceAreas = entities(judged, (i) => (reviews[i]!.serviceArea ? [reviews[i]!.serviceArea!] : []), business?.areaServed ?? [])
+  const serviceAreas = entities(judged, judged.areas, business?.areaServed ?? [])
     .map(([name, insight]) => ({ name, ...insight }));
   mark('entities');
 
@@ -80,7 +71,7 @@ export function aggregate(
   const urgent = reviews.filter((_, i) => features[i]!.urgent);
   const faq = buildFaq({ urgent, aspects, technicians, services }, MIN_MENTIONS);
   mark('faq');
-  const summary = buildSummary({ reviews, quarters: judged.quarters, quarterOf: judged.quarterOf, aspects, technicians }, MIN_MENTIONS);
+  const summary = buildSummary({ ratings: judged.ratings, quarters: judged.quarters, quarterOf: judged.quarterOf, aspects, technicians }, MIN_MENTIONS);
   mark('summary');
   return {
     status: 'ready',

@@ -4,88 +4,100 @@
 import { AspectId } from '../../reviews/schemas.js';
 import type { PublishedReview } from '../../store/types.js';
 import type { AspectJudgement, ReviewAnalysis } from '../analysis/analyzer.js';
-import { averageRating, quarterOf, round2 } from './figures.js';
+import { meanRating } from '../../reviews/rating.js';
+import { quarterOf, round2 } from './figures.js';
 import { ASPECT_LABELS, MIN_MENTIONS, type AspectInsight, type EntityInsight, type Quote, type Tally } from './insights.js';
 
 const QUOTES = 3;
 const ASPECTS = AspectId.options;
 const ASPECT_INDEX = new Map(ASPECTS.map((id, i) => [id, i]));
 
-/** One judgement per review and aspect: several mentions in a review add up, the strongest is the evidence. */
-interface ReviewAspect {
-  review: PublishedReview;
-  score: number;
-  evidence: AspectJudgement;
-}
-
 /** Judgements that cancel out (0.8 − 0.8) are neutral, floating-point dust included. */
 const sign = (score: number) => (Math.abs(score) < 1e-9 ? 0 : Math.sign(score));
 
-/** Reviews, their analyses and quarters, and their judgements flattened: review i owns judgements from[i]..from[i + 1]. */
+function push(groups: Map<string, number[]>, key: string, review: number): void {
+  const group = groups.get(key);
+  if (group) group.push(review);
+  else groups.set(key, [review]);
+}
+
+/**
+ * The reviews read once per build, as plain numbers where the sections only count: review i's id, rating, quarter
+ * (an index into the sorted `quarters`) and analysis; and its judgements from[i]..from[i + 1], one per aspect
+ * (several mentions in a review add up, the strongest is the evidence). Each review object and analysis is read
+ * here and, later, only for what the document prints.
+ */
 export class Judged {
-  readonly analyses: ReviewAnalysis[];
-  /** Per review: the index of its quarter in `quarters` (sorted, so indices order like the labels). */
-  readonly quarterOf: Int32Array;
+  readonly ids: string[] = [];
+  readonly ratings: number[] = [];
+  readonly analyses: ReviewAnalysis[] = [];
+  readonly quarterOf: number[] = [];
   readonly quarters: string[];
-  readonly from: Int32Array;
-  /** Per judgement: its aspect's index in AspectId order, its sign and its strength (|score|). */
-  readonly aspect: Uint8Array;
-  readonly direction: Int8Array;
-  readonly strength: Float64Array;
-  readonly items: ReviewAspect[] = [];
-  /** Per judgement, its review; per review, its date's rank among the dates: quotes are ordered without reading reviews. */
-  private readonly owner: Int32Array;
-  private readonly dateRank: Int32Array;
+  readonly from: number[] = [];
+  /** Per judgement: its aspect's index in AspectId order, its summed score, its evidence and its review. */
+  readonly aspect: number[] = [];
+  readonly score: number[] = [];
+  readonly evidence: AspectJudgement[] = [];
+  readonly owner: number[] = [];
+  /** Reviews (indices, in order) by the technicians, services and service area they name. */
+  readonly technicians = new Map<string, number[]>();
+  readonly services = new Map<string, number[]>();
+  readonly areas = new Map<string, number[]>();
+  /** Per review: its date's rank among the dates, so quotes are ordered without reading reviews. */
+  private readonly dateRank: number[] = [];
 
   constructor(
     readonly reviews: readonly PublishedReview[],
     analyses: ReadonlyMap<string, ReviewAnalysis>,
   ) {
-    const n = reviews.length;
-    this.analyses = reviews.map((r) => analyses.get(r.id)!);
-    const dates = [...new Set(reviews.map((r) => r.date))].sort();
-    const dateIndex = new Map(dates.map((d, i) => [d, i]));
-    this.dateRank = Int32Array.from(reviews, (r) => dateIndex.get(r.date)!);
-    this.quarters = [...new Set(dates.map(quarterOf))].sort();
-    const quarterIndex = new Map(this.quarters.map((q, i) => [q, i]));
-    const quarterOfDate = Int32Array.from(dates, (d) => quarterIndex.get(quarterOf(d))!);
-    this.quarterOf = this.dateRank.map((d) => quarterOfDate[d]!);
-
-    this.from = new Int32Array(n + 1);
+    const dates: string[] = [];
     const slot = new Int32Array(ASPECTS.length).fill(-1);
-    const aspects: number[] = [];
-    const owners: number[] = [];
-    for (let i = 0; i < n; i++) {
-      this.from[i] = this.items.length;
-      for (const j of this.analyses[i]!.aspects) {
+    reviews.forEach((review, i) => {
+      const analysis = analyses.get(review.id)!;
+      this.ids.push(review.id);
+      this.ratings.push(review.rating);
+      this.analyses.push(analysis);
+      dates.push(review.date);
+      if (review.serviceArea) push(this.areas, review.serviceArea, i);
+      for (const key of analysis.technicians.length > 1 ? new Set(analysis.technicians) : analysis.technicians) push(this.technicians, key, i);
+      for (const key of analysis.services.length > 1 ? new Set(analysis.services) : analysis.services) push(this.services, key, i);
+      const first = this.aspect.length;
+      this.from.push(first);
+      for (const j of analysis.aspects) {
         const a = ASPECT_INDEX.get(j.aspect)!;
         const at = slot[a]!;
         if (at < 0) {
-          slot[a] = this.items.length;
-          this.items.push({ review: reviews[i]!, score: j.score, evidence: j });
-          aspects.push(a);
-          owners.push(i);
-          continue;
+          slot[a] = this.aspect.length;
+          this.aspect.push(a);
+          this.score.push(j.score);
+          this.evidence.push(j);
+          this.owner.push(i);
+        } else {
+          this.score[at]! += j.score;
+          if (Math.abs(j.score) > Math.abs(this.evidence[at]!.score)) this.evidence[at] = j;
         }
-        const item = this.items[at]!;
-        item.score += j.score;
-        if (Math.abs(j.score) > Math.abs(item.evidence.score)) item.evidence = j;
       }
-      for (let k = this.from[i]!; k < this.items.length; k++) slot[aspects[k]!] = -1;
+      for (let k = first; k < this.aspect.length; k++) slot[this.aspect[k]!] = -1;
+    });
+    this.from.push(this.aspect.length);
+    const sorted = [...new Set(dates)].sort();
+    const rank = new Map(sorted.map((d, r) => [d, r]));
+    this.quarters = [...new Set(sorted.map(quarterOf))].sort();
+    const quarterIndex = new Map(this.quarters.map((q, i) => [q, i]));
+    const quarterOfRank = sorted.map((d) => quarterIndex.get(quarterOf(d))!);
+    for (const date of dates) {
+      const r = rank.get(date)!;
+      this.dateRank.push(r);
+      this.quarterOf.push(quarterOfRank[r]!);
     }
-    this.from[n] = this.items.length;
-    this.aspect = Uint8Array.from(aspects);
-    this.owner = Int32Array.from(owners);
-    this.direction = Int8Array.from(this.items, (item) => sign(item.score));
-    this.strength = Float64Array.from(this.items, (item) => Math.abs(item.score));
   }
 
   /** Stronger first, then newer, then the larger id: a total order, so the same reviews give the same quotes. */
   stronger(a: number, b: number): number {
     return (
-      this.strength[b]! - this.strength[a]! ||
+      Math.abs(this.score[b]!) - Math.abs(this.score[a]!) ||
       this.dateRank[this.owner[b]!]! - this.dateRank[this.owner[a]!]! ||
-      (this.items[a]!.review.id < this.items[b]!.review.id ? 1 : -1)
+      (this.ids[this.owner[a]!]! < this.ids[this.owner[b]!]! ? 1 : -1)
     );
   }
 }
@@ -101,7 +113,7 @@ class Strongest {
 
   offer(k: number): void {
     const { best, judged } = this;
-    if (judged.direction[k] !== this.direction) return;
+    if (sign(judged.score[k]!) !== this.direction) return;
     if (best.length === QUOTES && judged.stronger(k, best[QUOTES - 1]!) >= 0) return;
     best.push(k);
     best.sort((a, b) => judged.stronger(a, b));
@@ -109,15 +121,18 @@ class Strongest {
   }
 
   quotes(): Quote[] {
+    const { judged } = this;
     return this.best.map((k) => {
-      const { review, evidence, score } = this.judged.items[k]!;
-      return { reviewId: review.id, date: review.date, rating: review.rating, text: evidence.evidence, score: Math.round(Math.max(-1, Math.min(1, score)) * 100) / 100 };
+      const review = judged.reviews[judged.owner[k]!]!;
+      const score = judged.score[k]!;
+      return { reviewId: review.id, date: review.date, rating: review.rating, text: judged.evidence[k]!.evidence, score: Math.round(Math.max(-1, Math.min(1, score)) * 100) / 100 };
     });
   }
 }
 
 /** Mentions, positive and negative counts, three numbers per tally, several tallies to an array. */
-function count(counts: Int32Array, at: number, direction: number): void {
+function count(counts: Int32Array, at: number, score: number): void {
+  const direction = sign(score);
   counts[at]!++;
   if (direction > 0) counts[at + 1]!++;
   else if (direction < 0) counts[at + 2]!++;
@@ -138,15 +153,16 @@ export function aspectInsights(judged: Judged): AspectInsight[] {
   const reviewIds = ASPECTS.map((): AspectInsight['reviewIds'] => ({ positive: [], negative: [], neutral: [] }));
   const positive = ASPECTS.map(() => new Strongest(judged, 1));
   const negative = ASPECTS.map(() => new Strongest(judged, -1));
-  for (let i = 0; i < judged.reviews.length; i++) {
-    const id = judged.reviews[i]!.id;
+  for (let i = 0; i < judged.ids.length; i++) {
+    const id = judged.ids[i]!;
     const quarter = judged.quarterOf[i]!;
     for (let k = judged.from[i]!; k < judged.from[i + 1]!; k++) {
       const a = judged.aspect[k]!;
-      const direction = judged.direction[k]!;
-      count(totals, a * 3, direction);
-      count(byQuarter, (a * quarters + quarter) * 3, direction);
+      const score = judged.score[k]!;
+      count(totals, a * 3, score);
+      count(byQuarter, (a * quarters + quarter) * 3, score);
       const ids = reviewIds[a]!;
+      const direction = sign(score);
       (direction > 0 ? ids.positive : direction < 0 ? ids.negative : ids.neutral).push(id);
       positive[a]!.offer(k);
       negative[a]!.offer(k);
@@ -170,19 +186,20 @@ export function entityInsight(judged: Judged, reviews: readonly number[]): Entit
   const counts = new Int32Array(ASPECTS.length * 3);
   const positive = new Strongest(judged, 1);
   const negative = new Strongest(judged, -1);
+  let ratings = 0;
   for (const i of reviews) {
+    ratings += judged.ratings[i]!;
     for (let k = judged.from[i]!; k < judged.from[i + 1]!; k++) {
-      count(counts, judged.aspect[k]! * 3, judged.direction[k]!);
+      count(counts, judged.aspect[k]! * 3, judged.score[k]!);
       positive.offer(k);
       negative.offer(k);
     }
   }
-  const own = reviews.map((i) => judged.reviews[i]!);
   return {
     mentions: reviews.length,
-    averageRating: averageRating(own),
+    averageRating: meanRating(ratings, reviews.length),
     aspects: ASPECTS.flatMap((aspect, a) => (counts[a * 3]! > 0 ? [{ aspect, ...tally(counts, a * 3) }] : [])),
     quotes: { positive: positive.quotes(), negative: negative.quotes() },
-    reviewIds: own.map((r) => r.id),
+    reviewIds: reviews.map((i) => judged.ids[i]!),
   };
 }
