@@ -5,7 +5,8 @@ import type { PublishedReview } from '../../store/types.js';
 import type { ReviewAnalysis } from '../analysis/analyzer.js';
 import { buildFaq } from './faq.js';
 import { MIN_MENTIONS, type EntityInsight, type Insights } from './insights.js';
-import { aspectInsights, entityInsight, Judged } from './judgements.js';
+import { Judged } from './judged.js';
+import { aspectInsights, entityInsight } from './sections.js';
 import { buildSummary } from './summary.js';
 import { TextIndex } from './text-index.js';
 import { findTopics } from './topics.js';
@@ -29,7 +30,7 @@ export interface AggregateOptions {
  * Keeps the groups (technician, service, area → review indices) of at least MIN_MENTIONS reviews, ordered by the
  * catalogue (unknown keys after), then by size, then by key: stable whatever the counts.
  */
-function entities(judged: Judged, groups: ReadonlyMap<string, number[]>, order: readonly string[]): [string, EntityInsight][] {
+function entities(judged: Judged, groups: ReadonlyMap<string, Int32Array>, order: readonly string[]): [string, EntityInsight][] {
   const position = (key: string) => {
     const i = order.indexOf(key);
     return i < 0 ? Infinity : i;

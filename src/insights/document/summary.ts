@@ -5,8 +5,8 @@ import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } 
 
 export interface SummaryInput {
   /** Per review, in one order: its star rating and its calendar quarter (an index into `quarters`, which is sorted). */
-  ratings: readonly number[];
-  quarterOf: readonly number[];
+  ratings: ArrayLike<number>;
+  quarterOf: ArrayLike<number>;
   quarters: readonly string[];
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
@@ -20,7 +20,8 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
   const last = input.quarters.length;
   const sums = { all: 0, recent: 0, earlier: 0 };
   const counts = { recent: 0, earlier: 0 };
-  ratings.forEach((rating, i) => {
+  for (let i = 0; i < reviewCount; i++) {
+    const rating = ratings[i]!;
     sums.all += rating;
     const quarter = quarterOf[i]!;
     if (quarter >= last - 4) {
@@ -30,7 +31,7 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
       sums.earlier += rating;
       counts.earlier++;
     }
-  });
+  }
   const overall = meanRating(sums.all, reviewCount);
   const figures: Record<string, unknown> = { reviewCount, averageRating: overall };
   const sentences = [`Across ${count(reviewCount)} verified reviews, customers rate the business ${overall.toFixed(2)} out of 5.`];

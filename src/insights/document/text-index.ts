@@ -1,6 +1,6 @@
 // The published texts as the insights read them: per review its distinct words, its candidate topic phrases and
-// whether it describes urgent work, and per build how many reviews use each word and phrase. A text is read once;
-// an index kept across builds rereads only the texts that changed, so a build costs counting, not reading.
+// whether it describes urgent work, and how many reviews use each word and phrase. A text is read once; an index
+// kept across builds rereads only the texts that changed and updates the counts by what changed.
 import type { PublishedReview } from '../../store/types.js';
 import { foldedText } from '../analysis/fold.js';
 import { ENTRIES, INTENSIFIERS, NEGATORS, URGENCY_TERMS } from '../analysis/lexicon.js';
@@ -51,6 +51,14 @@ const ID_LIMIT = 2 ** 26;
 // they are the majority, it starts afresh on the next build.
 const STALE_PHRASES = 100_000;
 
+/** `counts`, or a copy twice as large when it must hold `size` entries. */
+function fit(counts: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= counts.length) return counts;
+  const grown = new Int32Array(Math.max(size, counts.length * 2));
+  grown.set(counts);
+  return grown;
+}
+
 export class TextIndex {
   private readonly wordIds = new Map<string, number>();
   private readonly wordText: string[] = [];
@@ -68,6 +76,9 @@ export class TextIndex {
   private readonly wordSeen: number[] = [];
   private readonly phraseSeen: number[] = [];
   private texts = 0;
+  /** How many of the indexed reviews use each word and phrase, kept up to date by `read`. */
+  private wordCounts = new Int32Array(1024);
+  private phraseCounts = new Int32Array(1024);
   private readonly byReview = new Map<string, { text: string; features: TextFeatures; build: number }>();
   private builds = 0;
   private reset = false;
@@ -76,36 +87,47 @@ export class TextIndex {
     this.seed();
   }
 
-  /** The features of each review, in order; texts unchanged since an earlier build are not read again. */
+  /**
+   * The features of each review, in order (review ids are unique); texts unchanged since an earlier build are not
+   * read again, and the counts of `counts()` follow by adding what changed and taking back what went.
+   */
   read(reviews: readonly PublishedReview[]): TextFeatures[] {
     if (this.reset) this.clear();
     const build = ++this.builds;
     const features = reviews.map((review) => {
       let entry = this.byReview.get(review.id);
       if (entry?.text !== review.text) {
+        if (entry) this.tally(entry.features, -1);
         entry = { text: review.text, features: this.extract(review.text), build };
+        this.tally(entry.features, 1);
         this.byReview.set(review.id, entry);
       } else entry.build = build;
       return entry.features;
     });
     if (this.byReview.size > reviews.length) {
-      for (const [id, entry] of this.byReview) if (entry.build !== build) this.byReview.delete(id);
+      for (const [id, entry] of this.byReview) {
+        if (entry.build === build) continue;
+        this.tally(entry.features, -1);
+        this.byReview.delete(id);
+      }
     }
     return features;
   }
 
-  /** How many of the reviews use each word and each phrase, by id. */
-  count(features: readonly TextFeatures[]): { words: Int32Array; phrases: Int32Array } {
-    const words = new Int32Array(this.wordText.length);
-    const phrases = new Int32Array(this.phrases.length);
-    for (const f of features) {
-      for (const w of f.words) words[w]!++;
-      for (const p of f.phrases) phrases[p]!++;
-    }
+  /** How many of the last reviews read use each word and each phrase, by id. */
+  counts(): { words: Int32Array; phrases: Int32Array } {
+    const phrases = this.phraseCounts.subarray(0, this.phrases.length);
     let unused = 0;
     for (const n of phrases) if (n === 0) unused++;
     this.reset = unused > STALE_PHRASES && unused > phrases.length / 2;
-    return { words, phrases };
+    return { words: this.wordCounts.subarray(0, this.wordText.length), phrases };
+  }
+
+  private tally(features: TextFeatures, delta: 1 | -1): void {
+    this.wordCounts = fit(this.wordCounts, this.wordText.length);
+    this.phraseCounts = fit(this.phraseCounts, this.phrases.length);
+    for (const w of features.words) this.wordCounts[w]! += delta;
+    for (const p of features.phrases) this.phraseCounts[p]! += delta;
   }
 
   /** The id of a word, if the index has seen it. */
@@ -123,6 +145,8 @@ export class TextIndex {
   private clear(): void {
     for (const list of [this.wordText, this.stop, this.banned, this.phrases, this.wordSeen, this.phraseSeen]) list.length = 0;
     for (const map of [this.wordIds, this.urgentTerms, this.bigrams, this.pairs, this.trigrams, this.byReview]) map.clear();
+    this.wordCounts = new Int32Array(1024);
+    this.phraseCounts = new Int32Array(1024);
     this.reset = false;
     this.seed();
   }

@@ -4,7 +4,7 @@ import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
 import type { Business } from '../../reviews/schemas.js';
 import { fold } from '../../reviews/text.js';
-import type { Judged } from './judgements.js';
+import type { Judged } from './judged.js';
 import type { TextFeatures, TextIndex } from './text-index.js';
 
 export interface Topic {
@@ -58,7 +58,7 @@ export function findTopics(
   business: Business | null,
   minMentions: number,
 ): Topic[] {
-  const counts = index.count(features);
+  const counts = index.counts();
   const names = nameWords(business, index);
   const phrases = index.phrases;
   const candidates: number[] = [];
@@ -83,22 +83,36 @@ export function findTopics(
     if (!overlaps && (phrase.nounPhrase ??= isNounPhrase(phrase.text))) kept.push(p);
     if (kept.length === TOPICS) break;
   }
-  // The reviews of each kept phrase, in review order: one pass, a slot per phrase id.
+  // The reviews of each kept phrase, in review order: one pass, a slot per phrase id, lists at their final size.
   const slot = new Int32Array(phrases.length).fill(-1);
   kept.forEach((p, k) => (slot[p] = k));
-  const users: number[][] = kept.map(() => []);
+  const users = kept.map((p) => new Int32Array(mentionsOf(p)));
+  const filled = new Int32Array(kept.length);
   features.forEach((f, i) => {
-    for (const p of f.phrases) if (slot[p]! >= 0) users[slot[p]!]!.push(i);
+    for (const p of f.phrases) {
+      const k = slot[p]!;
+      if (k >= 0) users[k]![filled[k]!++] = i;
+    }
   });
   return kept.map((p, k) => {
-    const sentiments = users[k]!.map((i) => judged.analyses[i]!.sentiment);
-    const ids = users[k]!.map((i) => judged.reviews[i]!.id);
+    const using = users[k]!;
+    const ids = new Array<string>(using.length);
+    let positive = 0;
+    let negative = 0;
+    let sentiment = 0;
+    using.forEach((i, n) => {
+      ids[n] = judged.ids[i]!;
+      const { label, score } = judged.analyses[i]!.sentiment;
+      if (label === 'positive') positive++;
+      else if (label === 'negative') negative++;
+      sentiment += score;
+    });
     return {
       phrase: phrases[p]!.text,
       mentions: ids.length,
-      positive: sentiments.filter((s) => s.label === 'positive').length,
-      negative: sentiments.filter((s) => s.label === 'negative').length,
-      sentiment: Math.round((sentiments.reduce((sum, s) => sum + s.score, 0) / ids.length) * 100) / 100,
+      positive,
+      negative,
+      sentiment: Math.round((sentiment / ids.length) * 100) / 100,
       examples: ids.slice(0, EXAMPLES),
       reviewIds: ids,
     };
