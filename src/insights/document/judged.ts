@@ -54,7 +54,7 @@ class Grouping {
 /**
  * Review i owns judgements from[i]..from[i + 1]: one per aspect it judges (several mentions in a review add up, the
  * strongest is the evidence). Typed arrays sized up front and no object per review or judgement: a build over
- * 100,000 reviews leaves little for the garbage collector.
+ * 100,000 reviews leaves little for the garbage collector, whose full collections of a large heap cost the most.
  */
 export class Judged {
   readonly ids: string[];
@@ -84,10 +84,13 @@ export class Judged {
     this.analyses = this.ids.map((id) => analyses.get(id)!);
     this.ratings = new Float64Array(n);
     this.from = new Int32Array(n + 1);
-    this.aspect = new Uint8Array(n * ASPECTS);
-    this.score = new Float64Array(n * ASPECTS);
-    this.owner = new Int32Array(n * ASPECTS);
-    this.evidenceAt = new Int32Array(n * ASPECTS);
+    // Room for every mention: combining mentions of one aspect only leaves some of it unused.
+    let mentions = 0;
+    for (const analysis of this.analyses) mentions += analysis.aspects.length;
+    this.aspect = new Uint8Array(mentions);
+    this.score = new Float64Array(mentions);
+    this.owner = new Int32Array(mentions);
+    this.evidenceAt = new Int32Array(mentions);
     const strongest = new Float64Array(ASPECTS);
     const slot = new Int32Array(ASPECTS).fill(-1);
     const technicians = new Grouping();

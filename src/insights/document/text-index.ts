@@ -44,7 +44,7 @@ function excluded(word: string): boolean {
  */
 const TOKENS = /([.!?;:,()\n"]+)|[^\p{L}\p{N}.!?;:,()\n"]+/u;
 
-// Word ids stay below this, so a pair of ids makes one exact number key (2^26 · 2^26 < 2^53).
+// Word and word-pair ids stay below this, so two ids make one exact number key (2^26 · 2^26 < 2^53).
 const ID_LIMIT = 2 ** 26;
 
 // When the index knows this many phrases that no text uses any more (edits and deletions leave them behind), and
@@ -123,16 +123,16 @@ export class TextIndex {
     return { words: this.wordCounts.subarray(0, this.wordText.length), phrases };
   }
 
+  /** The id of a word, if the index has seen it. */
+  wordId(word: string): number | undefined {
+    return this.wordIds.get(word);
+  }
+
   private tally(features: TextFeatures, delta: 1 | -1): void {
     this.wordCounts = fit(this.wordCounts, this.wordText.length);
     this.phraseCounts = fit(this.phraseCounts, this.phrases.length);
     for (const w of features.words) this.wordCounts[w]! += delta;
     for (const p of features.phrases) this.phraseCounts[p]! += delta;
-  }
-
-  /** The id of a word, if the index has seen it. */
-  wordId(word: string): number | undefined {
-    return this.wordIds.get(word);
   }
 
   private seed(): void {
@@ -215,7 +215,11 @@ export class TextIndex {
   private trigram(a: number, b: number, c: number): number {
     const pairKey = a * ID_LIMIT + b;
     let pair = this.pairs.get(pairKey);
-    if (pair === undefined) this.pairs.set(pairKey, (pair = this.pairs.size));
+    if (pair === undefined) {
+      pair = this.pairs.size;
+      if (pair >= ID_LIMIT) throw new Error('text index: too many word pairs');
+      this.pairs.set(pairKey, pair);
+    }
     const key = pair * ID_LIMIT + c;
     let id = this.trigrams.get(key);
     if (id === undefined) this.trigrams.set(key, (id = this.newPhrase([a, b, c])));

@@ -50,7 +50,7 @@ function nameWords(business: Business | null, index: TextIndex): Set<number> {
   return new Set(names.flatMap((n) => index.wordId(n) ?? []));
 }
 
-/** `features` are the judged reviews' in the same order; topics list their review ids in that order. */
+/** `features` are what `index.read` just gave for the judged reviews, in their order; topics list review ids in it. */
 export function findTopics(
   judged: Judged,
   features: readonly TextFeatures[],
