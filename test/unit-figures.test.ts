@@ -1,6 +1,7 @@
-// The figures the insights print (averageRating, round2, percent, count): rounding and formatting, exact halves included.
+// The figures the documents print (meanRating, round2, percent, count): rounding and formatting, exact halves included.
 import { describe, expect, it } from 'vitest';
-import { averageRating, count, percent, round2 } from '../src/insights/document/figures.js';
+import { count, percent, round2 } from '../src/insights/document/figures.js';
+import { meanRating } from '../src/reviews/rating.js';
 import type { PublishedReview } from '../src/store/types.js';
 
 /** Reviews with these ratings; only the ratings matter to an average. */
@@ -65,10 +66,8 @@ describe('percent', () => {
     expect(percent(7, 200)).toBe(4);
   });
 
-  // Bug: percent computes (part / whole) * 100 in floating point, so an exact half can land just below .5
-  // (23 / 40 * 100 = 57.49999999999999) and round down, while 1 of 8 (12.5) rounds up; the prose then says 57%
-  // where both half-up and half-to-even say 58%. Math.round((part * 100) / whole) is exact for whole counts.
-  it.fails('rounds every exact half up alike: 23 of 40 is 57.5%, printed 58%', () => {
+  // Computed as (part / whole) * 100, 23 of 40 would be 57.49999999999999 and print 57%; scaled first it is exact.
+  it('rounds every exact half up alike: 23 of 40 is 57.5%, printed 58%', () => {
     expect(percent(23, 40)).toBe(58);
     expect(percent(29, 200)).toBe(15);
   });
@@ -86,7 +85,10 @@ describe('count', () => {
   });
 });
 
-describe('averageRating', () => {
+/** The mean rating of reviews, as every document computes it: from their sum and count. */
+const averageRating = (reviews: PublishedReview[]) => meanRating(reviews.reduce((sum, r) => sum + r.rating, 0), reviews.length);
+
+describe('meanRating', () => {
   it('is the mean rating of the reviews', () => {
     expect(averageRating(rated(5))).toBe(5);
     expect(averageRating(rated(1, 2))).toBe(1.5);
@@ -103,11 +105,8 @@ describe('averageRating', () => {
     expect(averageRating(rated(...ratingsSumming(33, 8)))).toBe(4.13);
   });
 
-  // Bug: averageRating divides first and rounds the float, so an exact half cent can fall just below it: 40 reviews
-  // summing 179 average exactly 4.475, stored as 4.4749999…, printed 4.47, where half-up and half-to-even both give
-  // 4.48 (and 4.125 above gives 4.13). Math.round((sum * 100) / n) / 100 is exact. aggregateRating in
-  // src/reviews/documents.ts rounds the same way.
-  it.fails('rounds every exact half cent up alike: 40 reviews summing 179 average 4.475, printed 4.48', () => {
+  // Divided first, 40 reviews summing 179 would average 4.4749999… and print 4.47; scaled first it is exact.
+  it('rounds every exact half cent up alike: 40 reviews summing 179 average 4.475, printed 4.48', () => {
     expect(averageRating(rated(...ratingsSumming(179, 40)))).toBe(4.48);
   });
 });

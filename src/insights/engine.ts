@@ -4,6 +4,7 @@ import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Business } from '../reviews/schemas.js';
 import type { PublishedReview } from '../store/types.js';
 import { aggregate } from './document/aggregate.js';
+import { TextIndex } from './document/text-index.js';
 import { Analyzer, type ReviewAnalysis } from './analysis/analyzer.js';
 import { LEXICON_VERSION } from './analysis/lexicon.js';
 
@@ -34,6 +35,8 @@ export class InsightsEngine {
   private cache = new Map<string, Cached>();
   /** Analyses handed in from the store, used when their key still matches. */
   private known = new Map<string, KeyedAnalysis>();
+  /** The texts as earlier builds read them: a build rereads only the texts that changed. */
+  private readonly texts = new TextIndex();
   private analyzer: Analyzer | undefined;
   private businessKey = '';
 
@@ -79,7 +82,7 @@ export class InsightsEngine {
     this.cache = next;
     this.known.clear();
     const analyses = new Map([...next].map(([id, e]) => [id, e.analysis]));
-    const { status, generatedAt, ...sections } = aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION });
+    const { status, generatedAt, ...sections } = aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION }, { texts: this.texts });
     return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh };
   }
 }

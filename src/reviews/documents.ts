@@ -1,5 +1,6 @@
 // Renders the published documents (reviews dataset, JSON Feed 1.1, Atom feed) from the published data; pure and deterministic.
 import { ROUTES, type Links } from './links.js';
+import { meanRating } from './rating.js';
 import type { PublishedReview } from './published.js';
 import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
 
@@ -19,7 +20,7 @@ export function aggregateRating(reviews: readonly PublishedReview[]): AggregateR
     sum += r.rating;
   }
   return {
-    ratingValue: reviews.length ? Math.round((sum / reviews.length) * 100) / 100 : null,
+    ratingValue: reviews.length ? meanRating(sum, reviews.length) : null,
     reviewCount: reviews.length,
     bestRating: 5,
     worstRating: 1,

@@ -1,13 +1,11 @@
 // Questions a prospective customer asks, answered from the figures, each with the review ids behind the answer.
 import type { PublishedReview } from '../../store/types.js';
-import { URGENCY_TERMS } from '../analysis/lexicon.js';
 import { count, percent } from './figures.js';
 import type { AspectInsight, EntityInsight, Insights } from './insights.js';
 
 export interface FaqInput {
-  reviews: readonly PublishedReview[];
-  /** Review id → its text in lexicon form (analysis/fold.ts). */
-  folded: ReadonlyMap<string, string>;
+  /** The reviews that describe emergency, after-hours or same-day work, in review order. */
+  urgent: readonly PublishedReview[];
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
   services: readonly ({ id: string; name: string } & EntityInsight)[];
@@ -34,10 +32,7 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
   asked('price', 'Are their prices fair?', 'the price was fair', 'it was too expensive or the bill surprised them', 'price');
   asked('quality', 'Is the work done right?', 'the work was good and lasted', 'the problem came back or the work was poor', 'the work itself');
 
-  const urgent = input.reviews.filter((r) => {
-    const text = ` ${input.folded.get(r.id)!.replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
-    return URGENCY_TERMS.some((t) => text.includes(` ${t} `));
-  });
+  const { urgent } = input;
   if (urgent.length >= minMentions) {
     const satisfied = urgent.filter((r) => r.rating >= 4).length;
     faq.push({

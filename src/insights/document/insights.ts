@@ -3,6 +3,9 @@
 import type { AspectId } from '../../reviews/schemas.js';
 import type { InsightsDocument, TechnicianInsight } from '../../reviews/insights-document.js';
 
+/** Nothing is reported about an aspect, entity or topic with fewer mentions than this. */
+export const MIN_MENTIONS = 5;
+
 export const ASPECT_LABELS: Record<AspectId, string> = {
   punctuality: 'Punctuality',
   responsiveness: 'Responsiveness',

@@ -1,21 +1,41 @@
 // The editorial paragraph, written from the figures it cites (and only from them).
-import type { PublishedReview } from '../../store/types.js';
-import { averageRating, count, percent, quarterOf } from './figures.js';
 import type { SummaryInsight } from '../../reviews/insights-document.js';
+import { meanRating } from '../../reviews/rating.js';
+import { count, percent } from './figures.js';
 import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } from './insights.js';
 
 export interface SummaryInput {
-  reviews: readonly PublishedReview[];
+  /** Per review, in one order: its star rating and its calendar quarter (an index into `quarters`, which is sorted). */
+  ratings: ArrayLike<number>;
+  quarterOf: ArrayLike<number>;
+  quarters: readonly string[];
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
 }
 
 export function buildSummary(input: SummaryInput, minMentions: number): Insights['summary'] {
-  const { reviews } = input;
-  if (reviews.length === 0) return { text: 'No verified reviews yet.', figures: { reviewCount: 0 } };
-  const overall = averageRating(reviews);
-  const figures: NonNullable<SummaryInsight['figures']> = { reviewCount: reviews.length, averageRating: overall };
-  const sentences = [`Across ${count(reviews.length)} verified reviews, customers rate the business ${overall.toFixed(2)} out of 5.`];
+  const { ratings, quarterOf } = input;
+  const reviewCount = ratings.length;
+  if (reviewCount === 0) return { text: 'No verified reviews yet.', figures: { reviewCount: 0 } };
+  // The last four quarters against the four before them: rating sums and counts of all, recent and earlier reviews.
+  const last = input.quarters.length;
+  const sums = { all: 0, recent: 0, earlier: 0 };
+  const counts = { recent: 0, earlier: 0 };
+  for (let i = 0; i < reviewCount; i++) {
+    const rating = ratings[i]!;
+    sums.all += rating;
+    const quarter = quarterOf[i]!;
+    if (quarter >= last - 4) {
+      sums.recent += rating;
+      counts.recent++;
+    } else if (quarter >= last - 8) {
+      sums.earlier += rating;
+      counts.earlier++;
+    }
+  }
+  const overall = meanRating(sums.all, reviewCount);
+  const figures: NonNullable<SummaryInsight['figures']> = { reviewCount, averageRating: overall };
+  const sentences = [`Across ${count(reviewCount)} verified reviews, customers rate the business ${overall.toFixed(2)} out of 5.`];
 
   const reported = input.aspects.filter((a) => a.mentions >= minMentions);
   const praised = [...reported].sort((a, b) => b.positive / b.mentions - a.positive / a.mentions || b.mentions - a.mentions)[0];
@@ -33,14 +53,11 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
     figures.bestTechnician = { name: best.name, averageRating: best.averageRating, reviews: best.mentions };
     sentences.push(`${best.name} is the best-reviewed technician, at ${best.averageRating.toFixed(2)} stars over ${count(best.mentions)} reviews.`);
   }
-  // The last four quarters against the four before them.
-  const quarters = [...new Set(reviews.map((r) => quarterOf(r.date)))].sort().reverse();
-  const recent = reviews.filter((r) => quarters.slice(0, 4).includes(quarterOf(r.date)));
-  const before = reviews.filter((r) => quarters.slice(4, 8).includes(quarterOf(r.date)));
-  if (recent.length >= minMentions && before.length >= minMentions) {
-    const now = averageRating(recent);
-    const then = averageRating(before);
-    figures.trend = { recentQuarters: quarters.slice(0, 4), recentAverage: now, recentReviews: recent.length, earlierAverage: then, earlierReviews: before.length };
+  if (counts.recent >= minMentions && counts.earlier >= minMentions) {
+    const now = meanRating(sums.recent, counts.recent);
+    const then = meanRating(sums.earlier, counts.earlier);
+    const quarters = [...input.quarters].reverse();
+    figures.trend = { recentQuarters: quarters.slice(0, 4), recentAverage: now, recentReviews: counts.recent, earlierAverage: then, earlierReviews: counts.earlier };
     const direction = now > then + 0.05 ? 'up from' : now < then - 0.05 ? 'down from' : 'level with';
     sentences.push(`Over the last four quarters the average is ${now.toFixed(2)}, ${direction} ${then.toFixed(2)} in the four before.`);
   }

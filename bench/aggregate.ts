@@ -1,0 +1,112 @@
+// Times aggregate() alone, the analyses already in memory: the median of several builds, in total and per part,
+// wall clock and CPU (the process's CPU time, which other load on the machine disturbs less); with a TextIndex kept
+// across builds and one review changed before each, then with every text read.
+// `node dist/bench/aggregate.js --input demo.json [--runs 5] [--analyses cache.json] [--out insights.json]`
+// (or `--reviews N` for a generated demo). --analyses keeps the analyses in a file, so reruns skip the analyzer.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { generateDemo } from '../src/demo/generate.js';
+import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer.js';
+import { LEXICON_VERSION } from '../src/insights/analysis/lexicon.js';
+import { aggregate, type AggregatePart, type Insights } from '../src/insights/document/aggregate.js';
+import { TextIndex } from '../src/insights/document/text-index.js';
+import type { PublishedReview } from '../src/store/types.js';
+
+type Demo = ReturnType<typeof generateDemo>;
+
+const { values } = parseArgs({
+  options: {
+    input: { type: 'string' },
+    reviews: { type: 'string', default: '1500' },
+    runs: { type: 'string', default: '5' },
+    analyses: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const demo: Demo = values.input ? (JSON.parse(readFileSync(values.input, 'utf8')) as Demo) : generateDemo({ reviews: Number(values.reviews) });
+// What the service publishes: verified reviews, newest first.
+const reviews: PublishedReview[] = demo.reviews
+  .filter((r) => r.verified)
+  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+
+function analyse(): Map<string, ReviewAnalysis> {
+  const file = values.analyses;
+  if (file !== undefined && existsSync(file)) return new Map(JSON.parse(readFileSync(file, 'utf8')) as [string, ReviewAnalysis][]);
+  const analyzer = new Analyzer(demo.business);
+  const analyses = new Map(reviews.map((r) => [r.id, analyzer.analyze(r)]));
+  if (file !== undefined) writeFileSync(file, JSON.stringify([...analyses]));
+  return analyses;
+}
+const analyses = analyse();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const meta = { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: LEXICON_VERSION };
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+const ms = (x: number) => `${Math.round(x)} ms`;
+const runs = Number(values.runs);
+
+/** Times `runs` builds (`build(run, mark)` makes one; `after` sees it, untimed) and prints the medians, in total and per part. */
+function measure(title: string, build: (run: number, mark: (part: AggregatePart) => void) => Insights, after: (run: number, insights: Insights) => void): void {
+  const totals: number[] = [];
+  const cpu: number[] = [];
+  const parts = new Map<AggregatePart, { wall: number[]; cpu: number[] }>();
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    let last = { wall: started, cpu: cpuStarted };
+    const insights = build(run, (part) => {
+      const now = { wall: performance.now(), cpu: process.cpuUsage() };
+      const times = parts.get(part) ?? { wall: [], cpu: [] };
+      times.wall.push(now.wall - last.wall);
+      times.cpu.push(cpuMs(last.cpu));
+      parts.set(part, times);
+      last = now;
+    });
+    totals.push(performance.now() - started);
+    cpu.push(cpuMs(cpuStarted));
+    after(run, insights);
+  }
+  const out = process.stdout;
+  out.write(`${title}, median of ${runs}: ${ms(median(totals))} (CPU ${ms(median(cpu))}; runs ${totals.map(Math.round).join(', ')})\n`);
+  for (const [part, times] of parts) out.write(`  ${part.padEnd(9)} ${ms(median(times.wall)).padStart(8)}  (CPU ${ms(median(times.cpu))})\n`);
+}
+
+process.stdout.write(`aggregate() over ${reviews.length} reviews\n`);
+// Builds with the index kept first: the garbage of builds that read every text would otherwise be collected during them.
+// Each build after the first sees one review edited (or edited back) since the build before: the store's usual change.
+const first = reviews[0]!;
+const edited = { ...first, text: `${first.text} Edited.`, updatedAt: '2026-11-02T00:00:00.000Z' };
+const analyzer = new Analyzer(demo.business);
+const versions = [
+  { reviews: reviews.map((r, i) => (i === 0 ? edited : r)), analysis: analyzer.analyze(edited) },
+  { reviews, analysis: analyses.get(first.id)! },
+];
+const texts = new TextIndex();
+aggregate(demo.business, reviews, analyses, meta, { texts });
+let warm = '';
+measure(
+  'one review changed since the last build (index kept)',
+  (run, mark) => {
+    const version = versions[run % 2]!;
+    analyses.set(first.id, version.analysis);
+    return aggregate(demo.business, version.reviews, analyses, meta, { texts, mark });
+  },
+  (run, insights) => {
+    if (versions[run % 2]!.reviews === reviews) warm = JSON.stringify(insights);
+  },
+);
+analyses.set(first.id, versions[1]!.analysis);
+let cold = '';
+measure(
+  'every text read (no index kept)',
+  (_, mark) => aggregate(demo.business, reviews, analyses, meta, { mark }),
+  (_, insights) => {
+    cold = JSON.stringify(insights);
+  },
+);
+if (values.out !== undefined) writeFileSync(values.out, cold);
+if (runs > 1) process.stdout.write(`kept index gives the same bytes as none: ${warm === cold ? 'yes' : 'NO'}\n`);
