@@ -6,6 +6,7 @@ import { generateDemo } from '../src/demo/generate.js';
 import { engineVersions } from '../src/insights/version.js';
 import type { InsightsDocument } from '../src/reviews/insights-document.js';
 import { openStore } from '../src/store/open.js';
+import type { ImportPlan } from '../src/store/types.js';
 import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
@@ -29,6 +30,22 @@ function citedIds(text: string): Set<string> {
     return value;
   });
   return ids;
+}
+
+/** A server that looks at the store only when told to (publisher.refresh()), so a test decides what it sees when. */
+const startQuietServer = (dbPath: string) => startServer(dbPath, { RELOAD_INTERVAL_MS: '600000' });
+
+/**
+ * Imports as another process would and holds the new version's insights build as another process would: until
+ * `release`, the server serves the new reviews but can only carry its last insights over. Then it takes the build.
+ */
+async function importHoldingBuild(server: RunningServer, plan: ImportPlan): Promise<{ release: () => Promise<void> }> {
+  const { version } = await server.store.applyImport(plan);
+  const key = `${engineVersions().document}|${version.publishedAt}`;
+  const now = Date.now();
+  expect(await server.store.insights.claimBuild(key, 'another process', new Date(now).toISOString(), new Date(now + 60_000).toISOString())).toBe(true);
+  await server.app.publisher.refresh();
+  return { release: () => server.store.insights.releaseBuild(key, 'another process') };
 }
 
 /** The analyses stored at one build (the rows it wrote), read from the SQLite file itself. */
@@ -102,22 +119,48 @@ describe('stored insights', () => {
     }
   });
 
+  it('keeps serving the last complete insights, bytes and validators unchanged, until the new version is built', async () => {
+    const server = await startQuietServer(dbPath);
+    try {
+      const before = await fetchInsights(server);
+      const held = await importHoldingBuild(server, {
+        reviews: [{ id: 'zz-stale', date: '2026-11-19', rating: 4, text: 'On time and tidy.', author: 'S T.', technicians: [], services: [], verified: true }],
+        replace: false,
+      });
+      const carried = await fetchInsights(server);
+      expect(carried.response.headers.get('etag')).toBe(before.response.headers.get('etag'));
+      expect(carried.response.headers.get('last-modified')).toBe(before.response.headers.get('last-modified'));
+      expect(carried.text).toBe(before.text);
+      // The document says which data it describes: older than the reviews now served.
+      expect(Date.parse(carried.body!.asOf!)).toBeLessThan(Date.parse(server.app.publisher.current().snapshot.version.publishedAt!));
+      await held.release();
+      await server.app.publisher.insightsReady();
+      const fresh = await fetchInsights(server);
+      expect(fresh.body!.asOf).toBe(server.app.publisher.current().snapshot.version.publishedAt);
+      expect(fresh.body!.reviewCount).toBe(server.app.publisher.current().snapshot.reviews.length);
+      expect(fresh.response.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
+    } finally {
+      await server.close();
+    }
+  });
+
   it('drops a review from the served insights as soon as the import that unpublishes it is served', async () => {
-    const server = await startServer(dbPath);
+    const server = await startQuietServer(dbPath);
     try {
       const before = await fetchInsights(server);
       const quoted = before.body!.aspects.flatMap((a) => [...a.quotes.positive, ...a.quotes.negative])[0]!.reviewId;
       const record = demo.reviews.find((r) => r.id === quoted)!;
-      const file = writeJson(`${dir.path}/unpublish.json`, { reviews: [{ ...record, verified: false }] });
-      expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
-      await server.app.publisher.refresh();
-      // The new version's insights are still being built: what is served is the last document without the review.
+      const held = await importHoldingBuild(server, { reviews: [{ ...record, verified: false }], replace: false });
+      // The new version's insights are not built yet: what is served is the last document without the review.
       const carried = await fetchInsights(server);
       expect(carried.body!.asOf).toBe(before.body!.asOf);
       expect(citedIds(before.text).has(quoted)).toBe(true);
       expect(citedIds(carried.text).has(quoted)).toBe(false);
       expect(carried.text).not.toContain(`"${quoted}"`);
       expect(carried.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
+      // Its bytes changed with that import: Last-Modified moves to it.
+      expect(carried.response.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
+      await held.release();
       await server.app.publisher.insightsReady();
       expect((await fetchInsights(server)).text).not.toContain(`"${quoted}"`);
     } finally {
@@ -163,14 +206,11 @@ describe('an engine upgrade', () => {
 describe('a store whose insights were never built', () => {
   it('answers the pending document with Retry-After while another process holds the build, then the built one', async () => {
     const dbPath = `${dir.path}/claimed.db`;
-    const server = await startServer(dbPath);
+    const server = await startQuietServer(dbPath);
     try {
-      // Another process claims the build of the version about to be published, and keeps it for now.
-      const plan = { business: demo.business, reviews: demo.reviews.slice(0, 60), replace: true };
-      const { version } = await server.store.applyImport(plan);
-      const key = `${engineVersions().document}|${version.publishedAt}`;
-      expect(await server.store.insights.claimBuild(key, 'another process', new Date().toISOString(), new Date(Date.now() + 60_000).toISOString())).toBe(true);
-      await server.app.publisher.refresh();
+      // Another process holds the build of the version about to be published, and keeps it for now.
+      const held = await importHoldingBuild(server, { business: demo.business, reviews: demo.reviews.slice(0, 60), replace: true });
+      const { version } = server.app.publisher.current().snapshot;
       const pending = await fetchInsights(server);
       expect(pending.response.status).toBe(200);
       expect(pending.body).toMatchObject({ status: 'building', asOf: null, aspects: [], faq: [] });
@@ -178,7 +218,7 @@ describe('a store whose insights were never built', () => {
       expect(pending.response.headers.get('cache-control')).toBe('no-store');
       expect(pending.response.headers.get('last-modified')).toBeNull();
       // The other process gives up its claim: this one takes the build over.
-      await server.store.insights.releaseBuild(key, 'another process');
+      await held.release();
       await server.app.publisher.insightsReady();
       const built = await fetchInsights(server);
       expect(built.body).toMatchObject({ status: 'ready', asOf: version.publishedAt });

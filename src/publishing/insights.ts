@@ -145,6 +145,9 @@ export class InsightsCatchUp {
     const engineVersion = this.worker.engineVersion;
     let attemptedAt = 0;
     while (wanted()) {
+      // Built already (by this process before a restart, or by another)? Then no engine is needed at all.
+      const stored = await this.store.insights.findDocument(engineVersion, asOf);
+      if (stored) return { stored, analysed: 0 };
       // Another process's build shows up in the store; try again ourselves now and then, in case its claim lapsed.
       if (Date.now() - attemptedAt >= RETRY_BUSY_MS) {
         attemptedAt = Date.now();
@@ -156,9 +159,6 @@ export class InsightsCatchUp {
         if (outcome.kind === 'stored') return { stored: outcome.document, analysed: 0 };
         if (outcome.kind === 'superseded') return undefined;
         this.log.info({ asOf }, 'another process is building these insights; waiting for them');
-      } else {
-        const stored = await this.store.insights.findDocument(engineVersion, asOf);
-        if (stored) return { stored, analysed: 0 };
       }
       await new Promise((done) => setTimeout(done, this.pollMs).unref());
     }

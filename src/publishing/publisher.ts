@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { InsightsWorker } from '../insights/worker.js';
 import type { DocumentName } from '../reviews/catalogue.js';
 import type { Links } from '../reviews/links.js';
-import type { ReviewsSnapshot } from '../reviews/snapshot.js';
+import { buildSnapshot, type ReviewsSnapshot } from '../reviews/snapshot.js';
 import type { Store } from '../store/types.js';
 import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
@@ -25,6 +25,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private refreshing: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
   private readonly catchUp: InsightsCatchUp | undefined;
+  /** The newest snapshot read from the store (served, or being rendered). */
+  private latest: ReviewsSnapshot | undefined;
+  /** Insights of the newest snapshot that were ready before its view was. */
+  private early: { snapshot: ReviewsSnapshot; insights: ServedInsights; analysed: number } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -87,22 +91,31 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     if (previous && version.publishedAt === previous.snapshot.version.publishedAt) {
       // Only unpublished records changed (unverified reviews): the same view serves the new revision as it is.
       this.view = { ...previous, snapshot: Object.freeze({ ...previous.snapshot, version }) };
+      this.latest = this.view.snapshot;
       this.log.info({ revision: version.revision }, 'new revision without published changes');
       return;
     }
     const started = performance.now();
     const data = await this.store.readPublished();
-    const { snapshot, lastModified, documents, changed } = await renderDocuments(data, this.links, previous);
+    const snapshot = buildSnapshot(data);
+    this.latest = snapshot;
+    // The engine works on the new version's insights while its documents are encoded, not after.
+    void this.followInsights(snapshot);
+    const { lastModified, documents, changed } = await renderDocuments(data, this.links, previous);
     // Read now: a catch-up may have landed during the awaits above.
     const served = this.view?.insights;
-    const insights = served ? await carriedOver(served, snapshot) : await this.storedInsights(snapshot);
+    const carried = served ? await carriedOver(served, snapshot) : await this.storedInsights(snapshot);
+    // Insights of this very version that were ready before its documents win over carried ones.
+    const early = this.early?.snapshot === snapshot ? this.early : undefined;
+    this.early = undefined;
+    const insights = early?.insights ?? carried;
     this.view = { snapshot, lastModified, representations: { ...documents, insights: insights.representation }, insights, queries: new RepresentationCache() };
     this.log.info(
       { revision: data.version.revision, reviews: data.reviews.length, changed, ms: Math.round(performance.now() - started) },
       'serving a new data version',
     );
     if (previous) this.emit('published', this.view, changed);
-    void this.followInsights(snapshot);
+    if (early) this.emit('insights', this.view, early.analysed);
   }
 
   /** At start: the newest document any process stored, else the pending one. */
@@ -111,18 +124,28 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     return stored ? servedFromStore(stored, snapshot) : pendingInsights();
   }
 
-  /** Builds or waits for the snapshot's insights and, while that snapshot is still served, swaps them in. */
+  /**
+   * Builds or waits for the snapshot's insights and, while that snapshot is the newest read, serves them: at once
+   * if its view is served already, else with the view when it is.
+   */
   private async followInsights(snapshot: ReviewsSnapshot): Promise<void> {
     const catchUp = this.catchUp;
-    if (!catchUp || catchUp.isCurrent(this.current().insights, snapshot)) return;
+    if (!catchUp) return;
     // Still the same published data? (A revision that changed only unpublished records keeps the reviews array.)
-    const wanted = () => this.view?.snapshot.reviews === snapshot.reviews && this.view.snapshot.business === snapshot.business;
+    const sameData = (other: ReviewsSnapshot | undefined) => other?.reviews === snapshot.reviews && other.business === snapshot.business;
+    const wanted = () => sameData(this.latest);
     try {
       const found = await catchUp.follow(snapshot, wanted);
       if (!found || !wanted()) return;
+      const served = this.view;
+      if (served && sameData(served.snapshot) && catchUp.isCurrent(served.insights, snapshot)) return;
       const insights = await servedFromStore(found.stored, snapshot);
       const current = this.view;
-      if (!current || !wanted()) return;
+      if (!wanted()) return;
+      if (!current || !sameData(current.snapshot)) {
+        this.early = { snapshot, insights, analysed: found.analysed };
+        return;
+      }
       this.view = { ...current, insights, representations: { ...current.representations, insights: insights.representation } };
       this.emit('insights', this.view, found.analysed);
     } catch (error) {

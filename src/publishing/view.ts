@@ -3,7 +3,7 @@
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
 import type { Links } from '../reviews/links.js';
 import type { PublishedData } from '../reviews/published.js';
-import { buildSnapshot, type ReviewsSnapshot } from '../reviews/snapshot.js';
+import type { ReviewsSnapshot } from '../reviews/snapshot.js';
 import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
 import { contentTag, encodeRepresentation, withLastModified, type Representation } from './representation.js';
@@ -30,7 +30,7 @@ export async function renderDocuments(
   data: PublishedData,
   links: Links,
   previous: View | undefined,
-): Promise<{ snapshot: ReviewsSnapshot; lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[] }> {
+): Promise<{ lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[] }> {
   const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
   const documents: Partial<Record<DocumentName, Representation>> = {};
   const changed: DocumentName[] = [];
@@ -46,5 +46,5 @@ export async function renderDocuments(
         ? withLastModified(before, lastModified)
         : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag });
   }
-  return { snapshot: buildSnapshot(data), lastModified, documents: documents as RenderedDocuments, changed };
+  return { lastModified, documents: documents as RenderedDocuments, changed };
 }
