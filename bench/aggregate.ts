@@ -10,7 +10,7 @@ import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer
 import { LEXICON_VERSION } from '../src/insights/analysis/lexicon.js';
 import { aggregate, type AggregatePart, type Insights } from '../src/insights/document/aggregate.js';
 import { TextIndex } from '../src/insights/document/text-index.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 
 type Demo = ReturnType<typeof generateDemo>;
 

@@ -3,7 +3,7 @@
 import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { InsightsEngine } from '../src/insights/engine.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 
 const size = Number(process.argv[2] ?? 1500);
 const demo = generateDemo({ reviews: size });

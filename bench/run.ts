@@ -12,7 +12,7 @@ import { benchWebSub } from './websub.js';
 import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
 import { fold, technicianKeys } from '../src/reviews/text.js';
 import { openStore } from '../src/store/open.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'dist/src/cli/main.js');

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { openStore } from '../src/store/open.js';
-import type { PublishedData } from '../src/store/types.js';
+import type { PublishedData } from '../src/reviews/published.js';
 import { runCli, tempDir, writeJson } from './support/server.js';
 
 const dir = tempDir();

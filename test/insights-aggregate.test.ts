@@ -5,7 +5,7 @@ import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer.js';
 import { aggregate } from '../src/insights/document/aggregate.js';
 import { TextIndex } from '../src/insights/document/text-index.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 
 const demo = generateDemo({ seed: 11, reviews: 400 });
 const analyzer = new Analyzer(demo.business);

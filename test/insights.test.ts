@@ -6,7 +6,7 @@ import { InsightsEngine } from '../src/insights/engine.js';
 import { InsightsDocument } from '../src/reviews/insights-document.js';
 import type { Business } from '../src/reviews/schemas.js';
 import { fold } from '../src/reviews/text.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 import { newestFirst } from './support/reviews.js';
 import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 import { sleep } from './support/wait.js';

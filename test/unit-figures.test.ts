@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { count, percent, round2 } from '../src/insights/document/figures.js';
 import { meanRating } from '../src/reviews/rating.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 
 /** Reviews with these ratings; only the ratings matter to an average. */
 function rated(...ratings: number[]): PublishedReview[] {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SearchIndex, SearchParams } from '../src/reviews/search.js';
-import type { PublishedReview } from '../src/store/types.js';
+import type { PublishedReview } from '../src/reviews/published.js';
 import { newestFirst } from './support/reviews.js';
 import { bruteForceSearch } from './support/search-oracle.js';
 

@@ -3,7 +3,8 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Business } from '../reviews/schemas.js';
-import type { PublishedReview, Store, StoredInsights } from '../store/types.js';
+import type { Store, StoredInsights } from '../store/types.js';
+import type { PublishedReview } from '../reviews/published.js';
 import { compress } from '../publishing/representation.js';
 import type { ReviewAnalysis } from './analysis/analyzer.js';
 import { InsightsEngine } from './engine.js';

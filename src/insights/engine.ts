@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Business } from '../reviews/schemas.js';
-import type { PublishedReview } from '../store/types.js';
+import type { PublishedReview } from '../reviews/published.js';
 import { aggregate } from './document/aggregate.js';
 import { TextIndex } from './document/text-index.js';
 import { Analyzer, type ReviewAnalysis } from './analysis/analyzer.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { IsoDate, ServiceId } from './schemas.js';
 import { fold, technicianKeys } from './text.js';
-import type { PublishedReview } from '../store/types.js';
+import type { PublishedReview } from './published.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 

@@ -4,15 +4,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { Business, type ImportedReview } from '../reviews/schemas.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
-import type {
-  DataVersion,
-  ImportPlan,
-  ImportProgress,
-  ImportSummary,
-  PublishedData,
-  PublishedReview,
-  Store,
-} from './types.js';
+import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
+import type { ImportPlan, ImportProgress, ImportSummary, Store } from './types.js';
 
 export interface ReviewRow {
   id: string;

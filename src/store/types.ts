@@ -2,7 +2,6 @@
 import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
 
-export type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 
 export interface ImportPlan {
   /** Replaces the stored business when given; an import without one keeps it. */

@@ -1,7 +1,7 @@
 // Aggregates per-review analyses into the insights dataset: aspects, entities, topics, FAQ and summary, each
 // figure with the review ids behind it. Pure and deterministic: the same reviews give the same bytes.
 import type { Business } from '../../reviews/schemas.js';
-import type { PublishedReview } from '../../store/types.js';
+import type { PublishedReview } from '../../reviews/published.js';
 import type { ReviewAnalysis } from '../analysis/analyzer.js';
 import { buildFaq } from './faq.js';
 import { MIN_MENTIONS, type EntityInsight, type Insights } from './insights.js';

@@ -1,5 +1,5 @@
 // Questions a prospective customer asks, answered from the figures, each with the review ids behind the answer.
-import type { PublishedReview } from '../../store/types.js';
+import type { PublishedReview } from '../../reviews/published.js';
 import { count, percent } from './figures.js';
 import type { AspectInsight, EntityInsight, Insights } from './insights.js';
 

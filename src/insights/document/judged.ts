@@ -2,7 +2,7 @@
 // aspect judgements (one per aspect), and the technicians, services and area it names. The sections count from
 // these numbers and read review objects and analyses only for what the document prints.
 import { AspectId } from '../../reviews/schemas.js';
-import type { PublishedReview } from '../../store/types.js';
+import type { PublishedReview } from '../../reviews/published.js';
 import type { AspectJudgement, ReviewAnalysis } from '../analysis/analyzer.js';
 import { quarterOf } from './figures.js';
 

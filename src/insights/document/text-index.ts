@@ -1,7 +1,7 @@
 // The published texts as the insights read them: per review its distinct words, its candidate topic phrases and
 // whether it describes urgent work, and how many reviews use each word and phrase. A text is read once; an index
 // kept across builds rereads only the texts that changed and updates the counts by what changed.
-import type { PublishedReview } from '../../store/types.js';
+import type { PublishedReview } from '../../reviews/published.js';
 import { foldedText } from '../analysis/fold.js';
 import { ENTRIES, INTENSIFIERS, NEGATORS, URGENCY_TERMS } from '../analysis/lexicon.js';
 

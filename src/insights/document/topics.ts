@@ -2,21 +2,11 @@
 // reviews share, with no opinion word in them, ranked by how many reviews use them.
 import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
+import type { TopicInsight } from '../../reviews/insights-document.js';
 import type { Business } from '../../reviews/schemas.js';
 import { fold } from '../../reviews/text.js';
 import type { Judged } from './judged.js';
 import type { TextFeatures, TextIndex } from './text-index.js';
-
-export interface Topic {
-  phrase: string;
-  mentions: number;
-  positive: number;
-  negative: number;
-  /** Mean overall sentiment of the reviews that use the phrase, −1..1. */
-  sentiment: number;
-  examples: string[];
-  reviewIds: string[];
-}
 
 const TOPICS = 20;
 const EXAMPLES = 3;
@@ -57,7 +47,7 @@ export function findTopics(
   index: TextIndex,
   business: Business | null,
   minMentions: number,
-): Topic[] {
+): TopicInsight[] {
   const counts = index.counts();
   const names = nameWords(business, index);
   const phrases = index.phrases;
