@@ -34,8 +34,9 @@ function lastBuildMs(logFile: string): string {
   const built = readFileSync(logFile, 'utf8')
     .split('\n')
     .filter((line) => line.includes('"insights built"'))
-    .map((line) => (JSON.parse(line) as { ms: number }).ms);
-  return built.length ? String(built[built.length - 1]) : '?';
+    .map((line) => JSON.parse(line) as { ms: number; parts: Record<string, number> });
+  const last = built[built.length - 1];
+  return last ? `${last.ms} (${Object.entries(last.parts).map(([part, ms]) => `${part} ${ms}`).join(', ')})` : '?';
 }
 
 export async function benchRestart(o: RestartBenchOptions): Promise<void> {

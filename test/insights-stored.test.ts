@@ -163,6 +163,8 @@ describe('stored insights', () => {
       await held.release();
       await server.app.publisher.insightsReady();
       expect((await fetchInsights(server)).text).not.toContain(`"${quoted}"`);
+      // Its analysis does not outlive its publication either.
+      expect((await server.store.insights.readAnalyses([quoted])).length).toBe(0);
     } finally {
       await server.close();
     }

@@ -110,6 +110,9 @@ describe('insights dataset', () => {
     expect((await engine.build(input)).fresh.size).toBe(published.length);
     const changed = published.map((r, i) => (i === 3 ? { ...r, text: `${r.text} Update: still great.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
     expect([...(await engine.build({ ...input, reviews: changed })).fresh.keys()]).toEqual([published[3]!.id]);
+    const removed = await engine.build({ ...input, reviews: changed.filter((_, i) => i !== 5) });
+    expect(removed.fresh.size).toBe(0);
+    expect(removed.dropped).toEqual([published[5]!.id]);
   });
 
   it('reuses analyses handed in from the store when their key matches, and only then', async () => {

@@ -31,28 +31,31 @@ describe.each(engines)('$name insights store', ({ url }) => {
     await store.close();
   });
 
-  it('stores analyses, replaces them by review, and drops those of reviews no longer published', async () => {
-    await store.applyImport({ reviews: [review('a'), review('b'), review('c')], replace: false });
-    await store.insights.writeAnalyses([{ reviewId: 'a', inputKey: 'k1', analysis: '{"a":1}' }, { reviewId: 'b', inputKey: 'k1', analysis: '{"b":1}' }], T(1));
-    await store.insights.writeAnalyses([{ reviewId: 'a', inputKey: 'k2', analysis: '{"a":2}' }], T(2));
+  it('stores analyses, replaces them by review, and drops those it is told are gone', async () => {
+    await store.insights.writeAnalyses([{ reviewId: 'a', inputKey: 'k1', analysis: '{"a":1}' }, { reviewId: 'b', inputKey: 'k1', analysis: '{"b":1}' }], [], T(1));
+    await store.insights.writeAnalyses([{ reviewId: 'a', inputKey: 'k2', analysis: '{"a":2}' }], [], T(2));
     expect(await store.insights.readAnalyses(['a'])).toEqual([{ reviewId: 'a', inputKey: 'k2', analysis: '{"a":2}' }]);
-    await store.applyImport({ reviews: [review('b', false)], replace: false });
-    await store.insights.writeAnalyses([], T(3));
+    await store.insights.writeAnalyses([], ['b', 'never-stored'], T(3));
     expect((await store.insights.readAnalyses()).map((a) => a.reviewId)).toEqual(['a']);
   });
 
   it('reads analyses by id in batches larger than one statement takes', async () => {
     const ids = Array.from({ length: 1200 }, (_, i) => `r${i}`);
     await store.applyImport({ reviews: ids.map((id) => review(id)), replace: false });
-    await store.insights.writeAnalyses(ids.map((id) => ({ reviewId: id, inputKey: 'k', analysis: '{}' })), T(1));
-    expect((await store.insights.readAnalyses(ids.slice(100, 1150))).length).toBe(1050);
+    await store.insights.writeAnalyses(ids.map((id) => ({ reviewId: id, inputKey: 'k', analysis: '{}' })), [], T(1));
+    await store.insights.writeAnalyses([], ids.slice(0, 600), T(2));
+    expect((await store.insights.readAnalyses()).length).toBe(600);
+    expect((await store.insights.readAnalyses(ids.slice(100, 1150))).length).toBe(550);
   });
 
   it('keeps only the newest document, refuses one about older data, and serves the latest of any engine', async () => {
     expect(await store.insights.latestDocument()).toBeUndefined();
+    expect(await store.insights.hasDocumentAbout(T(10))).toBe(false);
     expect(await store.insights.saveDocument(doc('e1', T(10), T(11)))).toBe(true);
     expect(await store.insights.saveDocument(doc('e1', T(20), T(21)))).toBe(true);
     expect(await store.insights.findDocument('e1', T(10))).toBeUndefined();
+    expect(await store.insights.hasDocumentAbout(T(10))).toBe(false);
+    expect(await store.insights.hasDocumentAbout(T(20))).toBe(true);
     expect(await store.insights.saveDocument(doc('e1', T(10), T(30)))).toBe(false);
     // A new engine's document about the same data replaces the old engine's.
     expect(await store.insights.saveDocument(doc('e2', T(20), T(31)))).toBe(true);

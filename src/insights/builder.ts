@@ -20,11 +20,14 @@ export interface BuildRequest {
 export type BuildOutcome =
   /** The document was there already (another process, or an earlier run, built it). */
   | { kind: 'stored'; document: StoredInsights }
-  | { kind: 'built'; document: StoredInsights; analysed: number; ms: number }
+  | { kind: 'built'; document: StoredInsights; analysed: number; ms: number; parts: Record<BuildPart, number> }
   /** Another process holds the build's claim: its document will appear in the store. */
   | { kind: 'busy' }
   /** Built, but a document about newer data was stored meanwhile: this one is of no use. */
   | { kind: 'superseded' };
+
+/** Where a build's time goes (ms), for the log: loading stored analyses, analysing and aggregating, encoding, storing. */
+export type BuildPart = 'load' | 'build' | 'encode' | 'store';
 
 /** How long a claim lasts without renewal: a process that dies mid-build delays the others this long at most. */
 export const CLAIM_MS = 60_000;
@@ -56,7 +59,15 @@ export class InsightsBuilder {
       // Between claiming and now another process may have finished the same build.
       const raced = await insights.findDocument(this.versions.document, request.asOf);
       if (raced) return { kind: 'stored', document: raced };
+      const parts: Record<BuildPart, number> = { load: 0, build: 0, encode: 0, store: 0 };
+      let lap = performance.now();
+      const mark = (part: BuildPart) => {
+        const now = performance.now();
+        parts[part] += Math.round(now - lap);
+        lap = now;
+      };
       await this.loadAnalyses(request.reviews);
+      mark('load');
       let renewedAt = performance.now();
       const renew = async () => {
         if (performance.now() - renewedAt < CLAIM_MS / 3) return;
@@ -64,9 +75,11 @@ export class InsightsBuilder {
         if (!(await claim())) throw new Error(`lost the claim on the insights build ${key}`);
       };
       const generatedAt = new Date().toISOString();
-      const { insights: built, fresh } = await this.engine.build({ ...request, generatedAt }, renew);
+      const { insights: built, fresh, dropped } = await this.engine.build({ ...request, generatedAt }, renew);
+      mark('build');
       await insights.writeAnalyses(
         [...fresh].map(([reviewId, a]) => ({ reviewId, inputKey: a.inputKey, analysis: JSON.stringify(a.analysis) })),
+        dropped,
         generatedAt,
       );
       const json = JSON.stringify(built);
@@ -74,8 +87,9 @@ export class InsightsBuilder {
       // Compressed here, once, off the server's thread; above 1 MiB at the fast setting, so a one-review rebuild
       // of a large business is not held up for seconds by brotli's best quality.
       const compressed = (await compress(body, body.length > 1 << 20 ? 'fast' : 'best')) ?? null;
+      mark('encode');
       // Another engine's document of the same data means these bytes replace others of that data: they changed now.
-      const replaces = (await insights.latestDocument())?.asOf === request.asOf;
+      const replaces = await insights.hasDocumentAbout(request.asOf);
       const lastModified = replaces || request.asOf === null ? generatedAt : request.asOf;
       const document: StoredInsights = {
         engineVersion: this.versions.document,
@@ -86,8 +100,10 @@ export class InsightsBuilder {
         document: json,
         compressed,
       };
-      if (!(await insights.saveDocument(document))) return { kind: 'superseded' };
-      return { kind: 'built', document, analysed: fresh.size, ms: Math.round(performance.now() - started) };
+      const saved = await insights.saveDocument(document);
+      mark('store');
+      if (!saved) return { kind: 'superseded' };
+      return { kind: 'built', document, analysed: fresh.size, ms: Math.round(performance.now() - started), parts };
     } finally {
       await insights.releaseBuild(key, this.owner);
     }

@@ -55,7 +55,7 @@ export class InsightsEngine {
    * The document and the analyses this build had to compute (the ones worth storing). Every `pauseEvery` analyses
    * it awaits `pause`, so a long first build can renew its claim and let its thread answer.
    */
-  async build(input: InsightsInput, pause: () => Promise<void> = async () => undefined, pauseEvery = 2000): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis> }> {
+  async build(input: InsightsInput, pause: () => Promise<void> = async () => undefined, pauseEvery = 2000): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis>; dropped: string[] }> {
     const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(input.business)}`);
     if (!this.analyzer || businessKey !== this.businessKey) {
       this.analyzer = new Analyzer(input.business);
@@ -79,10 +79,14 @@ export class InsightsEngine {
         if (fresh.size % pauseEvery === 0) await pause();
       }
     }
+    // Reviews this engine knew (analysed, or handed in) that are no longer published.
+    const dropped: string[] = [];
+    for (const id of this.cache.keys()) if (!next.has(id)) dropped.push(id);
+    for (const id of this.known.keys()) if (!next.has(id) && !this.cache.has(id)) dropped.push(id);
     this.cache = next;
     this.known.clear();
     const analyses = new Map([...next].map(([id, e]) => [id, e.analysis]));
     const { status, generatedAt, ...sections } = aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION }, { texts: this.texts });
-    return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh };
+    return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh, dropped };
   }
 }

@@ -153,7 +153,7 @@ export class InsightsCatchUp {
         attemptedAt = Date.now();
         const outcome = await this.worker.build({ business: snapshot.business, reviews: snapshot.reviews, asOf });
         if (outcome.kind === 'built') {
-          this.log.info({ asOf, analysed: outcome.analysed, ms: outcome.ms }, 'insights built');
+          this.log.info({ asOf, analysed: outcome.analysed, ms: outcome.ms, parts: outcome.parts }, 'insights built');
           return { stored: outcome.document, analysed: outcome.analysed };
         }
         if (outcome.kind === 'stored') return { stored: outcome.document, analysed: 0 };

@@ -49,7 +49,7 @@ export class KyselyInsightsStore implements InsightsStore {
     return rows.map((r) => ({ reviewId: r.review_id, inputKey: r.input_key, analysis: r.analysis }));
   }
 
-  async writeAnalyses(analyses: readonly StoredAnalysis[], now: string): Promise<void> {
+  async writeAnalyses(analyses: readonly StoredAnalysis[], dropped: readonly string[], now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < analyses.length; i += WRITE_BATCH) {
         const rows = analyses.slice(i, i + WRITE_BATCH).map((a) => ({ review_id: a.reviewId, input_key: a.inputKey, analysis: a.analysis, analysed_at: now }));
@@ -66,10 +66,9 @@ export class KyselyInsightsStore implements InsightsStore {
           .execute();
       }
       // An unpublished or removed review's analysis is of no further use (and must not outlive it).
-      await trx
-        .deleteFrom('review_analyses')
-        .where('review_id', 'not in', (eb) => eb.selectFrom('reviews').select('id').where('verified', '=', 1))
-        .execute();
+      for (let i = 0; i < dropped.length; i += WRITE_BATCH) {
+        await trx.deleteFrom('review_analyses').where('review_id', 'in', dropped.slice(i, i + WRITE_BATCH)).execute();
+      }
     });
   }
 
@@ -81,6 +80,11 @@ export class KyselyInsightsStore implements InsightsStore {
       .where('as_of', '=', asOfKey(asOf))
       .executeTakeFirst();
     return row ? fromRow(row) : undefined;
+  }
+
+  async hasDocumentAbout(asOf: string | null): Promise<boolean> {
+    const row = await this.db.selectFrom('insights_documents').select('as_of').where('as_of', '=', asOfKey(asOf)).limit(1).executeTakeFirst();
+    return row !== undefined;
   }
 
   async latestDocument(): Promise<StoredInsights | undefined> {

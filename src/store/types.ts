@@ -139,10 +139,12 @@ export interface StoredInsights {
 export interface InsightsStore {
   /** The stored analyses of these reviews, or of all (the caller checks each `inputKey` against what it would compute now). */
   readAnalyses(reviewIds?: readonly string[]): Promise<StoredAnalysis[]>;
-  /** Stores analyses (replacing those of the same reviews) and drops those of reviews that are not published now. */
-  writeAnalyses(analyses: readonly StoredAnalysis[], now: string): Promise<void>;
+  /** Stores analyses (replacing those of the same reviews) and drops those of `dropped` reviews (no longer published). */
+  writeAnalyses(analyses: readonly StoredAnalysis[], dropped: readonly string[], now: string): Promise<void>;
   /** The document one engine version built for one data version, if any. */
   findDocument(engineVersion: string, asOf: string | null): Promise<StoredInsights | undefined>;
+  /** Whether any engine stored a document about this data. */
+  hasDocumentAbout(asOf: string | null): Promise<boolean>;
   /** The newest complete document (newest data, then newest build), whatever engine built it. */
   latestDocument(): Promise<StoredInsights | undefined>;
   /**
