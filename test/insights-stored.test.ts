@@ -7,7 +7,7 @@ import { engineVersions } from '../src/insights/version.js';
 import type { InsightsDocument } from '../src/reviews/insights-document.js';
 import { openStore } from '../src/store/open.js';
 import type { ImportPlan } from '../src/store/types.js';
-import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -63,8 +63,7 @@ describe('stored insights', () => {
 
   it('serves the same complete document, ETag and Last-Modified from the first request after a restart', async () => {
     const first = await startServer(dbPath);
-    await first.store.applyImport({ business: demo.business, reviews: demo.reviews, replace: true });
-    await first.app.publisher.refresh();
+    await publish(first, { business: demo.business, reviews: demo.reviews, replace: true });
     await first.app.publisher.insightsReady();
     const before = await fetchInsights(first);
     const beforeBr = await fetchInsights(first, { 'accept-encoding': 'br' });
@@ -175,8 +174,7 @@ describe('an engine upgrade', () => {
   it('serves the previous engine\'s document until the new engine has built its own, which moves Last-Modified', async () => {
     const dbPath = `${dir.path}/upgrade.db`;
     const first = await startServer(dbPath);
-    await first.store.applyImport({ business: demo.business, reviews: demo.reviews.slice(0, 120), replace: true });
-    await first.app.publisher.refresh();
+    await publish(first, { business: demo.business, reviews: demo.reviews.slice(0, 120), replace: true });
     await first.app.publisher.insightsReady();
     const before = await fetchInsights(first);
     await first.close();
