@@ -26,6 +26,9 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** How long a shutdown waits for requests in flight before it closes their connections. */
+export const SHUTDOWN_GRACE_MS = 5000;
+
 /** Request bodies this service accepts at all (MCP and hub requests are small JSON or form bodies). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -70,8 +73,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     publisher,
     hub,
     async close() {
-      // Stop taking requests first, so no hub request is accepted that the stopped hub could not verify.
+      // Stop taking requests first, so no hub request is accepted that the stopped hub could not verify. Requests
+      // in flight get a grace period; then every connection goes, so a client holding a socket open without a
+      // request (closed by Node only at its 60 s headers timeout) cannot hold a deploy up.
+      const force = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await http.close();
+      clearTimeout(force);
       publisher.stop();
       revoked.stop();
       await hub.stop();

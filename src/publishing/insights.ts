@@ -160,7 +160,8 @@ export class InsightsCatchUp {
         if (outcome.kind === 'superseded') return undefined;
         this.log.info({ asOf }, 'another process is building these insights; waiting for them');
       }
-      await new Promise((done) => setTimeout(done, this.pollMs).unref());
+      // The store's poll interval, but never longer than the retry: a claim that lapses is taken over promptly.
+      await new Promise((done) => setTimeout(done, Math.min(this.pollMs, RETRY_BUSY_MS)).unref());
     }
     return undefined;
   }
