@@ -79,9 +79,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       const force = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await http.close();
       clearTimeout(force);
-      publisher.stop();
       revoked.stop();
-      await hub.stop();
+      await Promise.all([publisher.stop(), hub.stop()]);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { InsightsDocument } from '../src/reviews/insights-document.js';
 import { openStore } from '../src/store/open.js';
 import type { ImportPlan } from '../src/store/types.js';
 import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { until } from './support/wait.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -245,6 +246,37 @@ describe('a store whose insights were never built', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe('stopping mid-build', () => {
+  it('gives the build up, releases its claim and leaves no lock on the store behind', async () => {
+    const dbPath = `${dir.path}/stopping.db`;
+    const seed = await openStore(`sqlite:${dbPath}`);
+    const large = generateDemo({ seed: 12, reviews: 4000 });
+    const { version } = await seed.applyImport({ business: large.business, reviews: large.reviews, replace: true });
+    await seed.close();
+    // It starts building at once (4,000 reviews take seconds to analyse); it is stopped once it holds the claim.
+    const server = await startServer(dbPath);
+    const reader = new Database(dbPath, { readonly: true });
+    await until(() => reader.prepare('SELECT owner FROM insights_builds').get() !== undefined, 30_000, 'the build to be claimed');
+    reader.close();
+    await server.close();
+    // No write lock left: with no busy timeout at all, a write transaction starts at once.
+    const db = new Database(dbPath, { timeout: 0 });
+    try {
+      expect(() => db.exec('BEGIN IMMEDIATE; ROLLBACK')).not.toThrow();
+    } finally {
+      db.close();
+    }
+    const store = await openStore(`sqlite:${dbPath}`);
+    try {
+      const now = Date.now();
+      const key = `${engineVersions().document}|${version.publishedAt}`;
+      expect(await store.insights.claimBuild(key, 'next process', new Date(now).toISOString(), new Date(now + 60_000).toISOString())).toBe(true);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -35,6 +35,7 @@ export const CLAIM_MS = 60_000;
 export class InsightsBuilder {
   private readonly engine: InsightsEngine;
   private analysesLoaded = false;
+  private stopping = false;
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(
@@ -44,7 +45,13 @@ export class InsightsBuilder {
     this.engine = new InsightsEngine(versions.analysis);
   }
 
+  /** The build under way gives up at its next pause, and no other starts. */
+  stop(): void {
+    this.stopping = true;
+  }
+
   async build(request: BuildRequest): Promise<BuildOutcome> {
+    if (this.stopping) throw new Error('the insights builder is stopping');
     const started = performance.now();
     const insights = this.store.insights;
     const existing = await insights.findDocument(this.versions.document, request.asOf);
@@ -70,6 +77,7 @@ export class InsightsBuilder {
       mark('load');
       let renewedAt = performance.now();
       const renew = async () => {
+        if (this.stopping) throw new Error('the insights builder is stopping');
         if (performance.now() - renewedAt < CLAIM_MS / 3) return;
         renewedAt = performance.now();
         if (!(await claim())) throw new Error(`lost the claim on the insights build ${key}`);

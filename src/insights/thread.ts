@@ -19,13 +19,29 @@ export interface ThreadData {
 }
 
 const { databaseUrl, versions } = workerData as ThreadData;
-const builder = openStore(databaseUrl).then((store) => new InsightsBuilder(store, versions));
+const store = openStore(databaseUrl);
+const builder = store.then((opened) => new InsightsBuilder(opened, versions));
 const reviews = new ReviewSet();
 
 // One build at a time, in arrival order: a build reuses the analyses of the one before.
 let queue: Promise<unknown> = Promise.resolve();
 
-parentPort?.on('message', (message: { id: number; request: ThreadRequest }) => {
+/**
+ * Stopping: the build under way gives up at its next pause (its claim released), then the store is closed, so no
+ * transaction or lock outlives the thread (a terminated thread would leave its connection, and any lock, behind).
+ */
+async function stop(): Promise<void> {
+  (await builder).stop();
+  await queue;
+  await (await store).close();
+  parentPort!.close();
+}
+
+parentPort?.on('message', (message: { id: number; request: ThreadRequest } | 'stop') => {
+  if (message === 'stop') {
+    void stop();
+    return;
+  }
   const { business, asOf, delta } = message.request;
   // Applied in arrival order, whatever becomes of the build: the server counts on the thread holding what it sent.
   const current = reviews.apply(delta);

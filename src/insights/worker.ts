@@ -5,6 +5,9 @@ import { ReviewDeltas } from './review-set.js';
 import type { ThreadData, ThreadRequest } from './thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 
+/** How long a stopping thread may take to finish a write and close its store. */
+const STOP_GRACE_MS = 5000;
+
 export class InsightsWorker {
   private worker: Worker | undefined;
   private nextId = 0;
@@ -31,11 +34,17 @@ export class InsightsWorker {
     });
   }
 
+  /** Asks the thread to stop (it closes its store); terminates it if it has not within STOP_GRACE_MS. */
   async stop(): Promise<void> {
     this.stopped = true;
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+    worker.postMessage('stop');
+    const force = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(force);
   }
 
   /** Started at the first build: a server whose stored insights are current never loads the engine. */

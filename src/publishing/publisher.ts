@@ -47,9 +47,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.stopPolling = await startPolling(() => this.refresh(), this.intervalMs, this.log, 'rebuilding the published view failed');
   }
 
-  stop(): void {
+  /** Stops polling, and the insights thread once it has closed its store. */
+  async stop(): Promise<void> {
     this.stopPolling();
-    void this.insightsWorker?.stop();
+    await this.insightsWorker?.stop();
   }
 
   current(): View {
