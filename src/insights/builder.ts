@@ -77,6 +77,8 @@ export class InsightsBuilder {
       mark('load');
       let renewedAt = performance.now();
       const renew = async () => {
+        // A turn of the thread's event loop, so a stop request sent meanwhile is heard.
+        await new Promise((done) => setImmediate(done));
         if (this.stopping) throw new Error('the insights builder is stopping');
         if (performance.now() - renewedAt < CLAIM_MS / 3) return;
         renewedAt = performance.now();

@@ -55,7 +55,7 @@ export class InsightsEngine {
    * The document and the analyses this build had to compute (the ones worth storing). Every `pauseEvery` analyses
    * it awaits `pause`, so a long first build can renew its claim and let its thread answer.
    */
-  async build(input: InsightsInput, pause: () => Promise<void> = async () => undefined, pauseEvery = 2000): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis>; dropped: string[] }> {
+  async build(input: InsightsInput, pause: () => Promise<void> = async () => undefined, pauseEvery = 250): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis>; dropped: string[] }> {
     const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(input.business)}`);
     if (!this.analyzer || businessKey !== this.businessKey) {
       this.analyzer = new Analyzer(input.business);

@@ -6,7 +6,7 @@ import type { ThreadData, ThreadRequest } from './thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 
 /** How long a stopping thread may take to finish a write and close its store. */
-const STOP_GRACE_MS = 5000;
+const STOP_GRACE_MS = 10_000;
 
 export class InsightsWorker {
   private worker: Worker | undefined;
