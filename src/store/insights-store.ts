@@ -1,6 +1,7 @@
 // Derived data over Kysely, shared by every engine: per-review analyses, insights documents and build claims.
 import type { Kysely } from 'kysely';
 import type { InsightsStore, StoredAnalysis, StoredInsights } from './types.js';
+import { inTransaction } from './transaction.js';
 
 export interface InsightsTables {
   review_analyses: { review_id: string; input_key: string; analysis: string; analysed_at: string };
@@ -50,7 +51,7 @@ export class KyselyInsightsStore implements InsightsStore {
   }
 
   async writeAnalyses(analyses: readonly StoredAnalysis[], dropped: readonly string[], now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       for (let i = 0; i < analyses.length; i += WRITE_BATCH) {
         const rows = analyses.slice(i, i + WRITE_BATCH).map((a) => ({ review_id: a.reviewId, input_key: a.inputKey, analysis: a.analysis, analysed_at: now }));
         await trx
@@ -100,7 +101,7 @@ export class KyselyInsightsStore implements InsightsStore {
 
   saveDocument(document: StoredInsights): Promise<boolean> {
     const asOf = asOfKey(document.asOf);
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const newer = await trx.selectFrom('insights_documents').select('as_of').where('as_of', '>', asOf).limit(1).executeTakeFirst();
       if (newer) return false;
       // Only the newest document is ever served: older data, or an older build of the same data, goes.
@@ -128,7 +129,7 @@ export class KyselyInsightsStore implements InsightsStore {
   }
 
   claimBuild(key: string, owner: string, now: string, until: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       // Claims of finished builds are released; expired ones (a process that died mid-build) are taken over.
       await trx.deleteFrom('insights_builds').where('claimed_until', '<=', now).execute();
       await trx

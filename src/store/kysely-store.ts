@@ -6,6 +6,7 @@ import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 import type { ImportPlan, ImportProgress, ImportSummary, Store } from './types.js';
+import { inTransaction } from './transaction.js';
 
 export interface ReviewRow {
   id: string;
@@ -115,7 +116,7 @@ export class KyselyStore implements Store {
   }
 
   readPublished(): Promise<PublishedData> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const version = await readVersion(trx);
       const businessRow = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
       const rows = await trx
@@ -134,11 +135,11 @@ export class KyselyStore implements Store {
   }
 
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary> {
-    return this.db.transaction().execute((trx) => applyImportIn(trx, plan, onProgress));
+    return inTransaction(this.db, (trx) => applyImportIn(trx, plan, onProgress));
   }
 
   async revokeSession(id: string, expiresAt: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       await trx.deleteFrom('mcp_revoked_sessions').where('expires_at', '<=', new Date().toISOString()).execute();
       await trx
         .insertInto('mcp_revoked_sessions')

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { ClaimedDelivery, DeliveryOutcome, SettleResult, Subscription, SubscriptionState, WebSubStore } from './types.js';
+import { inTransaction } from './transaction.js';
 
 export interface WebSubTables {
   websub_subscriptions: {
@@ -51,7 +52,7 @@ export class KyselyWebSubStore implements WebSubStore {
 
   recordRequest(topic: string, callback: string, now: string): Promise<Subscription> {
     const id = subscriptionId(topic, callback);
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       await trx
         .insertInto('websub_subscriptions')
         .values({ id, topic, callback, state: 'pending', failures: 0, created_at: now, updated_at: now })
@@ -88,7 +89,7 @@ export class KyselyWebSubStore implements WebSubStore {
 
   async remove(topic: string, callback: string): Promise<void> {
     const id = subscriptionId(topic, callback);
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       await trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).execute();
       await trx.deleteFrom('websub_subscriptions').where('id', '=', id).execute();
     });
@@ -115,7 +116,7 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   announce(topic: string, contentTag: string, revision: number, now: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const last = await trx.selectFrom('websub_topics').select('content_tag').where('topic', '=', topic).executeTakeFirst();
       if (last?.content_tag === contentTag) return 0;
       await trx
@@ -143,7 +144,7 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   claimDue(limit: number, now: string, claimUntil: string, maxRevision: number): Promise<ClaimedDelivery[]> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const due = await trx
         .selectFrom('websub_deliveries')
         .innerJoin('websub_subscriptions', 'websub_subscriptions.id', 'websub_deliveries.subscription_id')
@@ -167,7 +168,7 @@ export class KyselyWebSubStore implements WebSubStore {
 
   settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult> {
     const id = delivery.subscription.id;
-    return this.db.transaction().execute(async (trx): Promise<SettleResult> => {
+    return inTransaction(this.db, async (trx): Promise<SettleResult> => {
       const dropDelivery = () => trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).execute();
       if (outcome.kind === 'gone') {
         await dropDelivery();
@@ -205,7 +206,7 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   lapseExpired(now: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const expired = await trx
         .selectFrom('websub_subscriptions')
         .select('id')
