@@ -187,12 +187,10 @@ describe('generateDemo text', () => {
 });
 
 describe('generateDemo at scale', () => {
-  it('generates 100,000 reviews in a few seconds with unique ids', () => {
-    const started = performance.now();
+  // How fast is the benchmark's business (`reviews demo --reviews 100000 --out f` prints it), not a test's.
+  it('generates 100,000 reviews with unique ids', () => {
     const large = generateDemo({ reviews: 100_000 });
-    const elapsed = performance.now() - started;
     expect(large.reviews).toHaveLength(100_000);
     expect(new Set(large.reviews.map((r) => r.id)).size).toBe(100_000);
-    expect(elapsed).toBeLessThan(10_000);
   });
 });
