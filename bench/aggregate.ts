@@ -10,7 +10,7 @@ import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer
 import { LEXICON_VERSION } from '../src/insights/analysis/lexicon.js';
 import { aggregate, type AggregatePart, type Insights } from '../src/insights/document/aggregate.js';
 import { TextIndex } from '../src/insights/document/text-index.js';
-import type { PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 
 type Demo = ReturnType<typeof generateDemo>;
 
@@ -28,7 +28,7 @@ const demo: Demo = values.input ? (JSON.parse(readFileSync(values.input, 'utf8')
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
   .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
-  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+  .sort(compareNewestFirst);
 
 function analyse(): Map<string, ReviewAnalysis> {
   const file = values.analyses;

@@ -3,14 +3,14 @@
 import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { InsightsEngine } from '../src/insights/engine.js';
-import type { PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 
 const size = Number(process.argv[2] ?? 1500);
 const demo = generateDemo({ reviews: size });
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
   .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
-  .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+  .sort(compareNewestFirst);
 const rssBefore = process.memoryUsage().rss;
 
 const analyzer = new Analyzer(demo.business);

@@ -1,6 +1,6 @@
 // The published reviews as the insights thread holds them, kept in step by deltas: sending 100,000 reviews to a
 // thread on every import would stall the server for a second or more, sending what changed costs next to nothing.
-import type { PublishedReview } from '../reviews/published.js';
+import { compareNewestFirst, type PublishedReview } from '../reviews/published.js';
 
 export interface ReviewDelta {
   /** The thread's copy was lost (a new thread): `upsert` holds every review. */
@@ -11,8 +11,6 @@ export interface ReviewDelta {
   remove: string[];
 }
 
-/** Newest first everywhere: date descending, then id descending. */
-const newestFirst = (a: PublishedReview, b: PublishedReview) => (a.date === b.date ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.date < b.date ? 1 : -1);
 
 /** The thread's side: applies deltas to a copy kept newest first. */
 export class ReviewSet {
@@ -28,7 +26,7 @@ export class ReviewSet {
       this.byId.set(r.id, r);
     }
     if (delta.reset || delta.upsert.length > 1000) {
-      this.ordered = [...this.byId.values()].sort(newestFirst);
+      this.ordered = [...this.byId.values()].sort(compareNewestFirst);
       return this.ordered;
     }
     // A few changes: drop the old versions and insert the new ones in place.
@@ -38,7 +36,7 @@ export class ReviewSet {
       let hi = kept.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (newestFirst(kept[mid]!, r) < 0) lo = mid + 1;
+        if (compareNewestFirst(kept[mid]!, r) < 0) lo = mid + 1;
         else hi = mid;
       }
       kept.splice(lo, 0, r);

@@ -22,3 +22,8 @@ export interface PublishedData {
   reviews: PublishedReview[];
 }
 
+/** Newest first, as the store reads published reviews: date descending, then id descending. */
+export function compareNewestFirst(a: { date: string; id: string }, b: { date: string; id: string }): number {
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}

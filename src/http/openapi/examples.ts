@@ -9,7 +9,7 @@ import { DEMO_DEFAULTS, generateDemo } from '../../demo/generate.js';
 import { pendingDocument } from '../../publishing/insights.js';
 import { documentNamed, type DocumentName } from '../../reviews/catalogue.js';
 import { toPublic } from '../../reviews/documents.js';
-import type { PublishedData, PublishedReview } from '../../reviews/published.js';
+import { compareNewestFirst, type PublishedData, type PublishedReview } from '../../reviews/published.js';
 import type { SearchResponse, SinceResponse } from '../../reviews/responses.js';
 import type { ReviewsDataset } from '../../reviews/schemas.js';
 import { SearchParams } from '../../reviews/search.js';
@@ -43,8 +43,6 @@ export interface Examples {
   serviceId: string;
 }
 
-const newestFirst = (a: PublishedReview, b: PublishedReview): number =>
-  a.date === b.date ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.date < b.date ? 1 : -1;
 
 /** The demo as the store would publish it: verified reviews only, newest first. */
 export function exampleData(): PublishedData {
@@ -52,7 +50,7 @@ export function exampleData(): PublishedData {
   const published = reviews
     .filter((r) => r.verified)
     .map(({ verified: _verified, ...review }): PublishedReview => ({ ...review, updatedAt: PUBLISHED_AT }))
-    .sort(newestFirst);
+    .sort(compareNewestFirst);
   return { version: { revision: 1, publishedAt: PUBLISHED_AT }, business, reviews: published };
 }
 
