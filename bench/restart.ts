@@ -29,14 +29,24 @@ async function asOf(base: string): Promise<string | null> {
   return ((await (await fetch(`${base}/insights.json`)).json()) as { asOf: string | null }).asOf;
 }
 
+/** The server's log lines with this message, parsed. */
+function logged<T>(logFile: string, message: string): T[] {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(`"${message}"`))
+    .map((line) => JSON.parse(line) as T);
+}
+
 /** How long the engine thread took for the last insights it built, from the server's log. */
 function lastBuildMs(logFile: string): string {
-  const built = readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter((line) => line.includes('"insights built"'))
-    .map((line) => JSON.parse(line) as { ms: number; parts: Record<string, number> });
-  const last = built[built.length - 1];
+  const last = logged<{ ms: number; parts: Record<string, number> }>(logFile, 'insights built').at(-1);
   return last ? `${last.ms} (${Object.entries(last.parts).map(([part, ms]) => `${part} ${ms}`).join(', ')})` : '?';
+}
+
+/** How long the server took to read the last new version and to serve its documents, from its log. */
+function lastViewMs(logFile: string): string {
+  const last = logged<{ ms: number; readMs: number }>(logFile, 'serving a new data version').at(-1);
+  return last ? `view built in ${last.ms} ms (store read ${last.readMs} ms)` : '?';
 }
 
 export async function benchRestart(o: RestartBenchOptions): Promise<void> {
@@ -93,7 +103,7 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
     await until(async () => (await asOf(base)) !== before, 120_000, 'the new insights', 10);
     const insightsServed = performance.now();
     o.row(o.size, `one-review import (${engine} engine): CLI process`, `${Math.round(imported - importStarted)} ms`);
-    o.row(o.size, `one-review import (${engine} engine) → new reviews served`, `${Math.round(reviewsServed - imported)} ms`);
+    o.row(o.size, `one-review import (${engine} engine) → new reviews served`, `${Math.round(reviewsServed - imported)} ms`, lastViewMs(logFile));
     o.row(o.size, `one-review import (${engine} engine) → new insights served`, `${Math.round(insightsServed - imported)} ms`, `build in the engine thread ${lastBuildMs(logFile)} ms`);
   }
   o.row(o.size, 'RSS after the one-review rebuilds', `${rssMiB(server.pid!).toFixed(0)} MiB`);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
-import { sleep } from './support/wait.js';
+import { sleep, until } from './support/wait.js';
 
 const dir = tempDir();
 let server: RunningServer;
@@ -71,5 +71,26 @@ describe('changes made by another process', () => {
     reading = false;
     await reader;
     expect([...seen].sort((a, b) => a - b)).toEqual([countBefore, countBefore + batch.length]);
+  });
+});
+
+describe('changes heard from the store', () => {
+  it('serves a CLI import without waiting for the poll: the SQLite store hears the commit', async () => {
+    const quiet = await startServer(`${dir.path}/watched.db`, { RELOAD_INTERVAL_MS: '600000' });
+    try {
+      const file = writeJson(`${dir.path}/watched.json`, {
+        reviews: [{ id: 'heard-1', date: '2026-11-20', rating: 4, text: 'Heard at once.', author: 'Heard H.', verified: true }],
+      });
+      const result = await runCli(['import', file], quiet.databaseUrl);
+      expect(result.code, result.stderr).toBe(0);
+      // The next poll is ten minutes away: only the watch can bring the review in.
+      const served = await until(async () => {
+        const body = (await (await fetch(`${quiet.url}/reviews.json`)).json()) as { reviews: { id: string }[] };
+        return body.reviews.some((r) => r.id === 'heard-1');
+      }, 15_000, 'the imported review');
+      expect(served).toBe(true);
+    } finally {
+      await quiet.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 // The Store contract, run against every engine through the Store interface alone.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ReviewSet } from '../src/reviews/review-set.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
@@ -78,6 +79,37 @@ describe.each(engines)('$name store', ({ url }) => {
     expect(shown.version.publishedAt! > first.version.publishedAt!).toBe(true);
     expect((await store.currentVersion()).revision).toBe(3);
     expect(await store.currentVersion()).toEqual(shown.version);
+  });
+
+  it('reads what changed since a revision as a delta that brings the older reviews to the newer ones', async () => {
+    const ids = (reviews: readonly { id: string }[]) => reviews.map((r) => r.id);
+    await store.applyImport({ business, replace: false, reviews: [review('a'), review('b'), review('c'), review('d'), review('hidden', { verified: false })] });
+    const steps: ImportedReview[][] = [
+      // an update, a new review, one unverified, one verified, one unverified that stays so
+      [review('a', { rating: 1 }), review('e', { date: '2026-01-01' }), review('b', { verified: false }), review('hidden', { verified: true }), review('x', { verified: false })],
+      // nothing published changes: only an unverified record
+      [review('x', { verified: false, rating: 2 })],
+    ];
+    const set = new ReviewSet();
+    let before = await store.readPublished();
+    set.apply({ reset: true, upsert: [...before.reviews], remove: [] });
+    for (const reviews of steps) {
+      await store.applyImport({ replace: false, reviews });
+      const changes = await store.readChanges(before.version.revision, set.ids);
+      const after = await store.readPublished();
+      expect(changes.version).toEqual(after.version);
+      expect(changes.business).toEqual(after.business);
+      expect(changes.delta.reset).toBe(false);
+      expect(set.apply(changes.delta)).toEqual(after.reviews);
+      before = after;
+    }
+    // Removal by replace leaves no row: found by the count, then by the published ids.
+    await store.applyImport({ replace: true, reviews: [review('a', { rating: 1 }), review('c'), review('f', { date: '2024-01-01' })] });
+    const changes = await store.readChanges(before.version.revision, set.ids);
+    expect(ids(changes.delta.upsert)).toEqual(['f']);
+    expect([...changes.delta.remove].sort()).toEqual(['d', 'e', 'hidden']);
+    expect(set.apply(changes.delta)).toEqual((await store.readPublished()).reviews);
+    expect(ids(set.apply({ reset: false, upsert: [], remove: [] }))).toEqual(['c', 'a', 'f']);
   });
 
   it('keeps retained ids under replace', async () => {

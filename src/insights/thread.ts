@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Business } from '../reviews/schemas.js';
 import { openStore } from '../store/open.js';
 import { InsightsBuilder } from './builder.js';
-import { ReviewSet, type ReviewDelta } from './review-set.js';
+import { ReviewSet, type ReviewDelta } from '../reviews/review-set.js';
 import type { EngineVersions } from './version.js';
 
 /** A build request as the thread receives it: the reviews as a delta against its copy. */

@@ -1,7 +1,7 @@
 // The server's handle on the insights thread: builds run there, so analysing 100,000 reviews never blocks serving.
 import { Worker } from 'node:worker_threads';
 import type { BuildOutcome, BuildRequest } from './builder.js';
-import { ReviewDeltas } from './review-set.js';
+import { ReviewDeltas } from './deltas.js';
 import type { ThreadData, ThreadRequest } from './thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 

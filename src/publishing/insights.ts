@@ -3,7 +3,7 @@
 // built, a pending document with Retry-After. A review no longer published never appears in what is served.
 import type { FastifyBaseLogger } from 'fastify';
 import type { InsightsWorker } from '../insights/worker.js';
-import type { ReviewsSnapshot } from '../reviews/snapshot.js';
+import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Store, StoredInsights } from '../store/types.js';
 import { documentNamed } from '../reviews/catalogue.js';
@@ -47,20 +47,35 @@ export async function pendingInsights(): Promise<ServedInsights> {
   return { document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null, lastModified: null };
 }
 
-/** A stored document as the snapshot may serve it: without the reviews it no longer publishes. */
-export async function servedFromStore(stored: StoredInsights, snapshot: ReviewsSnapshot): Promise<ServedInsights> {
-  const document = JSON.parse(stored.document) as InsightsDocument;
+/** Whether a review is published in the data being served. */
+export type IsPublished = (reviewId: string) => boolean;
+
+/** A stored document as a data version may serve it: without the reviews it no longer publishes. */
+export async function servedFromStore(stored: StoredInsights, version: DataVersion, isPublished: IsPublished): Promise<ServedInsights> {
   const source = { engineVersion: stored.engineVersion, asOf: stored.asOf };
-  const filtered = withoutUnpublished(document, snapshot);
-  if (filtered) return encodeServed(filtered, source, stored.lastModified, lastModifiedOf(stored.lastModified, snapshot));
+  // A document of older data may cite reviews unpublished since; one of this very data cannot.
+  if (stored.asOf !== version.publishedAt) {
+    const filtered = withoutUnpublished(JSON.parse(stored.document) as InsightsDocument, isPublished);
+    if (filtered) return encodeServed(filtered, source, stored.lastModified, lastModifiedOf(stored.lastModified, version));
+  }
   // As stored: the same bytes, so the same ETags, and the copies compressed by the process that built it.
+  const body = Buffer.from(stored.document, 'utf8');
   const compressed = stored.compressed && { gzip: asBuffer(stored.compressed.gzip), br: asBuffer(stored.compressed.br) };
-  const representation = representationOf(Buffer.from(stored.document, 'utf8'), compressed ?? undefined, {
+  const representation = representationOf(body, compressed ?? undefined, {
     contentType: INSIGHTS.mediaType,
     cacheControl: INSIGHTS.cacheControl,
     lastModified: lastModifiedOf(stored.lastModified, undefined),
   });
-  return { document, representation, source, lastModified: stored.lastModified };
+  // Parsed when first asked for (MCP reads it; HTTP serves the bytes): publishing a new document need not wait.
+  let document: InsightsDocument | undefined;
+  return {
+    get document() {
+      return (document ??= JSON.parse(body.toString('utf8')) as InsightsDocument);
+    },
+    representation,
+    source,
+    lastModified: stored.lastModified,
+  };
 }
 
 /** Bytes that crossed from the insights thread arrive as plain Uint8Arrays: a Buffer view of the same memory. */
@@ -68,17 +83,17 @@ const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer
 
 const INSIGHTS = documentNamed('insights');
 
-/** The insights served so far, carried over to a new snapshot until its own are built. */
-export async function carriedOver(served: ServedInsights, snapshot: ReviewsSnapshot): Promise<ServedInsights> {
+/** The insights served so far, carried over to a new data version until its own are built. */
+export async function carriedOver(served: ServedInsights, version: DataVersion, isPublished: IsPublished): Promise<ServedInsights> {
   if (!served.source) return served;
-  const filtered = withoutUnpublished(served.document, snapshot);
+  const filtered = withoutUnpublished(served.document, isPublished);
   if (!filtered) return served;
-  return encodeServed(filtered, served.source, served.lastModified, lastModifiedOf(served.lastModified, snapshot));
+  return encodeServed(filtered, served.source, served.lastModified, lastModifiedOf(served.lastModified, version));
 }
 
 /** The stored Last-Modified; when reviews had to be dropped, the bytes changed with the data: whichever is later. */
-function lastModifiedOf(stored: string | null, droppedFor: ReviewsSnapshot | undefined): Date | null {
-  const times = [stored, droppedFor?.version.publishedAt].filter((t): t is string => !!t).map((t) => Date.parse(t));
+function lastModifiedOf(stored: string | null, droppedFor: DataVersion | undefined): Date | null {
+  const times = [stored, droppedFor?.publishedAt].filter((t): t is string => !!t).map((t) => Date.parse(t));
   return times.length ? new Date(Math.max(...times)) : null;
 }
 
@@ -94,13 +109,13 @@ async function encodeServed(document: InsightsDocument, source: ServedInsights['
 }
 
 /**
- * The document without quotes and ids of reviews the snapshot does not publish (unpublished or removed since it
- * was built); undefined when it cites none. Ids stand in `reviewIds` and `examples` lists and as `reviewId` of quotes.
+ * The document without quotes and ids of reviews no longer published (unpublished or removed since it was built);
+ * undefined when it cites none. Ids stand in `reviewIds` and `examples` lists and as `reviewId` of quotes.
  */
-export function withoutUnpublished(document: InsightsDocument, snapshot: ReviewsSnapshot): InsightsDocument | undefined {
+export function withoutUnpublished(document: InsightsDocument, isPublished: IsPublished): InsightsDocument | undefined {
   let dropped = false;
   const published = (id: unknown) => {
-    const keep = typeof id !== 'string' || snapshot.index.get(id) !== undefined;
+    const keep = typeof id !== 'string' || isPublished(id);
     if (!keep) dropped = true;
     return keep;
   };
@@ -131,17 +146,17 @@ export class InsightsCatchUp {
     private readonly pollMs: number,
   ) {}
 
-  /** Whether the served insights describe this snapshot, as built by this engine. */
-  isCurrent(served: ServedInsights, snapshot: ReviewsSnapshot): boolean {
-    return served.source?.engineVersion === this.worker.engineVersion && served.source.asOf === snapshot.version.publishedAt;
+  /** Whether the served insights describe this data version, as built by this engine. */
+  isCurrent(served: ServedInsights, version: DataVersion): boolean {
+    return served.source?.engineVersion === this.worker.engineVersion && served.source.asOf === version.publishedAt;
   }
 
   /**
-   * Resolves with the stored document for the snapshot, or undefined once `wanted()` says the snapshot is no
-   * longer served (a newer one follows) or the build was superseded.
+   * Resolves with the stored document for the data, or undefined once `wanted()` says newer data was read
+   * meanwhile or the build was superseded.
    */
-  async follow(snapshot: ReviewsSnapshot, wanted: () => boolean): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
-    const asOf = snapshot.version.publishedAt;
+  async follow(data: PublishedData, wanted: () => boolean): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
+    const asOf = data.version.publishedAt;
     const engineVersion = this.worker.engineVersion;
     let attemptedAt = 0;
     while (wanted()) {
@@ -151,7 +166,7 @@ export class InsightsCatchUp {
       // Another process's build shows up in the store; try again ourselves now and then, in case its claim lapsed.
       if (Date.now() - attemptedAt >= RETRY_BUSY_MS) {
         attemptedAt = Date.now();
-        const outcome = await this.worker.build({ business: snapshot.business, reviews: snapshot.reviews, asOf });
+        const outcome = await this.worker.build({ business: data.business, reviews: data.reviews, asOf });
         if (outcome.kind === 'built') {
           this.log.info({ asOf, analysed: outcome.analysed, ms: outcome.ms, parts: outcome.parts }, 'insights built');
           return { stored: outcome.document, analysed: outcome.analysed };

@@ -5,7 +5,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { InsightsWorker } from '../insights/worker.js';
 import type { DocumentName } from '../reviews/catalogue.js';
 import type { Links } from '../reviews/links.js';
-import { buildSnapshot, type ReviewsSnapshot } from '../reviews/snapshot.js';
+import type { DataVersion, PublishedData } from '../reviews/published.js';
+import { ReviewSet } from '../reviews/review-set.js';
+import { buildSnapshot } from '../reviews/snapshot.js';
 import type { Store } from '../store/types.js';
 import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
@@ -19,16 +21,25 @@ export interface PublisherEvents {
   insights: [view: View, analysed: number];
 }
 
+const REFRESH_FAILED = 'rebuilding the published view failed';
+
+/** How long after a heard write the store is looked at: the writer's commit is complete by then. */
+const HINT_DELAY_MS = 10;
+
 export class Publisher extends EventEmitter<PublisherEvents> {
   private view: View | undefined;
   private stopPolling: () => void = () => undefined;
+  private stopWatching: () => void = () => undefined;
+  private hinted = false;
   private refreshing: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
   private readonly catchUp: InsightsCatchUp | undefined;
-  /** The newest snapshot read from the store (served, or being rendered). */
-  private latest: ReviewsSnapshot | undefined;
-  /** Insights of the newest snapshot that were ready before its view was. */
-  private early: { snapshot: ReviewsSnapshot; insights: ServedInsights; analysed: number } | undefined;
+  /** The published reviews of the newest data read, kept in step with the store's changes. */
+  private readonly reviews = new ReviewSet();
+  /** The newest data read from the store (served, or being rendered). */
+  private latest: PublishedData | undefined;
+  /** Insights of the newest data that were ready before the first view was. */
+  private early: { data: PublishedData; insights: ServedInsights; analysed: number } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -44,12 +55,25 @@ export class Publisher extends EventEmitter<PublisherEvents> {
 
   /** Builds the first view, then polls the store for changes made by any process. */
   async start(): Promise<void> {
-    this.stopPolling = await startPolling(() => this.refresh(), this.intervalMs, this.log, 'rebuilding the published view failed');
+    this.stopPolling = await startPolling(() => this.refresh(), this.intervalMs, this.log, REFRESH_FAILED);
+    // Writes the store hears of are looked at within milliseconds; the poll stays for whatever a watch misses.
+    this.stopWatching = this.store.watch(() => this.hint());
+  }
+
+  /** A write was heard: look soon, and once for a burst of them (an import writes many pages). */
+  private hint(): void {
+    if (this.hinted) return;
+    this.hinted = true;
+    setTimeout(() => {
+      this.hinted = false;
+      this.refresh().catch((error: unknown) => this.log.error({ err: error }, REFRESH_FAILED));
+    }, HINT_DELAY_MS).unref();
   }
 
   /** Stops polling, and the insights thread once it has closed its store. */
   async stop(): Promise<void> {
     this.stopPolling();
+    this.stopWatching();
     await this.insightsWorker?.stop();
   }
 
@@ -60,8 +84,16 @@ export class Publisher extends EventEmitter<PublisherEvents> {
 
   /** Resolves once /insights.json describes the version being served. */
   async insightsReady(): Promise<void> {
-    while (this.catchUp && !this.catchUp.isCurrent(this.current().insights, this.current().snapshot)) {
-      await new Promise((done) => this.once('insights', done));
+    while (this.catchUp && !this.catchUp.isCurrent(this.current().insights, this.current().snapshot.version)) {
+      await new Promise<void>((done) => {
+        const settle = () => {
+          this.off('insights', settle);
+          this.off('published', settle);
+          done();
+        };
+        this.on('insights', settle);
+        this.on('published', settle);
+      });
     }
   }
 
@@ -88,66 +120,87 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private async rebuildIfChanged(): Promise<void> {
     const previous = this.view;
     const version = await this.store.currentVersion();
-    if (previous && version.revision === previous.snapshot.version.revision) return;
-    if (previous && version.publishedAt === previous.snapshot.version.publishedAt) {
+    if (this.latest && version.revision === this.latest.version.revision) return;
+    if (previous && this.latest && version.publishedAt === this.latest.version.publishedAt) {
       // Only unpublished records changed (unverified reviews): the same view serves the new revision as it is.
+      this.latest = { ...this.latest, version };
       this.view = { ...previous, snapshot: Object.freeze({ ...previous.snapshot, version }) };
-      this.latest = this.view.snapshot;
       this.log.info({ revision: version.revision }, 'new revision without published changes');
       return;
     }
     const started = performance.now();
-    const data = await this.store.readPublished();
+    const data = await this.read();
+    this.latest = data;
+    const read = performance.now();
+    try {
+      await this.publish(data, previous, started, read);
+    } catch (error) {
+      // Read afresh next time: the view still serves older data than the reviews kept here.
+      this.latest = undefined;
+      throw error;
+    }
+  }
+
+  private async publish(data: PublishedData, previous: View | undefined, started: number, read: number): Promise<void> {
+    // The new version's insights are built in their thread while its documents are made here, and are served as
+    // soon as they are stored. A turn of the event loop lets the build request leave before the work below.
+    void this.followInsights(data);
+    await new Promise((done) => setImmediate(done));
     const snapshot = buildSnapshot(data);
-    this.latest = snapshot;
-    // The engine works on the new version's insights while its documents are encoded, not after.
-    void this.followInsights(snapshot);
     const { lastModified, documents, changed } = await renderDocuments(data, this.links, previous);
-    // Read now: a catch-up may have landed during the awaits above.
+    // Read now: the insights may have landed during the awaits above.
     const served = this.view?.insights;
-    const carried = served ? await carriedOver(served, snapshot) : await this.storedInsights(snapshot);
-    // Insights of this very version that were ready before its documents win over carried ones.
-    const early = this.early?.snapshot === snapshot ? this.early : undefined;
+    const early = this.early?.data === data ? this.early : undefined;
     this.early = undefined;
-    const insights = early?.insights ?? carried;
+    const isPublished = (id: string) => snapshot.index.get(id) !== undefined;
+    const insights = early?.insights ?? (served ? await carriedOver(served, snapshot.version, isPublished) : await this.storedInsights(snapshot.version, isPublished));
     this.view = { snapshot, lastModified, representations: { ...documents, insights: insights.representation }, insights, queries: new RepresentationCache() };
     this.log.info(
-      { revision: data.version.revision, reviews: data.reviews.length, changed, ms: Math.round(performance.now() - started) },
+      { revision: data.version.revision, reviews: data.reviews.length, changed, readMs: Math.round(read - started), ms: Math.round(performance.now() - started) },
       'serving a new data version',
     );
     if (previous) this.emit('published', this.view, changed);
     if (early) this.emit('insights', this.view, early.analysed);
   }
 
+  /** The whole published data at start; after that, the newest data read with the store's changes since applied. */
+  private async read(): Promise<PublishedData> {
+    const latest = this.latest;
+    if (!latest) {
+      const data = await this.store.readPublished();
+      return { ...data, reviews: this.reviews.apply({ reset: true, upsert: [...data.reviews], remove: [] }) };
+    }
+    const { version, business, delta } = await this.store.readChanges(latest.version.revision, this.reviews.ids);
+    return { version, business, reviews: this.reviews.apply(delta) };
+  }
+
   /** At start: the newest document any process stored, else the pending one. */
-  private async storedInsights(snapshot: ReviewsSnapshot): Promise<ServedInsights> {
+  private async storedInsights(version: DataVersion, isPublished: (id: string) => boolean): Promise<ServedInsights> {
     const stored = await this.store.insights.latestDocument();
-    return stored ? servedFromStore(stored, snapshot) : pendingInsights();
+    return stored ? servedFromStore(stored, version, isPublished) : pendingInsights();
   }
 
   /**
-   * Builds or waits for the snapshot's insights and, while that snapshot is the newest read, serves them: at once
-   * if its view is served already, else with the view when it is.
+   * Builds or waits for the insights of this data and, while it is the newest read, serves them at once, even
+   * before its view (the documents of the data they describe) is ready.
    */
-  private async followInsights(snapshot: ReviewsSnapshot): Promise<void> {
+  private async followInsights(data: PublishedData): Promise<void> {
     const catchUp = this.catchUp;
     if (!catchUp) return;
-    // Still the same published data? (A revision that changed only unpublished records keeps the reviews array.)
-    const sameData = (other: ReviewsSnapshot | undefined) => other?.reviews === snapshot.reviews && other.business === snapshot.business;
-    const wanted = () => sameData(this.latest);
+    // Still the newest published data? (A revision that changed only unpublished records keeps the reviews array.)
+    const wanted = () => this.latest?.reviews === data.reviews && this.latest.business === data.business;
     try {
-      const found = await catchUp.follow(snapshot, wanted);
+      const found = await catchUp.follow(data, wanted);
       if (!found || !wanted()) return;
-      const served = this.view;
-      if (served && sameData(served.snapshot) && catchUp.isCurrent(served.insights, snapshot)) return;
-      const insights = await servedFromStore(found.stored, snapshot);
-      const current = this.view;
+      if (this.view && catchUp.isCurrent(this.view.insights, data.version)) return;
+      const insights = await servedFromStore(found.stored, data.version, (id) => this.reviews.has(id));
+      const view = this.view;
       if (!wanted()) return;
-      if (!current || !sameData(current.snapshot)) {
-        this.early = { snapshot, insights, analysed: found.analysed };
+      if (!view) {
+        this.early = { data, insights, analysed: found.analysed };
         return;
       }
-      this.view = { ...current, insights, representations: { ...current.representations, insights: insights.representation } };
+      this.view = { ...view, insights, representations: { ...view.representations, insights: insights.representation } };
       this.emit('insights', this.view, found.analysed);
     } catch (error) {
       this.log.error({ err: error }, 'building insights failed');

@@ -19,7 +19,7 @@ export interface PublishedData {
   version: DataVersion;
   business: Business | null;
   /** Verified reviews only, newest first (date descending, then id descending). */
-  reviews: PublishedReview[];
+  reviews: readonly PublishedReview[];
 }
 
 /** Newest first, as the store reads published reviews: date descending, then id descending. */

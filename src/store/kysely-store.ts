@@ -5,7 +5,7 @@ import { Business, type ImportedReview } from '../reviews/schemas.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
-import type { ImportPlan, ImportProgress, ImportSummary, Store } from './types.js';
+import type { ImportPlan, ImportProgress, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inTransaction } from './transaction.js';
 
 export interface ReviewRow {
@@ -25,6 +25,8 @@ export interface ReviewRow {
   content_hash: string;
   imported_at: string;
   updated_at: string;
+  /** The store revision that last wrote the row. */
+  revision: number;
 }
 
 export interface Database extends WebSubTables, InsightsTables {
@@ -34,7 +36,7 @@ export interface Database extends WebSubTables, InsightsTables {
   mcp_revoked_sessions: { id: string; expires_at: string };
 }
 
-/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (16 columns each). */
+/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (17 columns each). */
 const WRITE_BATCH = 500;
 
 function canonicalRecord(r: ImportedReview): string {
@@ -45,7 +47,7 @@ function canonicalRecord(r: ImportedReview): string {
   ]);
 }
 
-function toRow(r: ImportedReview, now: string): ReviewRow {
+function toRow(r: ImportedReview, now: string, revision: number): ReviewRow {
   return {
     id: r.id,
     date: r.date,
@@ -63,6 +65,7 @@ function toRow(r: ImportedReview, now: string): ReviewRow {
     content_hash: createHash('sha256').update(canonicalRecord(r)).digest('base64url'),
     imported_at: now,
     updated_at: now,
+    revision,
   };
 }
 
@@ -99,6 +102,8 @@ export class KyselyStore implements Store {
   constructor(
     readonly engine: 'sqlite',
     private readonly db: Kysely<Database>,
+    /** The engine's way of hearing about writes; without one, only polling notices them. */
+    readonly watch: Store['watch'] = () => () => undefined,
     private readonly closeDriver: () => Promise<void> = () => db.destroy(),
   ) {
     // The WebSub store sees only its own tables of the same database.
@@ -110,15 +115,12 @@ export class KyselyStore implements Store {
     return readVersion(this.db);
   }
 
-  async readBusiness(): Promise<Business | null> {
-    const row = await this.db.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
-    return row ? Business.parse(JSON.parse(row.document)) : null;
+  readBusiness(): Promise<Business | null> {
+    return readBusiness(this.db);
   }
 
   readPublished(): Promise<PublishedData> {
     return inTransaction(this.db, async (trx) => {
-      const version = await readVersion(trx);
-      const businessRow = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
       const rows = await trx
         .selectFrom('reviews')
         .selectAll()
@@ -126,11 +128,30 @@ export class KyselyStore implements Store {
         .orderBy('date', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return {
-        version,
-        business: businessRow ? Business.parse(JSON.parse(businessRow.document)) : null,
-        reviews: rows.map(fromRow),
-      };
+      return { version: await readVersion(trx), business: await readBusiness(trx), reviews: rows.map(fromRow) };
+    });
+  }
+
+  readChanges(revision: number, known: ReadonlyMap<string, unknown>): Promise<PublishedChanges> {
+    return inTransaction(this.db, async (trx) => {
+      const rows = await trx.selectFrom('reviews').selectAll().where('revision', '>', revision).execute();
+      const upsert = rows.filter((r) => r.verified === 1).map(fromRow);
+      const remove = rows.filter((r) => r.verified !== 1 && known.has(r.id)).map((r) => r.id);
+      // A removed record leaves no row behind. Removals happened exactly when fewer reviews are published than the
+      // changes account for; only then are all published ids read, to find which.
+      let expected = known.size - remove.length;
+      for (const r of upsert) if (!known.has(r.id)) expected++;
+      const published = await trx
+        .selectFrom('reviews')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('verified', '=', 1)
+        .executeTakeFirstOrThrow();
+      if (Number(published.n) !== expected) {
+        const ids = new Set((await trx.selectFrom('reviews').select('id').where('verified', '=', 1).execute()).map((r) => r.id));
+        const listed = new Set(remove);
+        for (const id of known.keys()) if (!ids.has(id) && !listed.has(id)) remove.push(id);
+      }
+      return { version: await readVersion(trx), business: await readBusiness(trx), delta: { reset: false, upsert, remove } };
     });
   }
 
@@ -159,6 +180,11 @@ export class KyselyStore implements Store {
   }
 }
 
+async function readBusiness(trx: Kysely<Database>): Promise<Business | null> {
+  const row = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
+  return row ? Business.parse(JSON.parse(row.document)) : null;
+}
+
 async function readVersion(trx: Kysely<Database>): Promise<DataVersion> {
   const state = await trx
     .selectFrom('store_state')
@@ -174,6 +200,8 @@ async function applyImportIn(
   onProgress: ImportProgress | undefined,
 ): Promise<ImportSummary> {
   const now = new Date().toISOString();
+  // Rows written here carry the revision this import commits as.
+  const revision = (await readVersion(trx)).revision + 1;
   const existing = new Map<string, { hash: string; verified: boolean }>();
   for (const row of await trx.selectFrom('reviews').select(['id', 'content_hash', 'verified']).execute()) {
     existing.set(row.id, { hash: row.content_hash, verified: row.verified === 1 });
@@ -187,7 +215,7 @@ async function applyImportIn(
   const incomingIds = new Set<string>();
   for (const review of plan.reviews) {
     incomingIds.add(review.id);
-    const row = toRow(review, now);
+    const row = toRow(review, now, revision);
     const before = existing.get(review.id);
     if (!before) added++;
     else if (before.hash !== row.content_hash) updated++;
@@ -238,6 +266,7 @@ async function applyImportIn(
           verified: eb.ref('excluded.verified'),
           content_hash: eb.ref('excluded.content_hash'),
           updated_at: eb.ref('excluded.updated_at'),
+          revision: eb.ref('excluded.revision'),
         })),
       )
       .execute();

@@ -1,6 +1,14 @@
 // The store contract: the source of truth behind every engine (SQLite, PostgreSQL); the read path never queries it per request.
 import type { DataVersion, PublishedData } from '../reviews/published.js';
+import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
+
+/** The published data of a newer version, as the changes since an older one. */
+export interface PublishedChanges {
+  version: DataVersion;
+  business: Business | null;
+  delta: ReviewDelta;
+}
 
 
 export interface ImportPlan {
@@ -33,6 +41,11 @@ export interface Store {
   /** The revision and the time published data last changed, without reading the data. */
   currentVersion(): Promise<DataVersion>;
   readPublished(): Promise<PublishedData>;
+  /**
+   * What changed in the published data since `revision`, as a delta against `known` (the ids published at that
+   * revision), read in one transaction with the version and business it leads to.
+   */
+  readChanges(revision: number, known: ReadonlyMap<string, unknown>): Promise<PublishedChanges>;
   readBusiness(): Promise<Business | null>;
   /** Applies the whole plan in one transaction: all of it or, on error, nothing. */
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary>;
@@ -40,6 +53,11 @@ export interface Store {
   revokeSession(id: string, expiresAt: string): Promise<void>;
   /** Ended MCP sessions that have not expired yet. */
   revokedSessions(now: string): Promise<{ id: string; expiresAt: string }[]>;
+  /**
+   * Calls `listener` soon after the store may have been written, by this process or another: a hint that makes
+   * changes show at once, not a promise (callers still poll). Returns the function that stops it.
+   */
+  watch(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -126,11 +126,23 @@ const m004Insights: Migration = {
   },
 };
 
+/**
+ * The store revision that last wrote each review, so a server reads only what an import changed. Rows written
+ * before it say 0: a server reads everything at start anyway.
+ */
+const m005ReviewRevision: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('reviews').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.createIndex('reviews_revision').on('reviews').column('revision').execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
   '003_websub': m003WebSub,
   '004_insights': m004Insights,
+  '005_review_revision': m005ReviewRevision,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,6 @@
 // Opens the embedded SQLite store (WAL, busy timeout) and applies pending migrations.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyStore, type Database } from '../kysely-store.js';
@@ -16,5 +16,23 @@ export async function openSqliteStore(path: string): Promise<KyselyStore> {
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrateToLatest(db);
-  return new KyselyStore('sqlite', db);
+  return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, listener));
+}
+
+/**
+ * Every commit appends to the write-ahead log (`<file>-wal`) and checkpoints write the file itself: a watch on
+ * their folder hears both from any process on this machine. Where watching fails (no inotify, a network file
+ * system) only polling notices changes.
+ */
+function watchWrites(path: string, listener: () => void): () => void {
+  const file = basename(path);
+  try {
+    const watcher = watch(dirname(path), { persistent: false }, (_event, name) => {
+      if (name === file || name === `${file}-wal`) listener();
+    });
+    watcher.on('error', () => watcher.close());
+    return () => watcher.close();
+  } catch {
+    return () => undefined;
+  }
 }

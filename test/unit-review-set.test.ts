@@ -1,0 +1,60 @@
+// The published reviews kept in step by deltas: whatever the deltas, the set equals the reviews sorted afresh.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { ReviewSet } from '../src/reviews/review-set.js';
+
+const review = (id: string, date: string, version = 0): PublishedReview => ({
+  id,
+  date,
+  rating: 5,
+  text: `${id} v${version}`,
+  author: 'A B.',
+  technicians: [],
+  services: [],
+  updatedAt: `2026-01-01T00:00:0${version % 10}.000Z`,
+});
+
+describe('ReviewSet', () => {
+  it('keeps the reviews newest first, date then id, through upserts and removals', () => {
+    const set = new ReviewSet();
+    expect(set.apply({ reset: true, upsert: [review('a', '2025-01-01'), review('c', '2025-03-01'), review('b', '2025-01-01')], remove: [] }).map((r) => r.id)).toEqual(['c', 'b', 'a']);
+    const next = set.apply({ reset: false, upsert: [review('a', '2025-04-01', 1), review('d', '2025-02-01')], remove: ['c'] });
+    expect(next.map((r) => [r.id, r.text])).toEqual([['a', 'a v1'], ['d', 'd v0'], ['b', 'b v0']]);
+    expect(set.has('c')).toBe(false);
+    expect([...set.ids.keys()].sort()).toEqual(['a', 'b', 'd']);
+  });
+
+  it('returns a new array at every apply and leaves the ones it returned before as they were', () => {
+    const set = new ReviewSet();
+    const first = set.apply({ reset: true, upsert: [review('a', '2025-01-01')], remove: [] });
+    const second = set.apply({ reset: false, upsert: [review('b', '2025-02-01')], remove: [] });
+    expect(first.map((r) => r.id)).toEqual(['a']);
+    expect(second.map((r) => r.id)).toEqual(['b', 'a']);
+    expect(set.apply({ reset: false, upsert: [], remove: [] })).not.toBe(second);
+  });
+
+  it('equals a fresh sort of what the deltas leave, for any sequence of deltas (in place or sorted whole)', () => {
+    const id = fc.constantFrom(...'abcdefghij');
+    const date = fc.constantFrom('2025-01-01', '2025-01-02', '2025-02-01');
+    const delta = fc.record({
+      reset: fc.boolean(),
+      upsert: fc.uniqueArray(fc.tuple(id, date, fc.nat(9)), { selector: ([i]) => i, maxLength: 6 }),
+      remove: fc.uniqueArray(id, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(delta, { maxLength: 12 }), (deltas) => {
+        const set = new ReviewSet();
+        const model = new Map<string, PublishedReview>();
+        for (const d of deltas) {
+          const upsert = d.upsert.map(([i, dt, v]) => review(i, dt, v));
+          const remove = d.remove.filter((r) => !d.upsert.some(([i]) => i === r));
+          if (d.reset) model.clear();
+          for (const r of remove) model.delete(r);
+          for (const r of upsert) model.set(r.id, r);
+          expect(set.apply({ reset: d.reset, upsert, remove })).toEqual([...model.values()].sort(compareNewestFirst));
+        }
+      }),
+    );
+  });
+});
