@@ -26,13 +26,16 @@ export interface KeyedAnalysis {
 interface Cached extends KeyedAnalysis {
   /** The review's `updatedAt` when its key was computed: an unchanged record needs no new hash. */
   updatedAt: string;
+  /** The last build that found the review published. */
+  seen: number;
 }
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 export class InsightsEngine {
   /** Review id → its analysis; reviews no longer published are dropped at each build. */
-  private cache = new Map<string, Cached>();
+  private readonly cache = new Map<string, Cached>();
+  private builds = 0;
   /** Analyses handed in from the store, used when their key still matches. */
   private known = new Map<string, KeyedAnalysis>();
   /** The texts as earlier builds read them: a build rereads only the texts that changed. */
@@ -62,31 +65,36 @@ export class InsightsEngine {
       this.businessKey = businessKey;
       this.cache.clear();
     }
-    const next = new Map<string, Cached>();
+    // The cache is updated in place, each entry stamped with the build that saw it: no map of 100,000 entries is
+    // made again for a one-review change.
+    const build = ++this.builds;
     const fresh = new Map<string, KeyedAnalysis>();
     for (const review of input.reviews) {
       const cached = this.cache.get(review.id);
       if (cached?.updatedAt === review.updatedAt) {
-        next.set(review.id, cached);
+        cached.seen = build;
         continue;
       }
       const inputKey = sha(`${businessKey}|${JSON.stringify([review.text, review.rating, review.technicians, review.services])}`);
       const known = this.known.get(review.id);
-      const entry = known?.inputKey === inputKey ? { ...known, updatedAt: review.updatedAt } : { inputKey, analysis: this.analyzer.analyze(review), updatedAt: review.updatedAt };
-      next.set(review.id, entry);
-      if (entry.analysis !== known?.analysis) {
-        fresh.set(review.id, entry);
+      const analysis = known?.inputKey === inputKey ? known.analysis : this.analyzer.analyze(review);
+      this.cache.set(review.id, { inputKey, analysis, updatedAt: review.updatedAt, seen: build });
+      if (analysis !== known?.analysis) {
+        fresh.set(review.id, { inputKey, analysis });
         if (fresh.size % pauseEvery === 0) await pause();
       }
     }
     // Reviews this engine knew (analysed, or handed in) that are no longer published.
-    const dropped: string[] = [];
-    for (const id of this.cache.keys()) if (!next.has(id)) dropped.push(id);
-    for (const id of this.known.keys()) if (!next.has(id) && !this.cache.has(id)) dropped.push(id);
-    this.cache = next;
+    const dropped = new Set<string>();
+    for (const [id, entry] of this.cache) {
+      if (entry.seen === build) continue;
+      dropped.add(id);
+      this.cache.delete(id);
+    }
+    for (const id of this.known.keys()) if (!this.cache.has(id)) dropped.add(id);
     this.known.clear();
-    const analyses = new Map([...next].map(([id, e]) => [id, e.analysis]));
+    const analyses = { get: (id: string) => this.cache.get(id)?.analysis };
     const { status, generatedAt, ...sections } = aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION }, { texts: this.texts });
-    return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh, dropped };
+    return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh, dropped: [...dropped] };
   }
 }

@@ -23,6 +23,9 @@ export interface PublisherEvents {
 
 const REFRESH_FAILED = 'rebuilding the published view failed';
 
+/** The longest the documents of a new version wait for its insights before they are compressed. */
+const INSIGHTS_HEAD_START_MS = 1000;
+
 /** How long after a heard write the store is looked at: the writer's commit is complete by then. */
 const HINT_DELAY_MS = 10;
 
@@ -144,10 +147,14 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private async publish(data: PublishedData, previous: View | undefined, started: number, read: number): Promise<void> {
     // The new version's insights are built in their thread while its documents are made here, and are served as
     // soon as they are stored. A turn of the event loop lets the build request leave before the work below.
-    void this.followInsights(data);
+    const insightsServed = this.followInsights(data, started);
     await new Promise((done) => setImmediate(done));
     const snapshot = buildSnapshot(data);
-    const { lastModified, documents, changed } = await renderDocuments(data, this.links, previous);
+    // After an import the insights get a head start on the CPU: compressing the documents (the whole dataset, 43 MB
+    // at 100k reviews) waits until they are served, or INSIGHTS_HEAD_START_MS at most, so they are served soonest.
+    // Not at start: the first view serves the stored insights and should not wait for a build.
+    const headStart = () => Promise.race([insightsServed, new Promise((done) => setTimeout(done, INSIGHTS_HEAD_START_MS).unref())]);
+    const { lastModified, documents, changed } = await renderDocuments(data, this.links, previous, previous && headStart);
     // Read now: the insights may have landed during the awaits above.
     const served = this.view?.insights;
     const early = this.early?.data === data ? this.early : undefined;
@@ -184,7 +191,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
    * Builds or waits for the insights of this data and, while it is the newest read, serves them at once, even
    * before its view (the documents of the data they describe) is ready.
    */
-  private async followInsights(data: PublishedData): Promise<void> {
+  private async followInsights(data: PublishedData, noticed: number): Promise<void> {
     const catchUp = this.catchUp;
     if (!catchUp) return;
     // Still the newest published data? (A revision that changed only unpublished records keeps the reviews array.)
@@ -201,6 +208,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
         return;
       }
       this.view = { ...view, insights, representations: { ...view.representations, insights: insights.representation } };
+      this.log.info({ asOf: data.version.publishedAt, ms: Math.round(performance.now() - noticed) }, 'serving the insights of a new data version');
       this.emit('insights', this.view, found.analysed);
     } catch (error) {
       this.log.error({ err: error }, 'building insights failed');

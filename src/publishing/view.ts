@@ -24,27 +24,30 @@ export type RenderedDocuments = Omit<Record<DocumentName, Representation>, 'insi
 
 /**
  * Renders and encodes the documents of a data version. Documents whose bytes did not change keep their encoded
- * variants (only compression of changed ones costs time); `changed` names the others.
+ * variants (only compression of changed ones costs time); `changed` names the others. Compression starts once
+ * `beforeEncoding` resolves.
  */
 export async function renderDocuments(
   data: PublishedData,
   links: Links,
   previous: View | undefined,
+  beforeEncoding: () => Promise<unknown> = async () => undefined,
 ): Promise<{ lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[] }> {
   const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
-  const documents: Partial<Record<DocumentName, Representation>> = {};
-  const changed: DocumentName[] = [];
-  for (const document of DOCUMENTS) {
-    if (!document.render) continue;
+  const rendered = DOCUMENTS.flatMap((document) => {
+    if (!document.render) return [];
     const body = Buffer.from(document.render(data, links, `${links.baseUrl}${document.path}`), 'utf8');
     const tag = contentTag(body);
     const before = previous?.representations[document.name];
-    const same = before?.variants.identity.etag === `"${tag}"`;
-    if (!same) changed.push(document.name);
-    documents[document.name] =
-      before && same
-        ? withLastModified(before, lastModified)
-        : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag });
+    return [{ document, body, tag, before: before?.variants.identity.etag === `"${tag}"` ? before : undefined }];
+  });
+  const changed = rendered.filter((r) => !r.before).map((r) => r.document.name);
+  if (changed.length) await beforeEncoding();
+  const documents: Partial<Record<DocumentName, Representation>> = {};
+  for (const { document, body, tag, before } of rendered) {
+    documents[document.name] = before
+      ? withLastModified(before, lastModified)
+      : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag });
   }
   return { lastModified, documents: documents as RenderedDocuments, changed };
 }

@@ -2,10 +2,9 @@
 // figure with the review ids behind it. Pure and deterministic: the same reviews give the same bytes.
 import type { Business } from '../../reviews/schemas.js';
 import type { PublishedReview } from '../../reviews/published.js';
-import type { ReviewAnalysis } from '../analysis/analyzer.js';
 import { buildFaq } from './faq.js';
 import { MIN_MENTIONS, type EntityInsight, type Insights } from './insights.js';
-import { Judged } from './judged.js';
+import { Judged, type AnalysisLookup } from './judged.js';
 import { aspectInsights, entityInsight } from './sections.js';
 import { buildSummary } from './summary.js';
 import { TextIndex } from './text-index.js';
@@ -44,7 +43,7 @@ function entities(judged: Judged, groups: ReadonlyMap<string, Int32Array>, order
 export function aggregate(
   business: Business | null,
   reviews: readonly PublishedReview[],
-  analyses: ReadonlyMap<string, ReviewAnalysis>,
+  analyses: AnalysisLookup,
   meta: { generatedAt: string | null; lexiconVersion: string },
   options: AggregateOptions = {},
 ): Insights {

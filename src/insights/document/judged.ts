@@ -9,6 +9,9 @@ import { quarterOf } from './figures.js';
 const ASPECTS = AspectId.options.length;
 const ASPECT_INDEX = new Map(AspectId.options.map((id, i) => [id, i]));
 
+/** Each review's analysis by review id (a Map will do). */
+export type AnalysisLookup = Pick<ReadonlyMap<string, ReviewAnalysis>, 'get'>;
+
 /** Judgements that cancel out (0.8 − 0.8) are neutral, floating-point dust included. */
 export const sign = (score: number) => (Math.abs(score) < 1e-9 ? 0 : Math.sign(score));
 
@@ -77,7 +80,7 @@ export class Judged {
 
   constructor(
     readonly reviews: readonly PublishedReview[],
-    analyses: ReadonlyMap<string, ReviewAnalysis>,
+    analyses: AnalysisLookup,
   ) {
     const n = reviews.length;
     this.ids = reviews.map((r) => r.id);
