@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { ReviewDeltas } from '../src/insights/deltas.js';
 import { ReviewSet } from '../src/reviews/review-set.js';
 
 const review = (id: string, date: string, version = 0): PublishedReview => ({
@@ -54,6 +55,28 @@ describe('ReviewSet', () => {
           for (const r of upsert) model.set(r.id, r);
           expect(set.apply({ reset: d.reset, upsert, remove })).toEqual([...model.values()].sort(compareNewestFirst));
         }
+      }),
+    );
+  });
+
+  it('follows any sequence of versions through the deltas the server sends the insights thread', () => {
+    const version = fc.uniqueArray(fc.tuple(fc.constantFrom(...'abcdefghij'), fc.constantFrom('2025-01-01', '2025-02-01'), fc.nat(3)), { selector: ([i]) => i, maxLength: 10 });
+    fc.assert(
+      fc.property(fc.array(version, { minLength: 1, maxLength: 10 }), fc.nat(9), (versions, lostAt) => {
+        const deltas = new ReviewDeltas();
+        let thread = new ReviewSet();
+        versions.forEach((v, n) => {
+          // Now and then the thread is replaced: the next delta must send everything again.
+          if (n === lostAt) {
+            deltas.forget();
+            thread = new ReviewSet();
+          }
+          // A record's updatedAt moves whenever its content does (the store stamps every write).
+          const reviews = v.map(([i, dt, ver]) => review(i, dt, ver + (dt === '2025-02-01' ? 4 : 0))).sort(compareNewestFirst);
+          const delta = deltas.next(reviews);
+          if (!delta.reset) expect(delta.upsert.length + delta.remove.length).toBeLessThanOrEqual(20);
+          expect(thread.apply(delta)).toEqual(reviews);
+        });
       }),
     );
   });

@@ -12,16 +12,25 @@ export class ReviewDeltas {
     this.sent.clear();
   }
 
+  /** Updated in place: a one-review change costs a lookup per review, and no new map of them all. */
   next(reviews: readonly PublishedReview[]): ReviewDelta {
     const reset = this.sent.size === 0;
     const upsert: PublishedReview[] = [];
-    const current = new Map<string, string>();
     for (const r of reviews) {
-      current.set(r.id, r.updatedAt);
-      if (this.sent.get(r.id) !== r.updatedAt) upsert.push(r);
+      if (this.sent.get(r.id) === r.updatedAt) continue;
+      upsert.push(r);
+      this.sent.set(r.id, r.updatedAt);
     }
-    const remove = reset ? [] : [...this.sent.keys()].filter((id) => !current.has(id));
-    this.sent = current;
+    // Every review is in `sent` now; anything more was removed (rare: only then are the current ids collected).
+    const remove: string[] = [];
+    if (this.sent.size > reviews.length) {
+      const current = new Set(reviews.map((r) => r.id));
+      for (const id of this.sent.keys()) {
+        if (current.has(id)) continue;
+        remove.push(id);
+        this.sent.delete(id);
+      }
+    }
     return { reset, upsert, remove };
   }
 }
