@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { isNotModified, negotiateCoding } from '../src/http/conditional.js';
+import { RepresentationCache } from '../src/publishing/query-cache.js';
 import { contentTag, encodeRepresentation, withLastModified, type Coding, type EncodeOptions } from '../src/publishing/representation.js';
 
 const ALL: readonly Coding[] = ['identity', 'gzip', 'br'];
@@ -230,5 +231,41 @@ describe('contentTag', () => {
     expect(tag).toMatch(/^[A-Za-z0-9_-]{27}$/);
     expect(contentTag(Buffer.from('same bytes'))).toBe(tag);
     expect(contentTag(Buffer.from('same bytes!'))).not.toBe(tag);
+  });
+});
+
+describe('RepresentationCache', () => {
+  const options: EncodeOptions = { contentType: 'application/json', cacheControl: 'no-store', lastModified: null, effort: 'fast' };
+  const body = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(4000 + n) });
+  const held = async (cache: RepresentationCache) => {
+    await new Promise((done) => setTimeout(done, 20));
+    return cache.size;
+  };
+
+  it('counts exactly the bytes of the answers it holds, across evictions, also of answers evicted while being made', async () => {
+    const cache = new RepresentationCache(1000, 40_000);
+    const made = new Map<string, number>();
+    for (let i = 0; i < 30; i++) {
+      const rep = await cache.get(`k${i}`, () => encodeRepresentation(body(i), options));
+      made.set(`k${i}`, Object.values(rep.variants).reduce((n, v) => n + v.body.length, 0));
+    }
+    // Answers asked for at once: some are evicted before they are made.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => cache.get(`p${i}`, () => encodeRepresentation(body(100 + i), options))));
+    const size = await held(cache);
+    expect(size.bytes).toBeGreaterThan(0);
+    expect(size.bytes).toBeLessThanOrEqual(40_000);
+    // The count matches what is held: asking again for every held key makes nothing new.
+    let remade = 0;
+    for (let i = 0; i < 30; i++) await cache.get(`p${i}`, () => ((remade += 1), encodeRepresentation(body(100 + i), options)));
+    expect(remade).toBeGreaterThan(0);
+    const after = await held(cache);
+    expect(after.bytes).toBeLessThanOrEqual(40_000);
+    expect(after.bytes).toBeGreaterThan(0);
+  });
+
+  it('keeps its entry count bound', async () => {
+    const cache = new RepresentationCache(5, 1 << 30);
+    for (let i = 0; i < 20; i++) await cache.get(`k${i}`, () => encodeRepresentation(body(i), options));
+    expect((await held(cache)).entries).toBe(5);
   });
 });

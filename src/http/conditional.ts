@@ -1,6 +1,7 @@
 // Exact RFC 9110 conditional GET over encoded representations: content-coding negotiation, validators, 304.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Coding, Representation } from '../publishing/representation.js';
+import { Readable } from 'node:stream';
+import type { Coding, ComposedBody, Representation } from '../publishing/representation.js';
 
 /** Parses Accept-Encoding and picks the acceptable coding with the highest q; ties prefer br, then gzip, then identity. */
 export function negotiateCoding(header: string | undefined, available: readonly Coding[]): Coding {
@@ -100,23 +101,54 @@ export function isNotModified(request: FastifyRequest, etag: string, lastModifie
   const ims = request.headers['if-modified-since'];
   if (ims === undefined || lastModified === null) return false;
   const since = parseHttpDate(ims);
-  return since !== null && lastModified.getTime() <= since;
+  // HTTP dates carry whole seconds: compare at that precision.
+  return since !== null && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }
+
+/** What a response says about its body besides the bytes. */
+type BodyFields = Pick<Representation, 'contentType' | 'cacheControl' | 'lastModified' | 'retryAfterSeconds'>;
+
+/**
+ * Negotiates the coding and sets the headers; answers 304 itself and returns undefined then, else returns the
+ * coding whose body the caller sends.
+ */
+function negotiate(request: FastifyRequest, reply: FastifyReply, fields: BodyFields, etags: Partial<Record<Coding, string>> & { identity: string }): Coding | undefined {
+  const coding = negotiateCoding(request.headers['accept-encoding'], Object.keys(etags) as Coding[]);
+  const etag = etags[coding] ?? etags.identity;
+  reply.header('vary', 'Accept-Encoding');
+  reply.header('etag', etag);
+  reply.header('cache-control', fields.cacheControl);
+  if (fields.retryAfterSeconds !== undefined) reply.header('retry-after', String(fields.retryAfterSeconds));
+  if (isNotModified(request, etag, fields.lastModified)) {
+    void reply.code(304).send();
+    return undefined;
+  }
+  if (fields.lastModified) reply.header('last-modified', fields.lastModified.toUTCString());
+  if (coding !== 'identity') reply.header('content-encoding', coding);
+  reply.header('content-type', fields.contentType);
+  return coding;
+}
+
+const etagsOf = <V extends { etag: string }>(variants: Partial<Record<Coding, V>> & { identity: V }) =>
+  Object.fromEntries(Object.entries(variants).map(([coding, v]) => [coding, v.etag])) as Partial<Record<Coding, string>> & { identity: string };
 
 /** Sends a representation: 200 with the negotiated coding, or 304 with only the validators and caching fields. */
 export function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
-  const codings = Object.keys(rep.variants) as Coding[];
-  const coding = negotiateCoding(request.headers['accept-encoding'], codings);
-  const variant = rep.variants[coding] ?? rep.variants.identity;
-  reply.header('vary', 'Accept-Encoding');
-  reply.header('etag', variant.etag);
-  reply.header('cache-control', rep.cacheControl);
-  if (rep.retryAfterSeconds !== undefined) reply.header('retry-after', String(rep.retryAfterSeconds));
-  if (isNotModified(request, variant.etag, rep.lastModified)) {
-    return reply.code(304).send();
-  }
-  if (rep.lastModified) reply.header('last-modified', rep.lastModified.toUTCString());
-  if (coding !== 'identity') reply.header('content-encoding', coding);
-  reply.header('content-type', rep.contentType);
-  return reply.code(200).send(variant.body);
+  const coding = negotiate(request, reply, rep, etagsOf(rep.variants));
+  if (coding === undefined) return reply;
+  return reply.code(200).send((rep.variants[coding] ?? rep.variants.identity).body);
+}
+
+/** The same for a body composed of parts when sent: only the coding asked for is made, and only for a 200. */
+export async function sendComposed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fields: BodyFields,
+  variants: Partial<Record<Coding, ComposedBody>> & { identity: ComposedBody },
+): Promise<FastifyReply> {
+  const coding = negotiate(request, reply, fields, etagsOf(variants));
+  if (coding === undefined) return reply;
+  const parts = await (variants[coding] ?? variants.identity).parts();
+  reply.header('content-length', String(parts.reduce((n, part) => n + part.length, 0)));
+  return reply.code(200).send(Readable.from(parts));
 }

@@ -5,9 +5,9 @@ import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../pub
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
 import { ROUTES } from '../reviews/links.js';
-import { searchResponse, SinceParams, sinceResponse, type SearchResponse, type SinceResponse } from '../reviews/responses.js';
+import { searchResponse, SinceParams, type SearchResponse } from '../reviews/responses.js';
 import { SearchParams, searchKey } from '../reviews/search.js';
-import { sendRepresentation } from './conditional.js';
+import { sendComposed, sendRepresentation } from './conditional.js';
 import { notFound, sendError } from './errors.js';
 import { numericKeys, parseQuery } from './query.js';
 
@@ -16,7 +16,7 @@ const SEARCH_NUMERIC = numericKeys(SearchParams);
 /** Fastify's form of a path template: `{date}` → `:date`. */
 const fastifyPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
 
-function queryRepresentation(view: View, key: string, render: () => SearchResponse | SinceResponse): Promise<Representation> {
+function queryRepresentation(view: View, key: string, render: () => SearchResponse): Promise<Representation> {
   return view.queries.get(key, () =>
     encodeRepresentation(JSON.stringify(render()), {
       contentType: 'application/json',
@@ -50,10 +50,9 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     // The path date and the query string in one strict schema: an unknown parameter is an issue like a bad date.
     const parsed = parseQuery(SinceParams, new Set(), { ...(request.query as Record<string, unknown>), ...(request.params as { date: string }) });
     if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid since request', parsed.issues);
-    const since = parsed.value.date;
     const view = publisher.current();
-    const rep = await queryRepresentation(view, `since:${since}`, () => sinceResponse(view.snapshot.index, since));
-    return sendRepresentation(request, reply, rep);
+    const fields = { contentType: 'application/json', cacheControl: CACHE_CONTROL.queries, lastModified: view.lastModified };
+    return sendComposed(request, reply, fields, view.since.listing(parsed.value.date));
   });
 
   read(ROUTES.openapi, (request, reply) => sendRepresentation(request, reply, openapi));

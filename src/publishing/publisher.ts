@@ -12,6 +12,7 @@ import type { Store } from '../store/types.js';
 import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
+import { SinceListings } from './since.js';
 import { renderDocuments, type View } from './view.js';
 
 export interface PublisherEvents {
@@ -163,7 +164,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.early = undefined;
     const isPublished = (id: string) => snapshot.index.get(id) !== undefined;
     const insights = early?.insights ?? (served ? await carriedOver(served, snapshot.version, isPublished) : await this.storedInsights(snapshot.version, isPublished));
-    this.view = { snapshot, lastModified, representations: { ...documents, insights: insights.representation }, insights, queries: new RepresentationCache() };
+    this.view = { snapshot, lastModified, representations: { ...documents, insights: insights.representation }, insights, queries: new RepresentationCache(), since: new SinceListings(snapshot.index) };
     this.log.info(
       { revision: data.version.revision, reviews: data.reviews.length, changed, readMs: Math.round(read - started), ms: Math.round(performance.now() - started) },
       'serving a new data version',

@@ -21,6 +21,12 @@ export interface Representation {
   retryAfterSeconds?: number;
 }
 
+/** A body made only when it is sent (after the 304 check, in the coding asked for), in parts that are not joined. */
+export interface ComposedBody {
+  etag: string;
+  parts: () => Promise<readonly Buffer[]>;
+}
+
 /** Caching of what is not a catalogue document (those carry their own policy). */
 export const CACHE_CONTROL = {
   /** Search and since: a minute, as a query's answer moves with every import. */

@@ -6,6 +6,7 @@ import type { PublishedData } from '../reviews/published.js';
 import type { ReviewsSnapshot } from '../reviews/snapshot.js';
 import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
+import type { SinceListings } from './since.js';
 import { contentTag, encodeRepresentation, withLastModified, type Representation } from './representation.js';
 
 export interface View {
@@ -15,8 +16,10 @@ export interface View {
   /** Every catalogue document, the insights included. */
   readonly representations: Readonly<Record<DocumentName, Representation>>;
   readonly insights: ServedInsights;
-  /** Per-request bodies (search, since) of this version, encoded once and reused. */
+  /** Search answers of this version, encoded once and reused. */
   readonly queries: RepresentationCache;
+  /** Since-date listings of this version, rendered once per position. */
+  readonly since: SinceListings;
 }
 
 /** The documents rendered from the published data; the insights come from the store. */

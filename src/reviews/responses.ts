@@ -30,8 +30,3 @@ export function searchResponse(index: SearchIndex, params: SearchParams): Search
   const found = index.search(params);
   return { count: found.count, total: found.total, reviews: found.reviews.map(toPublic) };
 }
-
-export function sinceResponse(index: SearchIndex, since: string): SinceResponse {
-  const reviews = index.since(since);
-  return { since, count: reviews.length, reviews: reviews.map(toPublic) };
-}

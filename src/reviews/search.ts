@@ -142,7 +142,17 @@ export class SearchIndex {
 
   /** Reviews dated on or after `since`, newest first. */
   since(date: string): PublishedReview[] {
-    return this.reviews.slice(0, this.dateRange(date, undefined)[1]);
+    return this.newest(this.sinceCount(date));
+  }
+
+  /** How many reviews are dated on or after `date`: they are the first ones, newest first. */
+  sinceCount(date: string): number {
+    return this.dateRange(date, undefined)[1];
+  }
+
+  /** The `count` newest reviews. */
+  newest(count: number): PublishedReview[] {
+    return this.reviews.slice(0, count);
   }
 
   /** [from, to) positions whose dates lie within [since, until]; dates descend with position. */
