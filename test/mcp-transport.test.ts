@@ -355,6 +355,36 @@ describe('JSON-RPC batches', () => {
   });
 });
 
+describe('bounded replies', () => {
+  it('refuses a batch of more than 8 messages, and a batch that reads a resource, with -32600', async () => {
+    const { sessionId } = await openSession(server.url, '2025-03-26');
+    const many = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: Array.from({ length: 9 }, () => rpc('ping')) });
+    expect(expectRpcError(many, 400, -32600).error.message).toContain('at most 8');
+    const reads = Array.from({ length: 3 }, () => rpc('resources/read', { uri: `${server.url}/reviews.json` }));
+    const withRead = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: reads });
+    expect(expectRpcError(withRead, 400, -32600).error.message).toContain('resources/read');
+    expect(withRead.text.length).toBeLessThan(500);
+    // Up to the bound, a batch is still served.
+    const eight = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: Array.from({ length: 8 }, () => rpc('ping')) });
+    expect(eight.status, eight.text).toBe(200);
+  });
+
+  it('answers resources/read with the document as served, the same bytes for every reader, not to be cached', async () => {
+    const { sessionId } = await openSession(server.url, '2025-11-25');
+    const document = await (await fetch(`${server.url}/reviews.json`)).text();
+    for (const id of [7, 'read-8']) {
+      const request = { jsonrpc: '2.0' as const, id, method: 'resources/read', params: { uri: `${server.url}/reviews.json` } };
+      const res = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-11-25', body: request });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.json).toEqual({ jsonrpc: '2.0', id, result: { contents: [{ uri: `${server.url}/reviews.json`, mimeType: 'application/json', text: document }] } });
+    }
+    // Not a catalogue document: the SDK's own answer (an error naming the URI).
+    const other = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-11-25', body: rpc('resources/read', { uri: `${server.url}/nothing.json` }) });
+    expect(other.text).toContain('nothing.json');
+  });
+});
+
 describe('MCP capabilities', () => {
   it('does not promise list-changed notifications it can never send', async () => {
     const res = await mcpRequest(server.url, { body: initializeRequest('2025-11-25') });

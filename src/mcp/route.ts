@@ -1,4 +1,5 @@
 // POST/DELETE /mcp: streamable HTTP with signed session ids and a stateless SDK transport per request.
+import { Readable } from 'node:stream';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   isInitializeRequest,
@@ -12,7 +13,11 @@ import type { Publisher } from '../publishing/publisher.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
+import { readResourceReply, resourceNamed } from './resources.js';
 import { createMcpServer } from './tools.js';
+
+/** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
+const MAX_BATCH_MESSAGES = 8;
 
 /** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
 const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000, sessionNotFound: -32001 } as const;
@@ -111,12 +116,51 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
           return rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
         }
       }
-      // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches.
-      if (Array.isArray(body) && version >= '2025-06-18') {
-        return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
+      // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches, bounded so
+      // that no batch can ask for an unbounded reply.
+      if (Array.isArray(body)) {
+        if (version >= '2025-06-18') {
+          return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
+        }
+        if (messages.length > MAX_BATCH_MESSAGES) {
+          return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`);
+        }
+        if (messages.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
+          return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
+        }
       }
 
-      const server = createMcpServer(publisher.current(), config.baseUrl);
+      const view = publisher.current();
+      // A catalogue document read: the reply's bytes are shared by every reader of this version.
+      const read = messages.length === 1 ? (messages[0] as { method?: unknown; id?: unknown; params?: { uri?: unknown } }) : undefined;
+      const document = read?.method === 'resources/read' && (typeof read.id === 'string' || typeof read.id === 'number') ? resourceNamed(read.params?.uri, config.baseUrl) : undefined;
+      if (read && document) {
+        const parts = readResourceReply(view, document, config.baseUrl, read.id as string | number);
+        return reply
+          .code(200)
+          .header('content-type', 'application/json')
+          .header('cache-control', 'no-store')
+          .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
+          .send(Readable.from(parts));
+      }
+
+      const server = createMcpServer(view, config.baseUrl);
+      // Whatever fails inside the SDK (a reply too large to encode, say) is logged, and the request still ends.
+      const fail = (error: unknown) => {
+        request.log.error({ err: error }, 'MCP request failed');
+        const raw = reply.raw;
+        if (!raw.headersSent) {
+          raw.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+          raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request ${request.id})` }, id: null }));
+        } else if (!raw.writableEnded) {
+          raw.end();
+        }
+      };
+      server.server.onerror = (error) => {
+        // A reply that could not be sent leaves the request open: end it. Anything else is only logged.
+        if (/^Failed to (send|enqueue)/.test(error.message)) fail(error);
+        else request.log.warn({ err: error }, 'MCP server error');
+      };
       // A session id generator only on initialize: the transport then sends it; later requests need no state.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
       await server.connect(transport);
@@ -126,7 +170,11 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
         void transport.close();
         void server.close();
       });
-      await transport.handleRequest(request.raw, reply.raw, body);
+      try {
+        await transport.handleRequest(request.raw, reply.raw, body);
+      } catch (error) {
+        fail(error);
+      }
       return reply;
     });
 
