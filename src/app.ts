@@ -61,8 +61,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     effort: 'fast',
   });
   registerReadRoutes(http, publisher, openapi);
-  const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs, http.log);
-  await revoked.start();
+  const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
   registerMcp(http, { config, publisher, revoked });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
@@ -79,7 +78,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       const force = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await http.close();
       clearTimeout(force);
-      revoked.stop();
       await Promise.all([publisher.stop(), hub.stop()]);
     },
   };

@@ -1,40 +1,38 @@
-// Ended MCP sessions, mirrored from the store: every replica refuses a session ended on any of them within a poll.
-import type { FastifyBaseLogger } from 'fastify';
-import { startPolling } from '../poll.js';
+// Ended MCP sessions. Each check is one indexed lookup in the store, remembered for a while: an ended session
+// stays ended (remembered until it would have expired anyway), and a live one is looked up again after
+// `recheckMs`, so a session ended on another replica is refused here within that time. Nothing is ever re-read
+// whole: one client ending sessions by the hundred thousand costs each check no more.
 import type { Store } from '../store/types.js';
 
+/** Answers remembered at most; the oldest are forgotten first (and looked up again if asked). */
+const REMEMBERED = 50_000;
+
 export class RevokedSessions {
-  /** Session id → expiry in ms; an entry is dropped once its session would have expired anyway. */
-  private readonly ids = new Map<string, number>();
-  private stopPolling: () => void = () => undefined;
+  /** Session id → until when (ms) the answer holds, and the answer. */
+  private readonly answers = new Map<string, { until: number; revoked: boolean }>();
 
   constructor(
     private readonly store: Store,
-    private readonly intervalMs: number,
-    private readonly log: FastifyBaseLogger,
+    private readonly recheckMs: number,
   ) {}
 
-  async start(): Promise<void> {
-    this.stopPolling = await startPolling(() => this.reload(), this.intervalMs, this.log, 'reading ended MCP sessions failed');
-  }
-
-  stop(): void {
-    this.stopPolling();
-  }
-
-  has(sessionId: string): boolean {
-    return this.ids.has(sessionId);
+  async has(sessionId: string): Promise<boolean> {
+    const now = Date.now();
+    const known = this.answers.get(sessionId);
+    if (known && known.until > now) return known.revoked;
+    const expiresAt = await this.store.sessionRevokedUntil(sessionId, new Date(now).toISOString());
+    this.remember(sessionId, expiresAt === undefined ? { until: now + this.recheckMs, revoked: false } : { until: Date.parse(expiresAt), revoked: true });
+    return expiresAt !== undefined;
   }
 
   async revoke(sessionId: string, expiresAtSeconds: number): Promise<void> {
     await this.store.revokeSession(sessionId, new Date(expiresAtSeconds * 1000).toISOString());
-    this.ids.set(sessionId, expiresAtSeconds * 1000);
+    this.remember(sessionId, { until: expiresAtSeconds * 1000, revoked: true });
   }
 
-  /** Merges what the store knows (never dropping an id a concurrent revoke() just added) and forgets expired ones. */
-  private async reload(): Promise<void> {
-    const now = Date.now();
-    for (const { id, expiresAt } of await this.store.revokedSessions(new Date(now).toISOString())) this.ids.set(id, Date.parse(expiresAt));
-    for (const [id, expires] of this.ids) if (expires <= now) this.ids.delete(id);
+  private remember(sessionId: string, answer: { until: number; revoked: boolean }): void {
+    this.answers.delete(sessionId);
+    this.answers.set(sessionId, answer);
+    if (this.answers.size > REMEMBERED) this.answers.delete(this.answers.keys().next().value!);
   }
 }

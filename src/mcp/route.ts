@@ -52,11 +52,11 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
   };
 
   /** 400 without a session id, 404 for one that is forged, expired or ended (so the client initializes again). */
-  const sessionOf = (request: FastifyRequest, reply: FastifyReply): SessionClaims | FastifyReply => {
+  const sessionOf = async (request: FastifyRequest, reply: FastifyReply): Promise<SessionClaims | FastifyReply> => {
     const id = headerValue(request, 'mcp-session-id');
     if (!id) return rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required');
     const check = checkSession(id, config.mcp.sessionSecret);
-    if (!check.ok || revoked.has(check.claims.sid)) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found');
+    if (!check.ok || (await revoked.has(check.claims.sid))) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found');
     return check.claims;
   };
 
@@ -106,7 +106,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
         const { token } = issueSession(version, config.mcp.sessionSecret);
         sessionIdGenerator = () => token;
       } else {
-        const session = sessionOf(request, reply);
+        const session = await sessionOf(request, reply);
         if (!('sid' in session)) return session;
         version = session.pv;
         // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
@@ -181,7 +181,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
     scope.delete(ROUTES.mcp, async (request, reply) => {
       const refused = refuseOrigin(request, reply);
       if (refused) return refused;
-      const session = sessionOf(request, reply);
+      const session = await sessionOf(request, reply);
       if (!('sid' in session)) return session;
       await revoked.revoke(session.sid, session.exp);
       return reply.code(204).send();

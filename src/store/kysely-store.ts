@@ -161,7 +161,8 @@ export class KyselyStore implements Store {
 
   async revokeSession(id: string, expiresAt: string): Promise<void> {
     await inTransaction(this.db, async (trx) => {
-      await trx.deleteFrom('mcp_revoked_sessions').where('expires_at', '<=', new Date().toISOString()).execute();
+      // Pruning rides on every 100th record (the expiry index keeps it short), not on each.
+      if (Math.random() < 0.01) await trx.deleteFrom('mcp_revoked_sessions').where('expires_at', '<=', new Date().toISOString()).execute();
       await trx
         .insertInto('mcp_revoked_sessions')
         .values({ id, expires_at: expiresAt })
@@ -170,9 +171,9 @@ export class KyselyStore implements Store {
     });
   }
 
-  async revokedSessions(now: string): Promise<{ id: string; expiresAt: string }[]> {
-    const rows = await this.db.selectFrom('mcp_revoked_sessions').select(['id', 'expires_at']).where('expires_at', '>', now).execute();
-    return rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+  async sessionRevokedUntil(id: string, now: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('mcp_revoked_sessions').select('expires_at').where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+    return row?.expires_at;
   }
 
   close(): Promise<void> {

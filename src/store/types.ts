@@ -49,10 +49,10 @@ export interface Store {
   readBusiness(): Promise<Business | null>;
   /** Applies the whole plan in one transaction: all of it or, on error, nothing. */
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary>;
-  /** Records an ended MCP session until its expiry (ISO time); expired records are pruned. */
+  /** Records an ended MCP session until its expiry (ISO time); expired records are pruned now and then. */
   revokeSession(id: string, expiresAt: string): Promise<void>;
-  /** Ended MCP sessions that have not expired yet. */
-  revokedSessions(now: string): Promise<{ id: string; expiresAt: string }[]>;
+  /** When an ended MCP session would have expired (ISO time), if it was ended and has not expired by `now`. */
+  sessionRevokedUntil(id: string, now: string): Promise<string | undefined>;
   /**
    * Calls `listener` soon after the store may have been written, by this process or another: a hint that makes
    * changes show at once, not a promise (callers still poll). Returns the function that stops it.

@@ -137,12 +137,20 @@ const m005ReviewRevision: Migration = {
   },
 };
 
+/** Pruning ended MCP sessions finds the expired ones by index, however many there are. */
+const m006McpRevokedExpiry: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createIndex('mcp_revoked_sessions_expiry').on('mcp_revoked_sessions').column('expires_at').execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
   '003_websub': m003WebSub,
   '004_insights': m004Insights,
   '005_review_revision': m005ReviewRevision,
+  '006_mcp_revoked_expiry': m006McpRevokedExpiry,
 };
 
 export const migrationProvider: MigrationProvider = {
