@@ -2,7 +2,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
-import { registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi/index.js';
 import { registerReadRoutes } from './http/routes.js';
 import { InsightsWorker } from './insights/worker.js';
@@ -40,6 +40,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // No request may hold a connection open by sending slowly, and no idle connection lives long.
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // Node checks those deadlines every connectionsCheckingInterval (30 s unless told): once a second here.
+    http: { headersTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    clientErrorHandler,
+    frameworkErrors,
   });
   http.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -48,7 +56,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     );
   });
   registerErrorHandling(http);
-  registerCors(http);
+  registerCors(http, config);
 
   const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl));
   await publisher.start();

@@ -43,6 +43,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the server looks for changes made by another process (the CLI, another replica). */
   RELOAD_INTERVAL_MS: int(10).default(500),
+  /** A request's headers and body must arrive within this (a client sending a byte now and then is cut off). */
+  HTTP_REQUEST_TIMEOUT_MS: int(1000).default(15_000),
+  /** A connection with no bytes moving either way for this long is closed. */
+  HTTP_IDLE_TIMEOUT_MS: int(1000).default(30_000),
+  /** How long a kept-alive connection waits for its next request. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100).default(5_000),
 });
 
 export interface Config {
@@ -67,6 +73,12 @@ export interface Config {
   mcp: { sessionSecret: string; allowedOrigins: string[] };
   logLevel: string;
   reloadIntervalMs: number;
+  http: { requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number };
+}
+
+/** Browser origins whose requests /mcp accepts: BASE_URL's and the configured ones. */
+export function mcpOrigins(config: Pick<Config, 'baseUrl' | 'mcp'>): ReadonlySet<string> {
+  return new Set([new URL(config.baseUrl).origin, ...config.mcp.allowedOrigins]);
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -109,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       },
       logLevel: e.LOG_LEVEL,
       reloadIntervalMs: e.RELOAD_INTERVAL_MS,
+      http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
+import { mcpOrigins, type Config } from '../config.js';
 import type { Publisher } from '../publishing/publisher.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
@@ -42,7 +42,7 @@ export interface McpDeps {
 }
 
 export function registerMcp(app: FastifyInstance, { config, publisher, revoked }: McpDeps): void {
-  const allowedOrigins = new Set([new URL(config.baseUrl).origin, ...config.mcp.allowedOrigins]);
+  const allowedOrigins = mcpOrigins(config);
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
   const refuseOrigin = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {

@@ -37,20 +37,6 @@ export function parameterSchema(schema: z.ZodType): { schema: JsonSchema; descri
   return description ? { schema: rest, description } : { schema: rest };
 }
 
-/**
- * What Fastify itself answers for a request it refuses before any of this service's handlers run (oversized
- * headers, an undecodable or overlong path segment): not the service's { error, message } catalogue.
- */
-export const FrameworkError = z
-  .object({
-    error: z.string().describe('HTTP reason phrase, e.g. "Bad Request"'),
-    code: z.string().optional().describe('Fastify error code, e.g. FST_ERR_BAD_URL'),
-    message: z.string(),
-    statusCode: z.number().int(),
-  })
-  .strict()
-  .describe('Body of a request refused by the HTTP framework before routing');
-
 /** The served description itself: only its frame is promised here; the OpenAPI 3.1 schema says the rest. */
 export const OpenApiDocument = z
   .looseObject({
@@ -112,17 +98,18 @@ export const sharedResponses: Record<string, OpenApiObject> = {
     headers: { ETag: headerRef('ETag'), 'Cache-Control': header('The policy of the 200 it stands for'), Vary: headerRef('Vary') },
   },
   RequestHeaderFieldsTooLarge: {
-    // True of every operation: Node's HTTP server refuses a request whose header block exceeds 16 KiB, and
-    // Fastify answers it before routing. It is the only client error the input-free documents can give.
-    description: 'Request Header Fields Too Large: the request line and headers exceed 16 KiB; answered before routing, in the framework\'s shape',
+    // True of every operation: the server refuses a request whose header block exceeds 16 KiB before routing. It
+    // is the only client error the input-free documents can give.
+    description: 'Request Header Fields Too Large: the request line and headers exceed 16 KiB; answered before routing, and the connection closed',
+    headers: { 'Cache-Control': header('`no-store`') },
     content: {
       'application/json': {
-        schema: schemaRef('FrameworkError'),
-        example: { error: 'Request Header Fields Too Large', message: 'Exceeded maximum allowed HTTP header size', statusCode: 431 },
+        schema: schemaRef('ErrorBody'),
+        example: { error: 'header_fields_too_large', message: 'The request line and headers are larger than this server accepts (16 KiB)' },
       },
     },
   },
 };
 
 /** Component schemas every description has, beside the domain's. */
-export const baseComponents: Record<string, z.ZodType> = { ErrorBody, FrameworkError, OpenApiDocument };
+export const baseComponents: Record<string, z.ZodType> = { ErrorBody, OpenApiDocument };

@@ -37,7 +37,7 @@ const DESCRIPTION = `Public, read-only verified customer reviews of one home-ser
 
 **No authentication.** Every operation is public; an Authorization header is ignored. MCP uses only the session id issued by initialize.
 
-**Errors.** The read API answers \`{ error, message, issues? }\` with \`Cache-Control: no-store\`; the WebSub hub answers plain text (W3C WebSub §5.1.2) and /mcp answers JSON-RPC error objects. A request refused by the HTTP framework before routing (oversized headers, an undecodable or overlong path segment) gets the framework's \`{ error, message, statusCode }\`. An unexpected failure is 500 in the operation's own error format, with details only in the server log; a server shutting down answers 503.
+**Errors.** The read API answers \`{ error, message, issues? }\` with \`Cache-Control: no-store\`; the WebSub hub answers plain text (W3C WebSub §5.1.2) and /mcp answers JSON-RPC error objects. A request refused before routing (headers over 16 KiB: 431; an undecodable or overlong path segment: 400 or 414; a request whose headers and body do not arrive within \`HTTP_REQUEST_TIMEOUT_MS\`: 408, then the connection is closed) gets the same \`{ error, message }\`. An unexpected failure is 500 in the operation's own error format, with details only in the server log; a server shutting down answers 503.
 
 **Methods.** Every GET is also served as HEAD. A method a path does not list is 405 (with \`Allow\`) on the read paths and 404 elsewhere. Any path answers an OPTIONS preflight with 204 (CORS: \`Access-Control-Allow-Origin: *\` on every response, \`ETag\`, \`Last-Modified\`, \`Link\` and \`Mcp-Session-Id\` exposed).
 

@@ -140,18 +140,19 @@ function sincePathItem(examples: Examples): OpenApiObject {
         '304': responseRef('NotModified'),
         '400': {
           description:
-            'Malformed or impossible date, or a query parameter (`issues` names each); a path segment that is not valid percent-encoding is refused by the framework in its own shape',
-          headers: { 'Cache-Control': header('`no-store` (absent on the framework\'s answer)') },
+            'Malformed or impossible date, or a query parameter (`issues` names each), or a path segment that is not valid percent-encoding',
+          headers: { 'Cache-Control': header('`no-store`') },
           content: {
             'application/json': {
-              schema: { anyOf: [schemaRef('ErrorBody'), schemaRef('FrameworkError')] },
+              schema: schemaRef('ErrorBody'),
               example: { error: 'invalid_request', message: 'Invalid since request', issues: refused.success ? [] : toIssues(refused.error) },
             },
           },
         },
         '414': {
-          description: 'URI Too Long: the date segment is longer than 200 characters; answered by the framework before routing',
-          content: { 'application/json': { schema: schemaRef('FrameworkError') } },
+          description: 'URI Too Long: the date segment is longer than 200 characters',
+          headers: { 'Cache-Control': header('`no-store`') },
+          content: { 'application/json': { schema: schemaRef('ErrorBody'), example: { error: 'uri_too_long', message: 'A path segment is longer than any this API accepts' } } },
         },
         '431': responseRef('RequestHeaderFieldsTooLarge'),
       },

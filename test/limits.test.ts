@@ -1,0 +1,109 @@
+// Bounded work per connection and request: slow senders are cut off, oversized requests answered in the error
+// shape of every other error, every response says nosniff, and preflights grant only what a route accepts.
+import { connect, type Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serverPerBlock, tempDir } from './support/server.js';
+
+const dir = tempDir();
+afterAll(() => dir.remove());
+
+/** Opens a raw connection; resolves with everything the server sent once it closes the connection. */
+function rawConnection(url: string): { socket: Socket; closed: Promise<{ text: string; afterMs: number }> } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const started = Date.now();
+  const chunks: Buffer[] = [];
+  const closed = new Promise<{ text: string; afterMs: number }>((resolve) => {
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), afterMs: Date.now() - started }));
+  });
+  return { socket, closed };
+}
+
+const dripping = (socket: Socket, text: string, everyMs: number) => {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (i >= text.length || socket.destroyed) return clearInterval(timer);
+    socket.write(text[i++]!);
+  }, everyMs);
+  return () => clearInterval(timer);
+};
+
+describe('slow clients', () => {
+  const server = serverPerBlock(`${dir.path}/slow.db`, { HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_IDLE_TIMEOUT_MS: '3000' });
+
+  it('cuts off a POST whose body arrives a byte at a time, with a 408 in the error shape', async () => {
+    const { socket, closed } = rawConnection(server().url);
+    socket.write('POST /api/websub/hub HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n');
+    const stop = dripping(socket, 'hub.mode=subscribe&'.repeat(20), 300);
+    const { text, afterMs } = await closed;
+    stop();
+    // Closed by the server long before the 60 s the body would take; not by this test.
+    expect(afterMs).toBeLessThan(20_000);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: 'request_timeout' });
+  });
+
+  it('cuts off headers that arrive a byte at a time', async () => {
+    const { socket, closed } = rawConnection(server().url);
+    const stop = dripping(socket, `GET /reviews.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 300);
+    const { afterMs } = await closed;
+    stop();
+    expect(afterMs).toBeLessThan(20_000);
+  });
+});
+
+describe('oversized requests and headers', () => {
+  const server = serverPerBlock(`${dir.path}/sizes.db`);
+
+  it('answers an over-long since path with 414 in the error shape, not to be cached', async () => {
+    const res = await fetch(`${server().url}/api/reviews/since/${'9'.repeat(500)}`);
+    expect(res.status).toBe(414);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toMatchObject({ error: 'uri_too_long' });
+  });
+
+  it('answers headers larger than 16 KiB with 431 in the error shape', async () => {
+    const { socket, closed } = rawConnection(server().url);
+    socket.write(`GET /reviews.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    const { text } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(text.toLowerCase()).toContain('x-content-type-options: nosniff');
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: 'header_fields_too_large' });
+  });
+
+  it('says nosniff on every response: documents, errors, MCP, the hub', async () => {
+    const url = server().url;
+    const responses = await Promise.all([
+      fetch(`${url}/reviews.json`),
+      fetch(`${url}/nothing`),
+      fetch(`${url}/api/reviews/search?rating=9`),
+      fetch(`${url}/mcp`),
+      fetch(`${url}/api/websub/hub`, { method: 'POST', body: 'hub.mode=nonsense', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    ]);
+    for (const res of responses) expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
+  });
+});
+
+describe('CORS preflights', () => {
+  const server = serverPerBlock(`${dir.path}/cors.db`, { MCP_ALLOWED_ORIGINS: 'https://app.example.com' });
+  const preflight = (path: string, origin: string, method: string) =>
+    fetch(`${server().url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
+
+  it('grants POST and DELETE on /mcp only to the origins MCP accepts', async () => {
+    const allowed = await preflight('/mcp', 'https://app.example.com', 'POST');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('DELETE');
+    const other = await preflight('/mcp', 'https://elsewhere.example', 'POST');
+    expect(other.status).toBe(204);
+    expect(other.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
+  it('grants reads on the documents and POST on the hub, nothing else', async () => {
+    const read = await preflight('/reviews.json', 'https://elsewhere.example', 'GET');
+    expect(read.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    const hub = await preflight('/api/websub/hub', 'https://elsewhere.example', 'POST');
+    expect(hub.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+  });
+});
