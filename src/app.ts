@@ -2,6 +2,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
+import { registerLimits } from './http/limits.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi/index.js';
 import { registerReadRoutes } from './http/routes.js';
@@ -32,6 +33,8 @@ export const SHUTDOWN_GRACE_MS = 5000;
 /** Request bodies this service accepts at all (MCP and hub requests are small JSON or form bodies). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const http = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
@@ -48,6 +51,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     http: { headersTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1000 },
     clientErrorHandler,
     frameworkErrors,
+    // A hop count trusts that many proxies nearest to the server (what Fastify does with a number).
+    trustProxy: typeof config.http.trustProxy === 'number' ? trustHops(config.http.trustProxy) : config.http.trustProxy,
   });
   http.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -57,6 +62,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   });
   registerErrorHandling(http);
   registerCors(http, config);
+  const limits = await registerLimits(http, config);
 
   const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl));
   await publisher.start();
@@ -68,12 +74,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // of startup on its ~170 KB to save a few KB.
     effort: 'fast',
   });
-  registerReadRoutes(http, publisher, openapi);
+  registerReadRoutes(http, publisher, openapi, limits);
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
-  registerMcp(http, { config, publisher, revoked });
+  registerMcp(http, { config, publisher, revoked, limits });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
-  registerHubRoute(http, { config, store: deps.store, hub });
+  registerHubRoute(http, { config, store: deps.store, hub, limits });
 
   return {
     http,

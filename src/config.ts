@@ -43,6 +43,19 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the server looks for changes made by another process (the CLI, another replica). */
   RELOAD_INTERVAL_MS: int(10).default(500),
+  /** Requests per client and minute to POST and DELETE /mcp together. */
+  RATE_LIMIT_MCP_PER_MINUTE: int(1).default(300),
+  /** Requests per client and minute to search and since together (the documents themselves are not limited). */
+  RATE_LIMIT_QUERIES_PER_MINUTE: int(1).default(600),
+  /** Fastify's trustProxy: false, true, a hop count, or a comma-separated list of proxy addresses and CIDRs. */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | number | string[] => {
+      if (v === 'true' || v === 'false') return v === 'true';
+      if (/^\d+$/.test(v)) return Number(v);
+      return v.split(',').map((s) => s.trim()).filter(Boolean);
+    }),
   /** A request's headers and body must arrive within this (a client sending a byte now and then is cut off). */
   HTTP_REQUEST_TIMEOUT_MS: int(1000).default(15_000),
   /** A connection with no bytes moving either way for this long is closed. */
@@ -73,7 +86,9 @@ export interface Config {
   mcp: { sessionSecret: string; allowedOrigins: string[] };
   logLevel: string;
   reloadIntervalMs: number;
-  http: { requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number };
+  http: { requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: boolean | number | string[] };
+  /** Requests per client and minute, by group of routes. */
+  limits: { mcp: number; queries: number; hub: number };
 }
 
 /** Browser origins whose requests /mcp accepts: BASE_URL's and the configured ones. */
@@ -121,7 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       },
       logLevel: e.LOG_LEVEL,
       reloadIntervalMs: e.RELOAD_INTERVAL_MS,
-      http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS },
+      http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS, trustProxy: e.TRUST_PROXY },
+      limits: { mcp: e.RATE_LIMIT_MCP_PER_MINUTE, queries: e.RATE_LIMIT_QUERIES_PER_MINUTE, hub: e.WEBSUB_RATE_LIMIT_PER_MINUTE },
     },
   };
 }

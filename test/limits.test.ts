@@ -107,3 +107,53 @@ describe('CORS preflights', () => {
     expect(hub.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
   });
 });
+
+describe('per-client limits', () => {
+  const server = serverPerBlock(`${dir.path}/rate.db`, { RATE_LIMIT_QUERIES_PER_MINUTE: '5', RATE_LIMIT_MCP_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' });
+  const search = (forwardedFor?: string) => fetch(`${server().url}/api/reviews/search?limit=1`, { headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+
+  it('refuses queries beyond the allowance with 429, Retry-After and the error shape; documents stay unlimited', async () => {
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await search('198.51.100.7')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const refused = await search('198.51.100.7');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(await refused.json()).toMatchObject({ error: 'too_many_requests' });
+    // Search and since share the allowance.
+    expect((await fetch(`${server().url}/api/reviews/since/2020-01-01`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(429);
+    expect((await fetch(`${server().url}/reviews.json`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(200);
+  });
+
+  it('keys an IPv6 client by its /64, and an IPv4 one by its address', async () => {
+    for (let i = 0; i < 5; i++) expect((await search(`2001:db8:0:7::${i + 1}`)).status).toBe(200);
+    expect((await search('2001:db8:0:7:ffff::9')).status).toBe(429);
+    expect((await search('2001:db8:0:8::1')).status).toBe(200);
+    expect((await search('198.51.100.8')).status).toBe(200);
+  });
+
+  it('answers MCP beyond its allowance with a JSON-RPC error and Retry-After', async () => {
+    const post = () =>
+      fetch(`${server().url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': '203.0.113.5' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post()).status);
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await post();
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+  });
+});
+
+describe('without TRUST_PROXY', () => {
+  const server = serverPerBlock(`${dir.path}/noproxy.db`, { RATE_LIMIT_QUERIES_PER_MINUTE: '3' });
+
+  it('ignores X-Forwarded-For: a client cannot buy a new allowance by forging it', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await fetch(`${server().url}/api/reviews/search`, { headers: { 'x-forwarded-for': `192.0.2.${i}` } })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+});

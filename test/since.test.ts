@@ -15,7 +15,7 @@ const published = newestFirst(demo.reviews.filter((r) => r.verified));
 const oldest = published.at(-1)!.date;
 
 beforeAll(async () => {
-  server = await startServer(`${dir.path}/since.db`);
+  server = await startServer(`${dir.path}/since.db`, { RATE_LIMIT_QUERIES_PER_MINUTE: '100000' });
   await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
 });
 afterAll(async () => {

@@ -31,6 +31,7 @@ export const ERRORS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  too_many_requests: 429,
   header_fields_too_large: 431,
   internal_error: 500,
 } as const;
@@ -87,6 +88,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status === 413) return sendError(reply, 'payload_too_large', 'The request body is larger than this endpoint accepts');
     if (status === 415) return sendError(reply, 'unsupported_media_type', error.message);
+    if (status === 429) return sendError(reply, 'too_many_requests', error.message);
     if (status >= 400 && status < 500) return sendError(reply, 'invalid_request', error.message);
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 'internal_error', `Internal server error (request ${request.id})`);

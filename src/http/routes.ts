@@ -1,6 +1,7 @@
 // The read API: the catalogue's documents, search, since and the OpenAPI description, all served from the current view.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
+import type { Limits } from './limits.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
@@ -27,10 +28,11 @@ function queryRepresentation(view: View, key: string, render: () => SearchRespon
   );
 }
 
-export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation): void {
-  // GET and HEAD in one route: Fastify's generated HEAD route would add Content-Length: 0 to a 304.
-  const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown) =>
-    app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler });
+export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation, limits: Limits): void {
+  // GET and HEAD in one route: Fastify's generated HEAD route would add Content-Length: 0 to a 304. Queries
+  // (search, since) are limited per client; the documents, made once per version, are not.
+  const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, limited = false) =>
+    app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler, ...(limited ? limits('queries') : {}) });
   const readPaths = [...DOCUMENTS.map((d) => d.path), ROUTES.search, ROUTES.since, ROUTES.openapi];
 
   for (const document of DOCUMENTS) {
@@ -44,7 +46,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     const view = publisher.current();
     const rep = await queryRepresentation(view, `search:${searchKey(params)}`, () => searchResponse(view.snapshot.index, params));
     return sendRepresentation(request, reply, rep);
-  });
+  }, true);
 
   read(ROUTES.since, async (request: FastifyRequest, reply: FastifyReply) => {
     // The path date and the query string in one strict schema: an unknown parameter is an issue like a bad date.
@@ -53,7 +55,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     const view = publisher.current();
     const fields = { contentType: 'application/json', cacheControl: CACHE_CONTROL.queries, lastModified: view.lastModified };
     return sendComposed(request, reply, fields, view.since.listing(parsed.value.date));
-  });
+  }, true);
 
   read(ROUTES.openapi, (request, reply) => sendRepresentation(request, reply, openapi));
 

@@ -10,6 +10,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpOrigins, type Config } from '../config.js';
 import type { Publisher } from '../publishing/publisher.js';
+import type { Limits } from '../http/limits.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
@@ -39,9 +40,10 @@ export interface McpDeps {
   config: Config;
   publisher: Publisher;
   revoked: RevokedSessions;
+  limits: Limits;
 }
 
-export function registerMcp(app: FastifyInstance, { config, publisher, revoked }: McpDeps): void {
+export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
@@ -72,7 +74,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
       return rpcError(reply, 500, -32603, `Internal error (request ${request.id})`);
     });
 
-    scope.post(ROUTES.mcp, async (request, reply) => {
+    scope.post(ROUTES.mcp, limits('mcp'), async (request, reply) => {
       const refused = refuseOrigin(request, reply);
       if (refused) return refused;
       const accept = headerValue(request, 'accept') ?? '';
@@ -178,7 +180,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked }
       return reply;
     });
 
-    scope.delete(ROUTES.mcp, async (request, reply) => {
+    scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
       const refused = refuseOrigin(request, reply);
       if (refused) return refused;
       const session = await sessionOf(request, reply);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ROUTES } from '../reviews/links.js';
 import type { Store } from '../store/types.js';
+import type { Limits } from '../http/limits.js';
 import type { Hub, SubscriptionIntent } from './hub.js';
 
 /** W3C WebSub §5.1.1: a secret is shorter than 200 bytes. */
@@ -11,25 +12,6 @@ const MAX_SECRET_BYTES = 199;
 /** Errors of the hub are plain text (W3C WebSub §5.1.2), not the JSON of the rest of the API. */
 function refuse(reply: FastifyReply, status: number, reason: string): FastifyReply {
   return reply.code(status).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${reason}\n`);
-}
-
-/** A fixed window per client address: enough for any subscriber, not for a flood. */
-class RateLimiter {
-  private window = 0;
-  private counts = new Map<string, number>();
-  constructor(private readonly perMinute: number) {}
-
-  /** Seconds to wait, or 0 when the request may go ahead. */
-  retryAfter(client: string, now = Date.now()): number {
-    const window = Math.floor(now / 60000);
-    if (window !== this.window) {
-      this.window = window;
-      this.counts = new Map();
-    }
-    const count = (this.counts.get(client) ?? 0) + 1;
-    this.counts.set(client, count);
-    return count > this.perMinute ? 60 - Math.floor((now % 60000) / 1000) : 0;
-  }
 }
 
 type Parsed = { ok: true; intent: SubscriptionIntent } | { ok: false; status: number; reason: string };
@@ -61,9 +43,8 @@ function parseRequest(form: URLSearchParams, config: Config, hub: Hub): Parsed {
   return { ok: true, intent: { mode, topic, callback, leaseSeconds, secret: secret || null } };
 }
 
-export function registerHubRoute(app: FastifyInstance, deps: { config: Config; store: Store; hub: Hub }): void {
+export function registerHubRoute(app: FastifyInstance, deps: { config: Config; store: Store; hub: Hub; limits: Limits }): void {
   const { config, store, hub } = deps;
-  const limiter = new RateLimiter(config.websub.rateLimitPerMinute);
 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -77,9 +58,7 @@ export function registerHubRoute(app: FastifyInstance, deps: { config: Config; s
       return refuse(reply, 500, `Internal error (request ${request.id})`);
     });
 
-    scope.post(ROUTES.hub, async (request: FastifyRequest, reply: FastifyReply) => {
-      const wait = limiter.retryAfter(request.ip);
-      if (wait > 0) return refuse(reply.header('retry-after', String(wait)), 429, 'Too many hub requests from this address; retry later');
+    scope.post(ROUTES.hub, deps.limits('hub'), async (request: FastifyRequest, reply: FastifyReply) => {
       const parsed = parseRequest(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), config, hub);
       if (!parsed.ok) return refuse(reply, parsed.status, parsed.reason);
       const { intent } = parsed;

@@ -1,4 +1,5 @@
 // Shared parts of the OpenAPI description: component schemas converted from the Zod schemas, and reused headers, parameters and responses.
+import { TOO_MANY_REQUESTS } from '../limits.js';
 import { z } from 'zod';
 import { ErrorBody } from '../errors.js';
 
@@ -49,6 +50,9 @@ export const OpenApiDocument = z
 export const header = (description: string, schema: JsonSchema = { type: 'string' }, example?: string): OpenApiObject =>
   example === undefined ? { description, schema } : { description, schema, example };
 
+/** Retry-After of a request over its client's allowance. */
+export const RETRY_AFTER = header('Seconds until the client\'s minute is over and its requests are counted afresh', { type: 'integer', minimum: 1, maximum: 60 });
+
 /** Cache-Control as a response header, with the value this response carries. */
 export const cacheControl = (value: string, description = 'Caching policy'): OpenApiObject => header(description, { type: 'string' }, value);
 
@@ -96,6 +100,14 @@ export const sharedResponses: Record<string, OpenApiObject> = {
   NotModified: {
     description: 'Not Modified: the If-None-Match (or, without it, If-Modified-Since) validator matches; no body',
     headers: { ETag: headerRef('ETag'), 'Cache-Control': header('The policy of the 200 it stands for'), Vary: headerRef('Vary') },
+  },
+  TooManyQueries: {
+    description: 'More than RATE_LIMIT_QUERIES_PER_MINUTE search and since requests from this client (an IPv6 client counts by its /64) within a minute',
+    headers: {
+      'Cache-Control': header('`no-store`'),
+      'Retry-After': RETRY_AFTER,
+    },
+    content: { 'application/json': { schema: schemaRef('ErrorBody'), example: { error: 'too_many_requests', message: TOO_MANY_REQUESTS } } },
   },
   RequestHeaderFieldsTooLarge: {
     // True of every operation: the server refuses a request whose header block exceeds 16 KiB before routing. It

@@ -1,9 +1,10 @@
 // The /mcp path item: MCP over streamable HTTP, its JSON-RPC 2.0 bodies as schemas, its headers and every status the route gives.
+import { TOO_MANY_REQUESTS } from '../limits.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { INSTRUCTIONS, SERVER_INFO } from '../../mcp/tools.js';
 import { ROUTES } from '../../reviews/links.js';
-import { header, NO_STORE, parameterRef, responseRef, schemaRef, type OpenApiObject } from './components.js';
+import { header, NO_STORE, RETRY_AFTER, parameterRef, responseRef, schemaRef, type OpenApiObject } from './components.js';
 import { EXAMPLE_SEARCH, type Examples } from './examples.js';
 
 export const MCP_PATH = ROUTES.mcp;
@@ -98,6 +99,9 @@ export const MCP_REFUSALS = {
   parseError: rpcError(-32700, 'Parse error: the body is not valid JSON'),
   invalidRequest: rpcError(-32600, 'Invalid Request: not a JSON-RPC 2.0 message'),
   batch: rpcError(-32600, `Invalid Request: protocol version ${EXAMPLE_PROTOCOL_VERSION} does not allow JSON-RPC batches`),
+  batchTooLarge: rpcError(-32600, 'Invalid Request: a batch holds at most 8 messages; send the others separately'),
+  batchWithRead: rpcError(-32600, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch'),
+  tooManyRequests: rpcError(-32600, TOO_MANY_REQUESTS),
   origin: rpcError(-32000, 'Forbidden: Origin https://elsewhere.example is not allowed'),
   sessionNotFound: rpcError(-32001, 'Session not found'),
   notAcceptable: rpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
@@ -181,14 +185,15 @@ function postOperation(examples: Examples, bodyLimit: string): OpenApiObject {
       },
       '202': { description: 'Accepted: the body held only notifications or responses, so there is nothing to answer; no body' },
       '400': refusal(
-        'Not JSON, not a JSON-RPC 2.0 message, initialize without protocolVersion, capabilities and clientInfo (-32602, with its id), no Mcp-Session-Id on a request other than initialize, an unsupported MCP-Protocol-Version, or a batch in a session of 2025-06-18 or later',
-        ['parseError', 'invalidRequest', 'noSession', 'batch'],
+        'Not JSON, not a JSON-RPC 2.0 message, initialize without protocolVersion, capabilities and clientInfo (-32602, with its id), no Mcp-Session-Id on a request other than initialize, an unsupported MCP-Protocol-Version, a batch in a session of 2025-06-18 or later, or in older sessions a batch of more than 8 messages or holding resources/read',
+        ['parseError', 'invalidRequest', 'noSession', 'batch', 'batchTooLarge', 'batchWithRead'],
       ),
       '403': forbidden,
       '404': sessionNotFound,
       '406': refusal('Accept does not list both application/json and text/event-stream', ['notAcceptable']),
       '413': refusal(`The body is larger than ${bodyLimit}`, ['tooLarge']),
       '415': refusal('Content-Type is not application/json', ['unsupportedMediaType']),
+      '429': refusal('More than RATE_LIMIT_MCP_PER_MINUTE requests to POST and DELETE /mcp from this client (an IPv6 client counts by its /64) within a minute', ['tooManyRequests'], { 'Retry-After': RETRY_AFTER }),
       '431': responseRef('RequestHeaderFieldsTooLarge'),
     },
   };
@@ -208,6 +213,7 @@ export function mcpPathItem(examples: Examples, bodyLimit: string): OpenApiObjec
         '400': refusal('No Mcp-Session-Id header', ['noSession']),
         '403': forbidden,
         '404': sessionNotFound,
+        '429': refusal('More than RATE_LIMIT_MCP_PER_MINUTE requests to POST and DELETE /mcp from this client (an IPv6 client counts by its /64) within a minute', ['tooManyRequests'], { 'Retry-After': RETRY_AFTER }),
         '431': responseRef('RequestHeaderFieldsTooLarge'),
       },
     },

@@ -1,10 +1,11 @@
 // The WebSub hub's path item: the form it takes, its plain-text answers, and the callbacks it then makes to the subscriber.
+import { TOO_MANY_REQUESTS } from '../limits.js';
 import { z } from 'zod';
 import { MAX_FAILURES } from '../../websub/hub.js';
 import { topicsOf } from '../../websub/topics.js';
 import type { PublicDocument } from '../../reviews/catalogue.js';
 import { ROUTES } from '../../reviews/links.js';
-import { header, NO_STORE, responseRef, schemaRef, type OpenApiObject } from './components.js';
+import { header, NO_STORE, responseRef, RETRY_AFTER, schemaRef, type OpenApiObject } from './components.js';
 
 export const HUB_PATH = ROUTES.hub;
 
@@ -151,9 +152,9 @@ export function hubPathItem(topics: readonly PublicDocument[], baseUrl: string, 
         '413': plainText(`The body is larger than ${bodyLimit}`, ['Request body too large']),
         '415': plainText('Content-Type is not application/x-www-form-urlencoded', ['Content-Type must be application/x-www-form-urlencoded']),
         '429': plainText(
-          `More than ${settings.rateLimitPerMinute} hub requests from this address in the current minute`,
-          ['Too many hub requests from this address; retry later'],
-          { 'Retry-After': header('Seconds until the next minute, when requests are counted afresh', { type: 'integer', minimum: 1, maximum: 60 }) },
+          `More than ${settings.rateLimitPerMinute} hub requests from this client (an IPv6 client counts by its /64) within a minute`,
+          [TOO_MANY_REQUESTS],
+          { 'Retry-After': RETRY_AFTER },
         ),
         '431': responseRef('RequestHeaderFieldsTooLarge'),
       },
