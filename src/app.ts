@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
 import { registerLimits } from './http/limits.js';
+import { Operations } from './http/operations.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi/index.js';
 import { registerReadRoutes } from './http/routes.js';
@@ -62,9 +63,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   });
   registerErrorHandling(http);
   registerCors(http, config);
-  const limits = await registerLimits(http, config);
-
   const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl));
+  const operations = new Operations(deps.store, publisher);
+  operations.register(http);
+  const limits = await registerLimits(http, config, (group) => operations.refused(group));
   await publisher.start();
   const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: config.websub })), {
     contentType: 'application/json',
@@ -76,9 +78,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   });
   registerReadRoutes(http, publisher, openapi, limits);
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
-  registerMcp(http, { config, publisher, revoked, limits });
+  registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool) });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
+  operations.watchHub(hub);
   registerHubRoute(http, { config, store: deps.store, hub, limits });
 
   return {
@@ -89,6 +92,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       // Stop taking requests first, so no hub request is accepted that the stopped hub could not verify. Requests
       // in flight get a grace period; then every connection goes, so a client holding a socket open without a
       // request (closed by Node only at its 60 s headers timeout) cannot hold a deploy up.
+      operations.shuttingDown();
       const force = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await http.close();
       clearTimeout(force);

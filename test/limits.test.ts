@@ -157,3 +157,29 @@ describe('without TRUST_PROXY', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 });
+
+describe('operations', () => {
+  const server = serverPerBlock(`${dir.path}/ops.db`);
+
+  it('answers /healthz and /readyz, the latter with the data version served', async () => {
+    expect(await (await fetch(`${server().url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server().url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    expect(await ready.json()).toMatchObject({ status: 'ready', version: { revision: expect.any(Number) } });
+  });
+
+  it('exposes Prometheus metrics that move with what the server does', async () => {
+    const scrape = async () => (await (await fetch(`${server().url}/metrics`)).text()).split('\n');
+    const value = (lines: string[], series: string) => Number(lines.find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? 'NaN');
+    const before = await scrape();
+    await fetch(`${server().url}/api/reviews/search?limit=1`);
+    const after = await scrape();
+    const searches = 'http_requests_total{method="GET",route="/api/reviews/search",status="200"}';
+    expect(value(after, searches)).toBe((value(before, searches) || 0) + 1);
+    for (const name of ['process_resident_memory_bytes', 'http_request_duration_seconds_bucket', 'reviews_data_revision', 'reviews_data_age_seconds', 'reviews_view_build_seconds', 'insights_build_seconds', 'insights_current', 'websub_subscriptions', 'websub_outbox_pending', 'websub_deliveries_total', 'rate_limit_refusals_total', 'mcp_tool_calls_total']) {
+      expect(after.some((l) => l.startsWith(`# TYPE ${name.replace(/_bucket$/, '')} `)), name).toBe(true);
+    }
+    expect(value(after, 'websub_subscriptions{state="active"}')).toBe(0);
+  });
+});

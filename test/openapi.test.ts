@@ -86,6 +86,7 @@ describe('the OpenAPI document', () => {
         ...reads.flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
         'POST /mcp', 'DELETE /mcp', 'GET /mcp', 'HEAD /mcp',
         'POST /api/websub/hub', 'GET /api/websub/hub', 'HEAD /api/websub/hub',
+        ...['/healthz', '/readyz', '/metrics'].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
       ].sort(),
     );
   });

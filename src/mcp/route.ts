@@ -15,7 +15,7 @@ import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
 import { readResourceReply, resourceNamed } from './resources.js';
-import { createMcpServer } from './tools.js';
+import { createMcpServer, toolLabel } from './tools.js';
 
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
@@ -41,9 +41,11 @@ export interface McpDeps {
   publisher: Publisher;
   revoked: RevokedSessions;
   limits: Limits;
+  /** Told the tool of each tools/call (metrics). */
+  onToolCall?: (tool: string) => void;
 }
 
-export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits }: McpDeps): void {
+export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
@@ -132,6 +134,9 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         }
       }
 
+      for (const m of messages as { method?: unknown; params?: { name?: unknown } }[]) {
+        if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
+      }
       const view = publisher.current();
       // A catalogue document read: the reply's bytes are shared by every reader of this version.
       const read = messages.length === 1 ? (messages[0] as { method?: unknown; id?: unknown; params?: { uri?: unknown } }) : undefined;

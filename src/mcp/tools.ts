@@ -111,6 +111,19 @@ function entryNames(entry: object): string[] {
 // one shared instance keeps a server per request cheap.
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
+/** The tools' names: the only values the tool metric is labelled with. */
+export const TOOLS = {
+  get_business: 'get_business',
+  search_reviews: 'search_reviews',
+  get_reviews_since: 'get_reviews_since',
+  get_insights: 'get_insights',
+  get_review: 'get_review',
+} as const;
+const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
+
+/** The tool a tools/call names, or `unknown` (a client's made-up name must not become a metric series). */
+export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
+
 /** Builds a server for one request over the snapshot current at that moment. */
 export function createMcpServer(view: View, baseUrl: string): McpServer {
   const server = new McpServer(SERVER_INFO, {
@@ -121,7 +134,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
   const { snapshot } = view;
 
   server.registerTool(
-    'get_business',
+    TOOLS.get_business,
     {
       title: 'Business details',
       description:
@@ -134,7 +147,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
   );
 
   server.registerTool(
-    'search_reviews',
+    TOOLS.search_reviews,
     {
       title: 'Search reviews',
       description:
@@ -147,7 +160,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
   );
 
   server.registerTool(
-    'get_reviews_since',
+    TOOLS.get_reviews_since,
     {
       title: 'Reviews since a date',
       description: `Verified reviews dated on or after a date (YYYY-MM-DD), newest first, at most limit (default ${SINCE_LIMIT.default}); total says how many there are in all. Use it to see what is new.`,
@@ -163,7 +176,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
   );
 
   server.registerTool(
-    'get_insights',
+    TOOLS.get_insights,
     {
       title: 'What customers say',
       description:
@@ -191,7 +204,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
   );
 
   server.registerTool(
-    'get_review',
+    TOOLS.get_review,
     {
       title: 'One review',
       description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',

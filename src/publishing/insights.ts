@@ -139,6 +139,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * here (claimed in the store, so one process builds each version), else waiting for the process that holds the claim.
  */
 export class InsightsCatchUp {
+  /** The last build this process made: how long its thread took, and how many reviews it analysed. */
+  lastBuild: { ms: number; analysed: number } | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly worker: InsightsWorker,
@@ -172,6 +175,7 @@ export class InsightsCatchUp {
           // roundTripMs: from asking the thread to its answer here; beyond `ms`, time spent waiting for either thread.
           const roundTripMs = Math.round(performance.now() - asked);
           this.log.info({ asOf, analysed: outcome.analysed, ms: outcome.ms, roundTripMs, parts: outcome.parts }, 'insights built');
+          this.lastBuild = { ms: outcome.ms, analysed: outcome.analysed };
           return { stored: outcome.document, analysed: outcome.analysed };
         }
         if (outcome.kind === 'stored') return { stored: outcome.document, analysed: 0 };

@@ -38,6 +38,8 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private refreshing: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
   private readonly catchUp: InsightsCatchUp | undefined;
+  /** How long the last view took, from noticing the change to serving it (for metrics). */
+  lastViewMs = 0;
   /** The published reviews of the newest data read, kept in step with the store's changes. */
   private readonly reviews = new ReviewSet();
   /** The newest data read from the store (served, or being rendered). */
@@ -79,6 +81,11 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.stopPolling();
     this.stopWatching();
     await this.insightsWorker?.stop();
+  }
+
+  /** The last insights build this process made (for metrics). */
+  get lastInsightsBuild(): { ms: number; analysed: number } | undefined {
+    return this.catchUp?.lastBuild;
   }
 
   current(): View {
@@ -165,8 +172,9 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     const isPublished = (id: string) => snapshot.index.get(id) !== undefined;
     const insights = early?.insights ?? (served ? await carriedOver(served, snapshot.version, isPublished) : await this.storedInsights(snapshot.version, isPublished));
     this.view = { snapshot, lastModified, representations: { ...documents, insights: insights.representation }, insights, queries: new RepresentationCache(), since: new SinceListings(snapshot.index) };
+    this.lastViewMs = Math.round(performance.now() - started);
     this.log.info(
-      { revision: data.version.revision, reviews: data.reviews.length, changed, readMs: Math.round(read - started), ms: Math.round(performance.now() - started) },
+      { revision: data.version.revision, reviews: data.reviews.length, changed, readMs: Math.round(read - started), ms: this.lastViewMs },
       'serving a new data version',
     );
     if (previous) this.emit('published', this.view, changed);

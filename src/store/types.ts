@@ -121,6 +121,8 @@ export interface WebSubStore {
   lapseExpired(now: string): Promise<number>;
   /** Deletes a subscription's pending delivery, if any. */
   dropDelivery(subscriptionId: string): Promise<void>;
+  /** Subscriptions by state and deliveries waiting in the outbox (for metrics). */
+  stats(): Promise<{ subscriptions: Record<SubscriptionState, number>; pendingDeliveries: number }>;
   /** When the next delivery falls due (for the worker's timer), or null. */
   nextDueAt(): Promise<string | null>;
 }

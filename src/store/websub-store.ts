@@ -232,4 +232,12 @@ export class KyselyWebSubStore implements WebSubStore {
       .executeTakeFirst();
     return row?.due ?? null;
   }
+
+  async stats(): Promise<{ subscriptions: Record<SubscriptionState, number>; pendingDeliveries: number }> {
+    const rows = await this.db.selectFrom('websub_subscriptions').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+    const subscriptions: Record<SubscriptionState, number> = { pending: 0, active: 0, rejected: 0, lapsed: 0 };
+    for (const row of rows) if (row.state in subscriptions) subscriptions[row.state as SubscriptionState] = Number(row.n);
+    const pending = await this.db.selectFrom('websub_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { subscriptions, pendingDeliveries: Number(pending.n) };
+  }
 }

@@ -33,6 +33,8 @@ function withParams(callback: URL, params: Record<string, string>): URL {
 }
 
 export class Hub {
+  /** Deliveries this process attempted, by outcome (for metrics). */
+  readonly deliveries: Record<DeliveryOutcome['kind'], number> = { delivered: 0, gone: 0, failed: 0 };
   readonly topics: HubTopic[];
   readonly hubUrl: string;
   private readonly client: CallbackClient;
@@ -201,6 +203,7 @@ export class Hub {
           ? { kind: 'delivered', status: response.status }
           : { kind: 'failed', reason: `HTTP ${response.status}` };
     const result = await this.store.websub.settle(delivery, outcome, new Date().toISOString(), this.config.websub.retryDelaysMs, MAX_FAILURES);
+    this.deliveries[outcome.kind]++;
     this.log.info({ callback: subscription.callback, topic: topic.url, outcome: outcome.kind, result: result.kind }, 'WebSub delivery');
     if (result.kind === 'removed' && result.reason === 'failures') {
       await this.deny(subscription.callback, topic.url, `${MAX_FAILURES} consecutive deliveries failed; subscribe again to resume`);

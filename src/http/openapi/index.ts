@@ -1,4 +1,5 @@
 // The OpenAPI 3.1.0 description of the whole service, generated from the Zod schemas the code validates and renders with.
+import { operationsPaths } from './operations.js';
 import { z } from 'zod';
 import { SearchResponse, SinceResponse } from '../../reviews/responses.js';
 import { DOCUMENTS } from '../../reviews/catalogue.js';
@@ -31,6 +32,7 @@ const TAGS = [
   { name: 'mcp', description: 'Model Context Protocol server for AI assistants (streamable HTTP, JSON-RPC 2.0)' },
   { name: 'websub', description: 'WebSub hub: subscriptions to the topics, verified and then pushed every change' },
   { name: 'meta', description: 'This description' },
+  { name: 'operations', description: 'Liveness, readiness and metrics, for load balancers and monitoring' },
 ];
 
 const DESCRIPTION = `Public, read-only verified customer reviews of one home-services business (cooling, plumbing, electrical), with sentiment insights, feeds, search, an MCP server and a WebSub hub.
@@ -93,6 +95,7 @@ export function buildOpenApiDocument(baseUrl: string, settings: DescriptionSetti
     ...readPaths(DOCUMENTS, examples),
     [MCP_PATH]: mcpPathItem(examples, bodyLimit),
     [HUB_PATH]: hubPathItem(topics, baseUrl, settings.websub, bodyLimit),
+    ...operationsPaths(),
   };
   return {
     openapi: '3.1.0',

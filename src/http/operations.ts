@@ -1,0 +1,131 @@
+// What an operator points a load balancer and Prometheus at: /healthz (the process answers), /readyz (it can
+// serve: the store answers and a view is built; 503 with the reason otherwise, and from the start of a shutdown),
+// and /metrics in Prometheus's text format. Figures kept elsewhere (view and insights build times, deliveries) are
+// read at each scrape; requests, MCP calls and limit refusals are counted here.
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Publisher } from '../publishing/publisher.js';
+import type { Store } from '../store/types.js';
+import type { Hub } from '../websub/hub.js';
+import type { LimitGroup } from './limits.js';
+
+export const OPERATIONS_ROUTES = { health: '/healthz', ready: '/readyz', metrics: '/metrics' } as const;
+
+/** How long /readyz waits for the store before it says the store does not answer. */
+const STORE_CHECK_MS = 2000;
+
+export class Operations {
+  readonly registry = new Registry();
+  private closing = false;
+  private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to response, by method and route',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+  private readonly mcpCalls = new Counter({ name: 'mcp_tool_calls_total', help: 'MCP tools/call requests, by tool', labelNames: ['tool'], registers: [this.registry] });
+  private readonly refusals = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by group of routes', labelNames: ['group'], registers: [this.registry] });
+
+  constructor(
+    private readonly store: Store,
+    private readonly publisher: Publisher,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>, labelNames: string[] = []) =>
+      new Gauge({ name, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });
+    gauge('reviews_data_revision', 'Store revision of the data served', (g) => g.set(this.publisher.current().snapshot.version.revision));
+    gauge('reviews_published', 'Verified reviews served', (g) => g.set(this.publisher.current().snapshot.reviews.length));
+    gauge('reviews_data_age_seconds', 'Seconds since the served data was published', (g) => {
+      const publishedAt = this.publisher.current().snapshot.version.publishedAt;
+      g.set(publishedAt ? (Date.now() - Date.parse(publishedAt)) / 1000 : 0);
+    });
+    gauge('reviews_view_build_seconds', 'How long the last data version took to be served, from noticing it', (g) => g.set(this.publisher.lastViewMs / 1000));
+    gauge('insights_build_seconds', 'How long the last insights build of this process took in its thread', (g) => g.set((this.publisher.lastInsightsBuild?.ms ?? 0) / 1000));
+    gauge('insights_current', '1 when the insights served describe the data served, 0 while they lag an import', (g) => {
+      const view = this.publisher.current();
+      g.set(view.insights.source?.asOf === view.snapshot.version.publishedAt ? 1 : 0);
+    });
+    gauge(
+      'websub_subscriptions',
+      'WebSub subscriptions, by state',
+      async (g) => {
+        const { subscriptions } = await this.store.websub.stats();
+        for (const [state, n] of Object.entries(subscriptions)) g.set({ state }, n);
+      },
+      ['state'],
+    );
+    gauge('websub_outbox_pending', 'WebSub deliveries waiting in the outbox', async (g) => g.set((await this.store.websub.stats()).pendingDeliveries));
+  }
+
+  /** Counts the deliveries of this process's hub, by outcome. */
+  watchHub(hub: Hub): void {
+    new Gauge({
+      name: 'websub_deliveries_total',
+      help: 'WebSub deliveries attempted by this process, by outcome (a counter: it only grows)',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      collect() {
+        for (const [outcome, n] of Object.entries(hub.deliveries)) this.set({ outcome }, n);
+      },
+    });
+  }
+
+  mcpCall(tool: string): void {
+    this.mcpCalls.inc({ tool });
+  }
+
+  refused(group: LimitGroup): void {
+    this.refusals.inc({ group });
+  }
+
+  /** From now on /readyz answers 503: a load balancer stops sending requests before the server stops taking them. */
+  shuttingDown(): void {
+    this.closing = true;
+  }
+
+  /** Why the server cannot serve now, or undefined when it can. */
+  private async notReady(): Promise<string | undefined> {
+    if (this.closing) return 'shutting down';
+    try {
+      this.publisher.current();
+    } catch {
+      return 'no data version built yet';
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((done) => (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)));
+    try {
+      return await Promise.race([this.store.currentVersion().then(() => undefined, (error: unknown) => `the store failed: ${error instanceof Error ? error.message : String(error)}`), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  register(app: FastifyInstance): void {
+    app.addHook('onResponse', async (request, reply) => {
+      // The route's template, not the URL: one series per route, whatever clients ask for.
+      const route = request.routeOptions.url ?? 'unmatched';
+      this.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+      this.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+    const json = (status: number, body: object) => ({ status, body: JSON.stringify(body) });
+    const send = (reply: import('fastify').FastifyReply, { status, body }: { status: number; body: string }) =>
+      reply.code(status).header('cache-control', 'no-store').header('content-type', 'application/json; charset=utf-8').send(body);
+    app.route({ method: ['GET', 'HEAD'], url: OPERATIONS_ROUTES.health, handler: (_request, reply) => send(reply, json(200, { status: 'ok' })) });
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: OPERATIONS_ROUTES.ready,
+      handler: async (_request, reply) => {
+        const reason = await this.notReady();
+        if (reason) return send(reply, json(503, { status: 'not_ready', reason }));
+        return send(reply, json(200, { status: 'ready', version: this.publisher.current().snapshot.version }));
+      },
+    });
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: OPERATIONS_ROUTES.metrics,
+      handler: async (_request, reply) => reply.header('cache-control', 'no-store').header('content-type', this.registry.contentType).send(await this.registry.metrics()),
+    });
+  }
+}
