@@ -27,6 +27,12 @@ const publicAddresses: [string, string][] = [
 const nonPublicAddresses: [string, string][] = [
   // IPv4
   ['127.0.0.1', 'loopback'],
+  ['168.63.129.16', "a cloud's host endpoint (Azure wireserver)"],
+  ['::ffff:168.63.129.16', 'the same, IPv4-mapped'],
+  ['5f00::1', 'SRv6 SID 5f00::/16'],
+  ['5f00:ffff::1', 'SRv6 SID, end of the range'],
+  ['4000::1', 'outside 2000::/3, the only global unicast space'],
+  ['1fff:ffff::1', 'just below 2000::/3'],
   ['127.255.255.254', 'loopback 127/8'],
   ['10.0.0.1', 'private 10/8'],
   ['10.255.255.255', 'private 10/8'],

@@ -8,6 +8,7 @@ for (const [network, prefix] of [
   ['100.64.0.0', 10], // carrier-grade NAT
   ['127.0.0.0', 8], // loopback
   ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
+  ['168.63.129.16', 32], // a cloud's host endpoint (Azure's wireserver: DHCP, DNS, metadata), reachable from its VMs
   ['172.16.0.0', 12], // private
   ['192.0.0.0', 24], // IETF protocol assignments
   ['192.0.2.0', 24], // documentation
@@ -77,5 +78,7 @@ export function isPublicAddress(address: string): boolean {
   if (!bytes) return false;
   const v4 = embeddedIPv4(bytes);
   if (v4 !== undefined) return isPublicAddress(v4);
+  // Global unicast is allocated from 2000::/3 only; everything else (5f00::/16 SRv6 SIDs, reserved space) is not.
+  if ((bytes[0]! & 0xe0) !== 0x20) return false;
   return !blocked.check(bare, 'ipv6');
 }
