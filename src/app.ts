@@ -2,6 +2,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
+import { registerHostCheck } from './http/host.js';
 import { registerLimits } from './http/limits.js';
 import { Operations } from './http/operations.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   });
   registerErrorHandling(http);
   registerCors(http, config);
+  registerHostCheck(http, config);
   const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl));
   const operations = new Operations(deps.store, publisher);
   operations.register(http);

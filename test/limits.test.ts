@@ -183,3 +183,25 @@ describe('operations', () => {
     expect(value(after, 'websub_subscriptions{state="active"}')).toBe(0);
   });
 });
+
+describe('a server bound to loopback', () => {
+  const server = serverPerBlock(`${dir.path}/host.db`);
+
+  it('answers requests addressed to loopback names, and refuses another name in Host (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        request(`${server().url}/reviews.json`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+          .on('error', reject)
+          .end();
+      });
+    const port = new URL(server().url).port;
+    expect(await status(`127.0.0.1:${port}`)).toBe(200);
+    expect(await status(`localhost:${port}`)).toBe(200);
+    expect(await status(`[::1]:${port}`)).toBe(200);
+    expect(await status(`attacker.example:${port}`)).toBe(400);
+  });
+});
