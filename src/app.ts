@@ -70,7 +70,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   operations.register(http);
   const limits = await registerLimits(http, config, (group) => operations.refused(group));
   await publisher.start();
-  const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: config.websub })), {
+  const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub } })), {
     contentType: 'application/json',
     cacheControl: CACHE_CONTROL.static,
     lastModified: null,

@@ -78,8 +78,6 @@ export interface Config {
     timeoutMs: number;
     allowPrivateCallbacks: boolean;
     maxSubscribersPerTopic: number;
-    /** Hub requests per client address per minute. */
-    rateLimitPerMinute: number;
     /** Verifications and deliveries in flight at once. */
     concurrency: number;
   };
@@ -127,7 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         timeoutMs: e.WEBSUB_TIMEOUT_MS,
         allowPrivateCallbacks: e.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
         maxSubscribersPerTopic: e.WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC,
-        rateLimitPerMinute: e.WEBSUB_RATE_LIMIT_PER_MINUTE,
         concurrency: e.WEBSUB_CONCURRENCY,
       },
       mcp: {

@@ -13,7 +13,8 @@ export interface HubSettings {
   leaseDefaultSeconds: number;
   leaseMinSeconds: number;
   leaseMaxSeconds: number;
-  rateLimitPerMinute: number;
+  /** Hub requests per client and minute. */
+  hubRequestsPerMinute: number;
 }
 
 /** The subscription request form (W3C WebSub §5.1); other fields are ignored. */
@@ -152,7 +153,7 @@ export function hubPathItem(topics: readonly PublicDocument[], baseUrl: string, 
         '413': plainText(`The body is larger than ${bodyLimit}`, ['Request body too large']),
         '415': plainText('Content-Type is not application/x-www-form-urlencoded', ['Content-Type must be application/x-www-form-urlencoded']),
         '429': plainText(
-          `More than ${settings.rateLimitPerMinute} hub requests from this client (an IPv6 client counts by its /64) within a minute`,
+          `More than ${settings.hubRequestsPerMinute} hub requests from this client (an IPv6 client counts by its /64) within a minute`,
           [TOO_MANY_REQUESTS],
           { 'Retry-After': RETRY_AFTER },
         ),
