@@ -174,6 +174,19 @@ describe('validation', () => {
     expect(result.stderr).toContain('reviews[1]: rating:');
   });
 
+  it('lists the first 100 problems, then a count; --all-problems lists every one', async () => {
+    const file = writeJson(`${dir.path}/many-bad.json`, { business, reviews: Array.from({ length: 250 }, (_, i) => review(`bad-${i}`, { rating: 0 })) });
+    const listedLines = (stderr: string) => stderr.split('\n').filter((l) => l.includes(': rating:')).length;
+    const first = await runCli(['import', file], db);
+    expect(first.code).toBe(1);
+    expect(listedLines(first.stderr)).toBe(100);
+    expect(first.stderr).toContain('… and 150 more problems not listed');
+    expect(first.stderr).toContain('250 of 250 records are invalid');
+    const all = await runCli(['import', file, '--all-problems'], db);
+    expect(listedLines(all.stderr)).toBe(250);
+    expect(all.stderr).not.toContain('more problems not listed');
+  });
+
   it('fails clearly for a missing file', async () => {
     const result = await runCli(['import', `${dir.path}/nope.json`], db);
     expect(result.code).toBe(1);

@@ -8,7 +8,12 @@ export interface ImportOptions {
   replace: boolean;
   skipInvalid: boolean;
   json: boolean;
+  /** List every problem, not only the first LISTED_PROBLEMS. */
+  allProblems?: boolean;
 }
+
+/** Problems listed one per line; past this, a count (394,000 invalid records once printed 394,000 lines). */
+export const LISTED_PROBLEMS = 100;
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -48,7 +53,12 @@ export async function runImport(store: Store, file: string, options: ImportOptio
   const fileLevelIssues = parsed.issues.filter(
     (i) => !/^(line \d+|reviews\[\d+\])$/.test(i.location) || (parsed.format === 'json' && i.field === '(json)'),
   );
-  for (const issue of inFileOrder(parsed.issues)) process.stderr.write(`${formatIssue(issue)}\n`);
+  const ordered = inFileOrder(parsed.issues);
+  const listed = options.allProblems ? ordered : ordered.slice(0, LISTED_PROBLEMS);
+  for (const issue of listed) process.stderr.write(`${formatIssue(issue)}\n`);
+  if (listed.length < ordered.length) {
+    process.stderr.write(`… and ${n(ordered.length - listed.length)} more problems not listed (--all-problems lists every one)\n`);
+  }
 
   if (parsed.issues.length && (!options.skipInvalid || fileLevelIssues.length)) {
     const what = invalidRecords ? `${n(invalidRecords)} of ${n(parsed.recordCount)} records are invalid` : 'the file is invalid';

@@ -14,8 +14,9 @@ const USAGE = `usage: reviews <command> [options]
 
 commands:
   serve [--demo]                          serve DATABASE_URL (--demo: data/demo.db, created with the demo business if missing)
-  import <file> [--replace] [--skip-invalid] [--json]
+  import <file> [--replace] [--skip-invalid] [--json] [--all-problems]
                                           import reviews from a JSON document, NDJSON or CSV file
+                                          (the first 100 problems are listed, then a count; --all-problems lists every one)
   demo [--reviews N] [--seed S] [--until YYYY-MM-DD] [--out FILE]
                                           write the generated demo business as an import document
                                           (default ${DEMO_DEFAULTS.reviews} reviews, seed ${DEMO_DEFAULTS.seed}, until ${DEMO_DEFAULTS.until})
@@ -49,6 +50,7 @@ async function run(argv: string[], config: Config): Promise<number> {
           replace: { type: 'boolean', default: false },
           'skip-invalid': { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
+          'all-problems': { type: 'boolean', default: false },
         },
       });
       if (positionals.length !== 1) throw new UsageError('import takes exactly one file');
@@ -58,6 +60,7 @@ async function run(argv: string[], config: Config): Promise<number> {
           replace: values.replace ?? false,
           skipInvalid: values['skip-invalid'] ?? false,
           json: values.json ?? false,
+          allProblems: values['all-problems'] ?? false,
         });
       } finally {
         await store.close();
