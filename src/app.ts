@@ -29,9 +29,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** How long a shutdown waits for requests in flight before it closes their connections. */
-export const SHUTDOWN_GRACE_MS = 5000;
-
 /** Request bodies this service accepts at all (MCP and hub requests are small JSON or form bodies). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -91,11 +88,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     publisher,
     hub,
     async close() {
-      // Stop taking requests first, so no hub request is accepted that the stopped hub could not verify. Requests
-      // in flight get a grace period; then every connection goes, so a client holding a socket open without a
-      // request (closed by Node only at its 60 s headers timeout) cannot hold a deploy up.
+      // Readiness turns 503 first and requests are still served for SHUTDOWN_DRAIN_MS, so a load balancer can
+      // stop sending them. Then no request is taken, so no hub request is accepted that the stopped hub could not
+      // verify. Requests in flight get SHUTDOWN_GRACE_MS; then every connection goes, so a client holding a socket
+      // open without a request cannot hold a deploy up.
       operations.shuttingDown();
-      const force = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      if (config.shutdown.drainMs > 0) await new Promise((done) => setTimeout(done, config.shutdown.drainMs));
+      const force = setTimeout(() => http.server.closeAllConnections(), config.shutdown.graceMs);
       await http.close();
       clearTimeout(force);
       await Promise.all([publisher.stop(), hub.stop()]);

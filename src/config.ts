@@ -56,6 +56,10 @@ const EnvSchema = z.object({
       if (/^\d+$/.test(v)) return Number(v);
       return v.split(',').map((s) => s.trim()).filter(Boolean);
     }),
+  /** At shutdown, how long /readyz answers 503 while requests are still served, so a load balancer can stop sending them. */
+  SHUTDOWN_DRAIN_MS: int(0).default(0),
+  /** Then how long requests in flight may take before every connection is closed. */
+  SHUTDOWN_GRACE_MS: int(0).default(5_000),
   /** A request's headers and body must arrive within this (a client sending a byte now and then is cut off). */
   HTTP_REQUEST_TIMEOUT_MS: int(1000).default(15_000),
   /** A connection with no bytes moving either way for this long is closed. */
@@ -87,6 +91,7 @@ export interface Config {
   http: { requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: boolean | number | string[] };
   /** Requests per client and minute, by group of routes. */
   limits: { mcp: number; queries: number; hub: number };
+  shutdown: { drainMs: number; graceMs: number };
 }
 
 /** Browser origins whose requests /mcp accepts: BASE_URL's and the configured ones. */
@@ -134,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       logLevel: e.LOG_LEVEL,
       reloadIntervalMs: e.RELOAD_INTERVAL_MS,
       http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS, trustProxy: e.TRUST_PROXY },
+      shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
       limits: { mcp: e.RATE_LIMIT_MCP_PER_MINUTE, queries: e.RATE_LIMIT_QUERIES_PER_MINUTE, hub: e.WEBSUB_RATE_LIMIT_PER_MINUTE },
     },
   };

@@ -205,3 +205,20 @@ describe('a server bound to loopback', () => {
     expect(await status(`attacker.example:${port}`)).toBe(400);
   });
 });
+
+describe('shutdown', () => {
+  it('answers /readyz 503 while draining, still serving requests, then closes', async () => {
+    const { startServer } = await import('./support/server.js');
+    const server = await startServer(`${dir.path}/drain.db`, { SHUTDOWN_DRAIN_MS: '1500' });
+    const closing = server.close();
+    try {
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: 'not_ready', reason: 'shutting down' });
+      expect((await fetch(`${server.url}/reviews.json`)).status).toBe(200);
+    } finally {
+      await closing;
+    }
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+});
