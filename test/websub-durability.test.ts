@@ -282,3 +282,42 @@ describe('several replicas over one SQLite file', () => {
     expect(await first.store.websub.nextDueAt()).toBeNull();
   });
 });
+
+describe('verifications and deliveries share WEBSUB_CONCURRENCY', () => {
+  let server: RunningServer;
+  let crowd: Subscriber;
+
+  beforeAll(async () => {
+    crowd = await Subscriber.start();
+    server = await startServer(`${dir.path}/shared-room.db`, {
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_TIMEOUT_MS: '3000',
+      WEBSUB_CONCURRENCY: '1',
+      MCP_SESSION_SECRET: SESSION_SECRET,
+    });
+  });
+
+  afterAll(async () => {
+    await crowd?.close();
+    await server?.close();
+  });
+
+  it('verifies a new subscriber only once the one request in flight (a delivery that hangs) has ended', async () => {
+    const topic = `${server.url}/reviews.json`;
+    const hanging = crowd.url('/holds-the-room', { deliveries: ['hang'] });
+    expect((await subscribe(server.url, '/reviews.json', hanging)).status).toBe(202);
+    await activeSubscription(server.store, topic, hanging);
+    await server.store.applyImport({ reviews: [newReview({ id: 'room-1' })], replace: false });
+    await server.app.publisher.refresh();
+    await until(() => crowd.requests('/holds-the-room', 'POST').length === 1, 5000, 'the delivery that hangs');
+    const deliveryStarted = crowd.requests('/holds-the-room', 'POST')[0]!.at;
+
+    // Another origin (localhost, not 127.0.0.1): no connection pool in common with the hanging delivery.
+    const late = crowd.url('/waits-its-turn', {}, 'localhost');
+    expect((await subscribe(server.url, '/reviews.json', late)).status).toBe(202);
+    await until(() => crowd.requests('/waits-its-turn', 'GET').length === 1, 10_000, 'the verification');
+    // Not before the hanging delivery gave up at WEBSUB_TIMEOUT_MS: the one slot was taken until then.
+    expect(crowd.requests('/waits-its-turn', 'GET')[0]!.at - deliveryStarted).toBeGreaterThanOrEqual(2900);
+    await activeSubscription(server.store, topic, late);
+  });
+});

@@ -44,6 +44,8 @@ export class Hub {
   private pumpAgain = false;
   private stopped = false;
   private readonly idle = new Set<() => void>();
+  /** Verifications waiting for room in flight, first come first served. */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly config: Config,
@@ -86,7 +88,33 @@ export class Hub {
 
   /** Verifies intent in the background; the hub request has already been answered 202. */
   verifyLater(intent: SubscriptionIntent): void {
-    this.verify(intent).catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
+    this.withinConcurrency(() => this.verify(intent)).catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
+  }
+
+  /**
+   * Runs a verification within WEBSUB_CONCURRENCY, the room deliveries share: a flood of subscribe requests cannot
+   * open more outbound requests than that. Waiting verifications take freed room before new deliveries are claimed.
+   */
+  private async withinConcurrency<T>(send: () => Promise<T>): Promise<T> {
+    if (this.inFlight < this.config.websub.concurrency) this.inFlight++;
+    else await new Promise<void>((go) => this.waiting.push(go));
+    try {
+      return await send();
+    } finally {
+      this.release();
+    }
+  }
+
+  /** A request in flight ended: its room goes to a waiting verification, or back to deliveries. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) return next();
+    this.inFlight--;
+    if (this.inFlight === 0) {
+      for (const done of this.idle) done();
+      this.idle.clear();
+    }
+    this.pump();
   }
 
   async verify(intent: SubscriptionIntent): Promise<boolean> {
@@ -166,14 +194,7 @@ export class Hub {
       this.inFlight++;
       this.deliver(delivery)
         .catch((error: unknown) => this.log.error({ err: error, callback: delivery.subscription.callback }, 'WebSub delivery crashed'))
-        .finally(() => {
-          this.inFlight--;
-          if (this.inFlight === 0) {
-            for (const done of this.idle) done();
-            this.idle.clear();
-          }
-          this.pump();
-        });
+        .finally(() => this.release());
     }
     if (claimed.length === room) this.pumpAgain = true;
   }
