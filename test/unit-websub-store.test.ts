@@ -184,3 +184,19 @@ describe('settle: the end of a subscription', () => {
     expect(await store.websub.nextDueAt()).toBeNull();
   });
 });
+
+describe('pruneRejected', () => {
+  it('removes subscriptions rejected before the given time, and nothing else', async () => {
+    const store = await freshStore();
+    await store.websub.recordRequest(TOPIC, CALLBACK, at(0));
+    await store.websub.reject(TOPIC, CALLBACK, at(1000));
+    await store.websub.recordRequest(TOPIC, `${CALLBACK}-pending`, at(0));
+    await store.websub.recordRequest(TOPIC, `${CALLBACK}-late`, at(0));
+    await store.websub.reject(TOPIC, `${CALLBACK}-late`, at(5000));
+    expect(await store.websub.pruneRejected(at(1000))).toBe(0);
+    expect(await store.websub.pruneRejected(at(2000))).toBe(1);
+    expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
+    expect((await store.websub.get(TOPIC, `${CALLBACK}-late`))?.state).toBe('rejected');
+    expect((await store.websub.get(TOPIC, `${CALLBACK}-pending`))?.state).toBe('pending');
+  });
+});

@@ -105,6 +105,8 @@ export interface WebSubStore {
   reject(topic: string, callback: string, now: string): Promise<void>;
   /** Unsubscribed, or removed by the hub: the subscription and its pending delivery are deleted. */
   remove(topic: string, callback: string): Promise<void>;
+  /** Deletes subscriptions rejected (failed verification) before `before`; returns how many. */
+  pruneRejected(before: string): Promise<number>;
   get(topic: string, callback: string): Promise<Subscription | undefined>;
   list(): Promise<Subscription[]>;
   countActive(topic: string): Promise<number>;

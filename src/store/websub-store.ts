@@ -87,6 +87,11 @@ export class KyselyWebSubStore implements WebSubStore {
       .execute();
   }
 
+  async pruneRejected(before: string): Promise<number> {
+    const result = await this.db.deleteFrom('websub_subscriptions').where('state', '=', 'rejected').where('updated_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async remove(topic: string, callback: string): Promise<void> {
     const id = subscriptionId(topic, callback);
     await inTransaction(this.db, async (trx) => {

@@ -13,6 +13,9 @@ import { topicContent, topicsOf, type HubTopic } from './topics.js';
 /** Consecutive failed deliveries that end a subscription (interface §8). */
 export const MAX_FAILURES = 3;
 
+/** How long a subscription whose verification failed is kept before it is removed. */
+const REJECTED_KEPT_MS = 24 * 3600 * 1000;
+
 /** How often the worker looks for due deliveries queued by any process, and for lapsed leases. */
 const WORKER_POLL_MS = 1000;
 
@@ -158,6 +161,10 @@ export class Hub {
   private async tick(): Promise<void> {
     const lapsed = await this.store.websub.lapseExpired(new Date().toISOString());
     if (lapsed > 0) this.log.info({ lapsed }, 'WebSub leases lapsed');
+    // A failed verification stays visible (`subscriptions`, metrics) for a day, then goes: bogus subscribe
+    // requests leave no rows behind for good.
+    const pruned = await this.store.websub.pruneRejected(new Date(Date.now() - REJECTED_KEPT_MS).toISOString());
+    if (pruned > 0) this.log.info({ pruned }, 'rejected WebSub subscriptions removed');
     this.pump();
   }
 
