@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   WEBSUB_ALLOW_PRIVATE_CALLBACKS: bool.default(false),
   WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC: int(1).default(10000),
   WEBSUB_RATE_LIMIT_PER_MINUTE: int(1).default(60),
+  WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT: int(1).default(100),
   WEBSUB_CONCURRENCY: int(1).max(1000).default(32),
   MCP_SESSION_SECRET: z.string().min(16).optional(),
   MCP_ALLOWED_ORIGINS: z
@@ -82,6 +83,8 @@ export interface Config {
     timeoutMs: number;
     allowPrivateCallbacks: boolean;
     maxSubscribersPerTopic: number;
+    /** Pending and active subscriptions one client may hold. */
+    maxSubscriptionsPerClient: number;
     /** Verifications and deliveries in flight at once. */
     concurrency: number;
   };
@@ -130,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         timeoutMs: e.WEBSUB_TIMEOUT_MS,
         allowPrivateCallbacks: e.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
         maxSubscribersPerTopic: e.WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC,
+        maxSubscriptionsPerClient: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT,
         concurrency: e.WEBSUB_CONCURRENCY,
       },
       mcp: {

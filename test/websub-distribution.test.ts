@@ -312,6 +312,29 @@ describe('hub limits', () => {
   });
 });
 
+describe('the per-client cap', () => {
+  it('refuses a client its third pending or active subscription across topics with 409; another client is counted apart', async () => {
+    const server = await hubServer({ WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT: '2', TRUST_PROXY: '127.0.0.1' });
+    const from = (client: string, topic: string, url: string) =>
+      fetch(`${server.url}/api/websub/hub`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
+        body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': url }).toString(),
+      });
+    const [a, b, c, d] = ['per-client-a', 'per-client-b', 'per-client-c', 'per-client-d'].map((prefix) => callback(prefix));
+    expect((await from('2001:db8:5::1', server.topics.reviews, a!.url)).status).toBe(202);
+    expect((await from('2001:db8:5::2', server.topics.atom, b!.url)).status).toBe(202);
+    await waitForState(server, server.topics.atom, b!.url, 'active');
+    // The same /64, another topic: still the same client.
+    const refused = await from('2001:db8:5::3', server.topics.jsonFeed, c!.url);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('This client has as many subscriptions');
+    expect((await from('203.0.113.9', server.topics.jsonFeed, d!.url)).status).toBe(202);
+    // A subscription it holds may still be renewed.
+    expect((await from('2001:db8:5::1', server.topics.reviews, a!.url)).status).toBe(202);
+  });
+});
+
 describe('the operator view', () => {
   it('`reviews subscriptions` lists every subscription with state, lease expiry, failures and last delivery', async () => {
     // A long retry delay keeps a failed delivery's count at 1 while the listing is taken.

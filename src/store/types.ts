@@ -98,7 +98,9 @@ export type SettleResult = { kind: 'delivered' } | { kind: 'retry'; retryAt: str
 /** WebSub state: subscriptions, the content each topic last announced, and the delivery outbox. */
 export interface WebSubStore {
   /** A subscribe request arrived: a new (or rejected, lapsed) subscription becomes pending; an active one stays active. */
-  recordRequest(topic: string, callback: string, now: string): Promise<Subscription>;
+  recordRequest(topic: string, callback: string, now: string, client?: string | null): Promise<Subscription>;
+  /** Pending and active subscriptions asked for by this client (its address, an IPv6 one by /64). */
+  countByClient(client: string): Promise<number>;
   /** Verification succeeded: active with a fresh lease (and secret), failures reset. */
   activate(topic: string, callback: string, lease: { secret: string | null; leaseSeconds: number; expiresAt: string }, now: string): Promise<void>;
   /** Verification failed: a pending subscription becomes rejected; any other state is left as it was. */

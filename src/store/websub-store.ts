@@ -18,6 +18,8 @@ export interface WebSubTables {
     last_delivery_result: string | null;
     created_at: string;
     updated_at: string;
+    /** Who asked (address, an IPv6 one by /64); null for rows older than the per-client cap. */
+    client: string | null;
   };
   websub_topics: { topic: string; content_tag: string; revision: number };
   websub_deliveries: { subscription_id: string; revision: number; due_at: string; claimed_until: string | null; created_at: string };
@@ -50,17 +52,17 @@ function fromRow(row: SubscriptionRow): Subscription {
 export class KyselyWebSubStore implements WebSubStore {
   constructor(private readonly db: Kysely<WebSubTables>) {}
 
-  recordRequest(topic: string, callback: string, now: string): Promise<Subscription> {
+  recordRequest(topic: string, callback: string, now: string, client: string | null = null): Promise<Subscription> {
     const id = subscriptionId(topic, callback);
     return inTransaction(this.db, async (trx) => {
       await trx
         .insertInto('websub_subscriptions')
-        .values({ id, topic, callback, state: 'pending', failures: 0, created_at: now, updated_at: now })
+        .values({ id, topic, callback, state: 'pending', failures: 0, created_at: now, updated_at: now, client })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
       await trx
         .updateTable('websub_subscriptions')
-        .set({ state: 'pending', updated_at: now })
+        .set({ state: 'pending', updated_at: now, client })
         .where('id', '=', id)
         .where('state', 'in', ['rejected', 'lapsed'])
         .execute();
@@ -85,6 +87,16 @@ export class KyselyWebSubStore implements WebSubStore {
       .where('id', '=', subscriptionId(topic, callback))
       .where('state', '=', 'pending')
       .execute();
+  }
+
+  async countByClient(client: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('websub_subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client', '=', client)
+      .where('state', 'in', ['pending', 'active'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async pruneRejected(before: string): Promise<number> {

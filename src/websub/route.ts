@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ROUTES } from '../reviews/links.js';
 import type { Store } from '../store/types.js';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { Limits } from '../http/limits.js';
 import type { Hub, SubscriptionIntent } from './hub.js';
 
@@ -65,10 +66,15 @@ export function registerHubRoute(app: FastifyInstance, deps: { config: Config; s
       if (intent.mode === 'subscribe') {
         const existing = await store.websub.get(intent.topic, intent.callback.href);
         const counted = existing && (existing.state === 'active' || existing.state === 'pending');
+        // The client as the rate limits see it: its address, an IPv6 one by its /64.
+        const client = normalizeIP(request.ip, 64);
         if (!counted && (await store.websub.countActive(intent.topic)) >= config.websub.maxSubscribersPerTopic) {
           return refuse(reply, 409, 'This topic has as many subscribers as the hub accepts');
         }
-        await store.websub.recordRequest(intent.topic, intent.callback.href, new Date().toISOString());
+        if (!counted && (await store.websub.countByClient(client)) >= config.websub.maxSubscriptionsPerClient) {
+          return refuse(reply, 409, 'This client has as many subscriptions as the hub accepts from one client');
+        }
+        await store.websub.recordRequest(intent.topic, intent.callback.href, new Date().toISOString(), client);
       }
       hub.verifyLater(intent);
       return reply.code(202).header('cache-control', 'no-store').send();

@@ -149,7 +149,10 @@ export function hubPathItem(topics: readonly PublicDocument[], baseUrl: string, 
           'hub.callback must be an https:// URL',
           'hub.lease_seconds must be a whole number of seconds',
         ]),
-        '409': plainText('The topic has as many subscribers as the hub accepts (WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC)', ['This topic has as many subscribers as the hub accepts']),
+        '409': plainText('The topic has as many subscribers as the hub accepts (WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC), or this client as many pending and active subscriptions (WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT)', [
+          'This topic has as many subscribers as the hub accepts',
+          'This client has as many subscriptions as the hub accepts from one client',
+        ]),
         '413': plainText(`The body is larger than ${bodyLimit}`, ['Request body too large']),
         '415': plainText('Content-Type is not application/x-www-form-urlencoded', ['Content-Type must be application/x-www-form-urlencoded']),
         '429': plainText(

@@ -144,6 +144,14 @@ const m006McpRevokedExpiry: Migration = {
   },
 };
 
+/** The client (address, an IPv6 one by /64) that asked for each subscription, for the per-client cap. */
+const m007WebSubClient: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('websub_subscriptions').addColumn('client', 'text').execute();
+    await db.schema.createIndex('websub_subscriptions_client').on('websub_subscriptions').columns(['client', 'state']).execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
@@ -151,6 +159,7 @@ export const migrations: Record<string, Migration> = {
   '004_insights': m004Insights,
   '005_review_revision': m005ReviewRevision,
   '006_mcp_revoked_expiry': m006McpRevokedExpiry,
+  '007_websub_client': m007WebSubClient,
 };
 
 export const migrationProvider: MigrationProvider = {
