@@ -47,6 +47,7 @@ export class Hub {
   private pumpAgain = false;
   private stopped = false;
   private readonly idle = new Set<() => void>();
+  private announcing: Promise<void> = Promise.resolve();
   /** Verifications waiting for room in flight, first come first served. */
   private readonly waiting: (() => void)[] = [];
 
@@ -67,8 +68,14 @@ export class Hub {
 
   /** Announces the current content (deliveries missed while no hub ran are queued now), then works the outbox. */
   private readonly onPublished = (view: View): void => {
-    this.announce(view).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
+    // One announcement at a time, in the order the versions were served.
+    this.announcing = this.announcing.then(() => this.announce(view)).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
   };
+
+  /** Resolves once every version served so far has been announced (its deliveries queued). */
+  announced(): Promise<void> {
+    return this.announcing;
+  }
 
   async start(): Promise<void> {
     this.publisher.on('published', this.onPublished);

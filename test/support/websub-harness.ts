@@ -28,6 +28,8 @@ export interface HubServer extends RunningServer {
 export async function startHubServer(dbPath: string, env: Record<string, string> = {}): Promise<HubServer> {
   const server = await startServer(dbPath, { ...FAST_WEBSUB, ...env });
   await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
+  // Its deliveries are queued before any test subscribes: a late announcement would notify them of this import.
+  await server.app.hub.announced();
   return {
     ...server,
     hubUrl: `${server.url}/api/websub/hub`,
@@ -58,6 +60,7 @@ export async function waitForState(
 /** Imports through the store and makes the server publish it at once (the hub announces changed topics). */
 export async function importNow(server: HubServer, reviews: ImportedReview[] = [newReview()]): Promise<void> {
   await publish(server, { reviews, replace: false });
+  await server.app.hub.announced();
 }
 
 /** The topic's current bytes as the server serves them, without any content-coding. */
