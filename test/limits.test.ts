@@ -222,3 +222,40 @@ describe('shutdown', () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('a write lock held by another process', () => {
+  const server = serverPerBlock(`${dir.path}/locked.db`);
+
+  it('leaves the server answering while a request that writes waits for the lock, and that request then succeeds', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const url = server().url;
+    const init = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    // Another connection (as the CLI's import would) takes the write lock and holds it for 1.5 s.
+    const other = new Database(server().databaseUrl.slice('sqlite:'.length));
+    other.exec('BEGIN IMMEDIATE');
+    const released = new Promise<number>((done) =>
+      setTimeout(() => {
+        other.exec('COMMIT');
+        other.close();
+        done(Date.now());
+      }, 1500),
+    );
+    // DELETE /mcp writes (it records the ended session): it must wait for the lock without stalling the server.
+    const ending = fetch(`${url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }).then((res) => ({ status: res.status, at: Date.now() }));
+    await new Promise((done) => setTimeout(done, 100));
+    const health = await fetch(`${url}/healthz`);
+    const answeredAt = Date.now();
+    expect(health.status).toBe(200);
+    const releasedAt = await released;
+    // Answered while the lock was still held: the event loop was not waiting on it.
+    expect(answeredAt).toBeLessThan(releasedAt);
+    const ended = await ending;
+    expect(ended.status).toBe(204);
+    expect(ended.at).toBeGreaterThanOrEqual(releasedAt);
+  });
+});

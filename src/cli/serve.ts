@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { openStore } from '../store/open.js';
+import { openStore, SERVING } from '../store/open.js';
 import { loadDemo } from './demo.js';
 
 export const DEMO_DATABASE_URL = 'sqlite:data/demo.db';
@@ -10,7 +10,7 @@ export const DEMO_DATABASE_URL = 'sqlite:data/demo.db';
 export async function serve(config: Config, options: { demo: boolean }): Promise<void> {
   const databaseUrl = options.demo ? DEMO_DATABASE_URL : config.databaseUrl;
   const isNewDemo = options.demo && !existsSync(databaseUrl.slice('sqlite:'.length));
-  const store = await openStore(databaseUrl);
+  const store = await openStore(databaseUrl, SERVING);
   if (isNewDemo) {
     const summary = await loadDemo(store, {});
     process.stderr.write(`created ${databaseUrl.slice('sqlite:'.length)} with the demo business: ${summary}\n`);

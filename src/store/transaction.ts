@@ -1,22 +1,28 @@
-// Transactions that survive a race between connections: the server, its insights thread and the CLI write to one
+// Writes that survive contention between connections: the server, its insights thread and the CLI write to one
 // SQLite file. A transaction that read first and writes later fails at once (SQLITE_BUSY) when another connection
-// wrote in between; it is run again, from the start, on the data as it now is.
+// wrote in between; one that meets another writer's lock fails after the connection's busy timeout (short on the
+// server, so its event loop never waits long on a lock). Either way it is run again, from the start, on the data
+// as it now is, after an asynchronous pause: the server keeps answering while a long import holds the lock.
 import type { Kysely, Transaction } from 'kysely';
 
-const ATTEMPTS = 5;
+/** How long a write keeps trying before it fails: longer than a large import holds the write lock. */
+const RETRY_FOR_MS = 60_000;
+/** Pauses between attempts grow from 10 ms to this. */
+const MAX_PAUSE_MS = 250;
 
 function isBusy(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 }
 
-/** Runs `work` in a transaction; on SQLITE_BUSY it is rolled back and run again (up to five times, backing off). */
+/** Runs `work` in a transaction; on SQLITE_BUSY it is rolled back and run again until RETRY_FOR_MS have passed. */
 export async function inTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + RETRY_FOR_MS;
+  for (let pause = 10; ; pause = Math.min(MAX_PAUSE_MS, pause * 2)) {
     try {
       return await db.transaction().execute(work);
     } catch (error) {
-      if (attempt >= ATTEMPTS || !isBusy(error)) throw error;
-      await new Promise((done) => setTimeout(done, attempt * 25));
+      if (!isBusy(error) || Date.now() + pause > deadline) throw error;
+      await new Promise((done) => setTimeout(done, pause));
     }
   }
 }

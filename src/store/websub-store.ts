@@ -73,20 +73,24 @@ export class KyselyWebSubStore implements WebSubStore {
   async activate(topic: string, callback: string, lease: { secret: string | null; leaseSeconds: number; expiresAt: string }, now: string): Promise<void> {
     const id = subscriptionId(topic, callback);
     const values = { state: 'active', secret: lease.secret, lease_seconds: lease.leaseSeconds, expires_at: lease.expiresAt, failures: 0, updated_at: now };
-    await this.db
-      .insertInto('websub_subscriptions')
-      .values({ id, topic, callback, created_at: now, ...values })
-      .onConflict((oc) => oc.column('id').doUpdateSet(values))
-      .execute();
+    await inTransaction(this.db, (trx) =>
+      trx
+        .insertInto('websub_subscriptions')
+        .values({ id, topic, callback, created_at: now, ...values })
+        .onConflict((oc) => oc.column('id').doUpdateSet(values))
+        .execute(),
+    );
   }
 
   async reject(topic: string, callback: string, now: string): Promise<void> {
-    await this.db
-      .updateTable('websub_subscriptions')
-      .set({ state: 'rejected', updated_at: now })
-      .where('id', '=', subscriptionId(topic, callback))
-      .where('state', '=', 'pending')
-      .execute();
+    await inTransaction(this.db, (trx) =>
+      trx
+        .updateTable('websub_subscriptions')
+        .set({ state: 'rejected', updated_at: now })
+        .where('id', '=', subscriptionId(topic, callback))
+        .where('state', '=', 'pending')
+        .execute(),
+    );
   }
 
   async countByClient(client: string): Promise<number> {
@@ -100,7 +104,7 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   async pruneRejected(before: string): Promise<number> {
-    const result = await this.db.deleteFrom('websub_subscriptions').where('state', '=', 'rejected').where('updated_at', '<', before).executeTakeFirst();
+    const result = await inTransaction(this.db, (trx) => trx.deleteFrom('websub_subscriptions').where('state', '=', 'rejected').where('updated_at', '<', before).executeTakeFirst());
     return Number(result.numDeletedRows);
   }
 
@@ -239,7 +243,7 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   async dropDelivery(subscriptionId: string): Promise<void> {
-    await this.db.deleteFrom('websub_deliveries').where('subscription_id', '=', subscriptionId).execute();
+    await inTransaction(this.db, (trx) => trx.deleteFrom('websub_deliveries').where('subscription_id', '=', subscriptionId).execute());
   }
 
   async nextDueAt(): Promise<string | null> {

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore, SERVING } from '../../src/store/open.js';
 import type { ImportPlan, ImportSummary, Store } from '../../src/store/types.js';
 import { until } from './wait.js';
 
@@ -37,7 +37,7 @@ export interface RunningServer {
 /** Starts the service on 127.0.0.1 with an ephemeral port over the given SQLite file. */
 export async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const databaseUrl = `sqlite:${dbPath}`;
-  const store = await openStore(databaseUrl);
+  const store = await openStore(databaseUrl, SERVING);
   // BASE_URL must name the real port, so take a free one first.
   const port = await freePort();
   const app = await buildApp(testConfig(databaseUrl, { BASE_URL: `http://127.0.0.1:${port}`, ...env }), { store });

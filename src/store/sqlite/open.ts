@@ -6,7 +6,15 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyStore, type Database } from '../kysely-store.js';
 import { migrateToLatest } from '../migrate.js';
 
-export async function openSqliteStore(path: string): Promise<KyselyStore> {
+export interface SqliteOptions {
+  /**
+   * How long a statement waits, blocking its thread, for another connection's write lock before SQLITE_BUSY.
+   * Long for the CLI and the insights thread; short for the server, whose writes retry asynchronously instead.
+   */
+  busyTimeoutMs?: number;
+}
+
+export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
   // WAL lets the server read while the CLI writes; the busy timeout makes a second writer wait, not fail.
@@ -15,7 +23,9 @@ export async function openSqliteStore(path: string): Promise<KyselyStore> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Migrations wait their turn like the CLI (they take Kysely's migration lock); then the connection's own timeout.
   await migrateToLatest(db);
+  if (options.busyTimeoutMs !== undefined) sqlite.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
   return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, listener));
 }
 
