@@ -1,6 +1,6 @@
-// Times aggregate() alone, the analyses already in memory: the median of several builds, in total and per part,
-// wall clock and CPU (the process's CPU time, which other load on the machine disturbs less); with a TextIndex kept
-// across builds and one review changed before each, then with every text read.
+// Times the aggregation alone, the analyses already in memory: the median of several builds, in total and per part,
+// wall clock and CPU (the process's CPU time, which other load on the machine disturbs less); with the aggregation
+// kept across builds and one review changed before each, then from nothing (every review put, every text read).
 // `node dist/bench/aggregate.js --input demo.json [--runs 5] [--analyses cache.json] [--out insights.json]`
 // (or `--reviews N` for a generated demo). --analyses keeps the analyses in a file, so reruns skip the analyzer.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,7 @@ import { parseArgs } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer.js';
 import { LEXICON_VERSION } from '../src/insights/analysis/lexicon.js';
-import { aggregate, type AggregatePart, type Insights } from '../src/insights/document/aggregate.js';
-import { TextIndex } from '../src/insights/document/text-index.js';
+import { Aggregation, type AggregatePart, type Insights } from '../src/insights/document/aggregate.js';
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 
 type Demo = ReturnType<typeof generateDemo>;
@@ -50,10 +49,10 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 const runs = Number(values.runs);
 
 /** Times `runs` builds (`build(run, mark)` makes one; `after` sees it, untimed) and prints the medians, in total and per part. */
-function measure(title: string, build: (run: number, mark: (part: AggregatePart) => void) => Insights, after: (run: number, insights: Insights) => void): void {
+function measure(title: string, build: (run: number, mark: (part: AggregatePart | 'put') => void) => Insights, after: (run: number, insights: Insights) => void): void {
   const totals: number[] = [];
   const cpu: number[] = [];
-  const parts = new Map<AggregatePart, { wall: number[]; cpu: number[] }>();
+  const parts = new Map<AggregatePart | 'put', { wall: number[]; cpu: number[] }>();
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
@@ -76,37 +75,41 @@ function measure(title: string, build: (run: number, mark: (part: AggregatePart)
 }
 
 process.stdout.write(`aggregate() over ${reviews.length} reviews\n`);
-// Builds with the index kept first: the garbage of builds that read every text would otherwise be collected during them.
 // Each build after the first sees one review edited (or edited back) since the build before: the store's usual change.
 const first = reviews[0]!;
 const edited = { ...first, text: `${first.text} Edited.`, updatedAt: '2026-11-02T00:00:00.000Z' };
 const analyzer = new Analyzer(demo.business);
 const versions = [
-  { reviews: reviews.map((r, i) => (i === 0 ? edited : r)), analysis: analyzer.analyze(edited) },
-  { reviews, analysis: analyses.get(first.id)! },
+  { review: edited, analysis: analyzer.analyze(edited), reviews: reviews.map((r, i) => (i === 0 ? edited : r)) },
+  { review: first, analysis: analyses.get(first.id)!, reviews },
 ];
-const texts = new TextIndex();
-aggregate(demo.business, reviews, analyses, meta, { texts });
+const kept = new Aggregation();
+for (const review of reviews) kept.put(review, analyses.get(review.id)!);
+kept.document(demo.business, meta);
 let warm = '';
 measure(
-  'one review changed since the last build (index kept)',
+  'one review changed since the last build (aggregation kept)',
   (run, mark) => {
     const version = versions[run % 2]!;
-    analyses.set(first.id, version.analysis);
-    return aggregate(demo.business, version.reviews, analyses, meta, { texts, mark });
+    kept.put(version.review, version.analysis);
+    return kept.document(demo.business, meta, mark);
   },
   (run, insights) => {
     if (versions[run % 2]!.reviews === reviews) warm = JSON.stringify(insights);
   },
 );
-analyses.set(first.id, versions[1]!.analysis);
 let cold = '';
 measure(
-  'every text read (no index kept)',
-  (_, mark) => aggregate(demo.business, reviews, analyses, meta, { mark }),
+  'from nothing',
+  (_, mark) => {
+    const aggregation = new Aggregation();
+    for (const review of reviews) aggregation.put(review, analyses.get(review.id)!);
+    mark('put');
+    return aggregation.document(demo.business, meta, mark);
+  },
   (_, insights) => {
     cold = JSON.stringify(insights);
   },
 );
 if (values.out !== undefined) writeFileSync(values.out, cold);
-if (runs > 1) process.stdout.write(`kept index gives the same bytes as none: ${warm === cold ? 'yes' : 'NO'}\n`);
+if (runs > 1) process.stdout.write(`kept aggregation gives the same bytes as one from nothing: ${warm === cold ? 'yes' : 'NO'}\n`);

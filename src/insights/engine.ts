@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Business } from '../reviews/schemas.js';
 import type { PublishedReview } from '../reviews/published.js';
-import { aggregate } from './document/aggregate.js';
-import { TextIndex } from './document/text-index.js';
+import { Aggregation } from './document/aggregate.js';
 import { Analyzer, type ReviewAnalysis } from './analysis/analyzer.js';
 import { LEXICON_VERSION } from './analysis/lexicon.js';
 
@@ -38,8 +37,8 @@ export class InsightsEngine {
   private builds = 0;
   /** Analyses handed in from the store, used when their key still matches. */
   private known = new Map<string, KeyedAnalysis>();
-  /** The texts as earlier builds read them: a build rereads only the texts that changed. */
-  private readonly texts = new TextIndex();
+  /** The document's counts, kept across builds: a build counts in and out only the reviews that changed. */
+  private aggregation = new Aggregation();
   private analyzer: Analyzer | undefined;
   private businessKey = '';
 
@@ -64,6 +63,7 @@ export class InsightsEngine {
       this.analyzer = new Analyzer(input.business);
       this.businessKey = businessKey;
       this.cache.clear();
+      this.aggregation = new Aggregation();
     }
     // The cache is updated in place, each entry stamped with the build that saw it: no map of 100,000 entries is
     // made again for a one-review change.
@@ -79,6 +79,7 @@ export class InsightsEngine {
       const known = this.known.get(review.id);
       const analysis = known?.inputKey === inputKey ? known.analysis : this.analyzer.analyze(review);
       this.cache.set(review.id, { inputKey, analysis, updatedAt: review.updatedAt, seen: build });
+      this.aggregation.put(review, analysis);
       if (analysis !== known?.analysis) {
         fresh.set(review.id, { inputKey, analysis });
         if (fresh.size % pauseEvery === 0) await pause();
@@ -90,11 +91,11 @@ export class InsightsEngine {
       if (entry.seen === build) continue;
       dropped.add(id);
       this.cache.delete(id);
+      this.aggregation.remove(id);
     }
     for (const id of this.known.keys()) if (!this.cache.has(id)) dropped.add(id);
     this.known.clear();
-    const analyses = { get: (id: string) => this.cache.get(id)?.analysis };
-    const { status, generatedAt, ...sections } = aggregate(input.business, input.reviews, analyses, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION }, { texts: this.texts });
+    const { status, generatedAt, ...sections } = this.aggregation.document(input.business, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION });
     return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh, dropped: [...dropped] };
   }
 }

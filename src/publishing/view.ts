@@ -27,14 +27,12 @@ export type RenderedDocuments = Omit<Record<DocumentName, Representation>, 'insi
 
 /**
  * Renders and encodes the documents of a data version. Documents whose bytes did not change keep their encoded
- * variants (only compression of changed ones costs time); `changed` names the others. Compression starts once
- * `beforeEncoding` resolves.
+ * variants (only compression of changed ones costs time); `changed` names the others.
  */
 export async function renderDocuments(
   data: PublishedData,
   links: Links,
   previous: View | undefined,
-  beforeEncoding: () => Promise<unknown> = async () => undefined,
 ): Promise<{ lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[] }> {
   const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
   const rendered = DOCUMENTS.flatMap((document) => {
@@ -45,7 +43,6 @@ export async function renderDocuments(
     return [{ document, body, tag, before: before?.variants.identity.etag === `"${tag}"` ? before : undefined }];
   });
   const changed = rendered.filter((r) => !r.before).map((r) => r.document.name);
-  if (changed.length) await beforeEncoding();
   const documents: Partial<Record<DocumentName, Representation>> = {};
   for (const { document, body, tag, before } of rendered) {
     documents[document.name] = before

@@ -4,35 +4,36 @@ import { meanRating } from '../../reviews/rating.js';
 import { count, percent } from './figures.js';
 import { ASPECT_LABELS, type AspectInsight, type EntityInsight, type Insights } from './insights.js';
 
+/** The reviews of one calendar quarter: how many, and the sum of their star ratings. */
+export interface QuarterRatings {
+  quarter: string;
+  reviews: number;
+  ratings: number;
+}
+
 export interface SummaryInput {
-  /** Per review, in one order: its star rating and its calendar quarter (an index into `quarters`, which is sorted). */
-  ratings: ArrayLike<number>;
-  quarterOf: ArrayLike<number>;
-  quarters: readonly string[];
+  /** Every quarter that has reviews, oldest first. */
+  quarters: readonly QuarterRatings[];
   aspects: readonly AspectInsight[];
   technicians: readonly ({ name: string } & EntityInsight)[];
 }
 
 export function buildSummary(input: SummaryInput, minMentions: number): Insights['summary'] {
-  const { ratings, quarterOf } = input;
-  const reviewCount = ratings.length;
-  if (reviewCount === 0) return { text: 'No verified reviews yet.', figures: { reviewCount: 0 } };
   // The last four quarters against the four before them: rating sums and counts of all, recent and earlier reviews.
   const last = input.quarters.length;
   const sums = { all: 0, recent: 0, earlier: 0 };
-  const counts = { recent: 0, earlier: 0 };
-  for (let i = 0; i < reviewCount; i++) {
-    const rating = ratings[i]!;
-    sums.all += rating;
-    const quarter = quarterOf[i]!;
-    if (quarter >= last - 4) {
-      sums.recent += rating;
-      counts.recent++;
-    } else if (quarter >= last - 8) {
-      sums.earlier += rating;
-      counts.earlier++;
+  const counts = { all: 0, recent: 0, earlier: 0 };
+  input.quarters.forEach(({ reviews, ratings }, q) => {
+    sums.all += ratings;
+    counts.all += reviews;
+    const period = q >= last - 4 ? 'recent' : q >= last - 8 ? 'earlier' : undefined;
+    if (period) {
+      sums[period] += ratings;
+      counts[period] += reviews;
     }
-  }
+  });
+  const reviewCount = counts.all;
+  if (reviewCount === 0) return { text: 'No verified reviews yet.', figures: { reviewCount: 0 } };
   const overall = meanRating(sums.all, reviewCount);
   const figures: NonNullable<SummaryInsight['figures']> = { reviewCount, averageRating: overall };
   const sentences = [`Across ${count(reviewCount)} verified reviews, customers rate the business ${overall.toFixed(2)} out of 5.`];
@@ -56,7 +57,7 @@ export function buildSummary(input: SummaryInput, minMentions: number): Insights
   if (counts.recent >= minMentions && counts.earlier >= minMentions) {
     const now = meanRating(sums.recent, counts.recent);
     const then = meanRating(sums.earlier, counts.earlier);
-    const quarters = [...input.quarters].reverse();
+    const quarters = input.quarters.map((q) => q.quarter).reverse();
     figures.trend = { recentQuarters: quarters.slice(0, 4), recentAverage: now, recentReviews: counts.recent, earlierAverage: then, earlierReviews: counts.earlier };
     const direction = now > then + 0.05 ? 'up from' : now < then - 0.05 ? 'down from' : 'level with';
     sentences.push(`Over the last four quarters the average is ${now.toFixed(2)}, ${direction} ${then.toFixed(2)} in the four before.`);

@@ -1,7 +1,6 @@
 // The published texts as the insights read them: per review its distinct words, its candidate topic phrases and
-// whether it describes urgent work, and how many reviews use each word and phrase. A text is read once; an index
-// kept across builds rereads only the texts that changed and updates the counts by what changed.
-import type { PublishedReview } from '../../reviews/published.js';
+// whether it describes urgent work, and how many reviews use each word and phrase. A text is read once, when it is
+// put; the counts follow each text put and deleted.
 import { foldedText } from '../analysis/fold.js';
 import { ENTRIES, INTENSIFIERS, NEGATORS, URGENCY_TERMS } from '../analysis/lexicon.js';
 
@@ -47,8 +46,7 @@ const TOKENS = /([.!?;:,()\n"]+)|[^\p{L}\p{N}.!?;:,()\n"]+/u;
 // Word and word-pair ids stay below this, so two ids make one exact number key (2^26 · 2^26 < 2^53).
 const ID_LIMIT = 2 ** 26;
 
-// When the index knows this many phrases that no text uses any more (edits and deletions leave them behind), and
-// they are the majority, it starts afresh on the next build.
+// An index that knows this many phrases no text uses, and they are the majority, is stale.
 const STALE_PHRASES = 100_000;
 
 /** `counts`, or a copy twice as large when it must hold `size` entries. */
@@ -79,48 +77,46 @@ export class TextIndex {
   /** How many of the indexed reviews use each word and phrase, kept up to date by `read`. */
   private wordCounts = new Int32Array(1024);
   private phraseCounts = new Int32Array(1024);
-  private readonly byReview = new Map<string, { text: string; features: TextFeatures; build: number }>();
-  private builds = 0;
-  private reset = false;
+  private readonly byReview = new Map<string, { text: string; features: TextFeatures }>();
 
   constructor() {
     this.seed();
   }
 
   /**
-   * The features of each review, in order (review ids are unique); texts unchanged since an earlier build are not
-   * read again, and the counts of `counts()` follow by adding what changed and taking back what went.
+   * The features of a review's text, read unless the index holds that text for it already; the counts of `counts()`
+   * follow (the old text's taken back).
    */
-  read(reviews: readonly PublishedReview[]): TextFeatures[] {
-    if (this.reset) this.clear();
-    const build = ++this.builds;
-    const features = reviews.map((review) => {
-      let entry = this.byReview.get(review.id);
-      if (entry?.text !== review.text) {
-        if (entry) this.tally(entry.features, -1);
-        entry = { text: review.text, features: this.extract(review.text), build };
-        this.tally(entry.features, 1);
-        this.byReview.set(review.id, entry);
-      } else entry.build = build;
-      return entry.features;
-    });
-    if (this.byReview.size > reviews.length) {
-      for (const [id, entry] of this.byReview) {
-        if (entry.build === build) continue;
-        this.tally(entry.features, -1);
-        this.byReview.delete(id);
-      }
-    }
+  put(reviewId: string, text: string): TextFeatures {
+    const entry = this.byReview.get(reviewId);
+    if (entry?.text === text) return entry.features;
+    if (entry) this.tally(entry.features, -1);
+    const features = this.extract(text);
+    this.tally(features, 1);
+    this.byReview.set(reviewId, { text, features });
     return features;
   }
 
-  /** How many of the last reviews read use each word and each phrase, by id. */
+  delete(reviewId: string): void {
+    const entry = this.byReview.get(reviewId);
+    if (!entry) return;
+    this.tally(entry.features, -1);
+    this.byReview.delete(reviewId);
+  }
+
+  /** How many of the texts held use each word and each phrase, by id. */
   counts(): { words: Int32Array; phrases: Int32Array } {
-    const phrases = this.phraseCounts.subarray(0, this.phrases.length);
+    return { words: this.wordCounts.subarray(0, this.wordText.length), phrases: this.phraseCounts.subarray(0, this.phrases.length) };
+  }
+
+  /**
+   * Whether the index knows so many phrases that no text uses any more (edits and deletions leave them behind) that
+   * it is worth starting afresh: `clear`, then put every text again (their features get new ids).
+   */
+  stale(): boolean {
     let unused = 0;
-    for (const n of phrases) if (n === 0) unused++;
-    this.reset = unused > STALE_PHRASES && unused > phrases.length / 2;
-    return { words: this.wordCounts.subarray(0, this.wordText.length), phrases };
+    for (const n of this.counts().phrases) if (n === 0) unused++;
+    return unused > STALE_PHRASES && unused > this.phrases.length / 2;
   }
 
   /** The id of a word, if the index has seen it. */
@@ -142,12 +138,11 @@ export class TextIndex {
     }
   }
 
-  private clear(): void {
+  clear(): void {
     for (const list of [this.wordText, this.stop, this.banned, this.phrases, this.wordSeen, this.phraseSeen]) list.length = 0;
     for (const map of [this.wordIds, this.urgentTerms, this.bigrams, this.pairs, this.trigrams, this.byReview]) map.clear();
     this.wordCounts = new Int32Array(1024);
     this.phraseCounts = new Int32Array(1024);
-    this.reset = false;
     this.seed();
   }
 

@@ -3,10 +3,13 @@
 import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
 import type { TopicInsight } from '../../reviews/insights-document.js';
+import type { PublishedReview } from '../../reviews/published.js';
 import type { Business } from '../../reviews/schemas.js';
 import { fold } from '../../reviews/text.js';
-import type { Judged } from './judged.js';
-import type { TextFeatures, TextIndex } from './text-index.js';
+import type { Contribution } from './contribution.js';
+import { MIN_MENTIONS } from './insights.js';
+import { OrderedReviews } from './ordered.js';
+import { TextIndex, type TextFeatures } from './text-index.js';
 
 const TOPICS = 20;
 const EXAMPLES = 3;
@@ -40,71 +43,105 @@ function nameWords(business: Business | null, index: TextIndex): Set<number> {
   return new Set(names.flatMap((n) => index.wordId(n) ?? []));
 }
 
-/** `features` are what `index.read` just gave for the judged reviews, in their order; topics list review ids in it. */
-export function findTopics(
-  judged: Judged,
-  features: readonly TextFeatures[],
-  index: TextIndex,
-  business: Business | null,
-  minMentions: number,
-): TopicInsight[] {
-  const counts = index.counts();
-  const names = nameWords(business, index);
-  const phrases = index.phrases;
-  const candidates: number[] = [];
-  counts.phrases.forEach((mentions, p) => {
-    if (mentions < minMentions) return;
-    const phrase = phrases[p]!;
-    if (phrase.opinion || phrase.words.some((w) => names.has(w))) return;
-    const rarest = Math.min(...phrase.words.map((w) => counts.words[w]!));
-    if (mentions / rarest >= STICKINESS) candidates.push(p);
-  });
-  const mentionsOf = (p: number) => counts.phrases[p]!;
-  candidates.sort((a, b) => mentionsOf(b) - mentionsOf(a) || (phrases[a]!.text < phrases[b]!.text ? -1 : 1));
-  // A phrase inside a longer one used by nearly the same reviews says nothing new ("water heater" vs "new water heater").
-  // Tagging is the costly test, so it runs last and only as far down the ranking as the topics reach.
-  const kept: number[] = [];
-  for (const p of candidates) {
-    const phrase = phrases[p]!;
-    const overlaps = kept.some((k) => {
-      const other = phrases[k]!.text;
-      return (other.includes(phrase.text) || phrase.text.includes(other)) && Math.min(mentionsOf(k), mentionsOf(p)) / Math.max(mentionsOf(k), mentionsOf(p)) > 0.8;
-    });
-    if (!overlaps && (phrase.nounPhrase ??= isNounPhrase(phrase.text))) kept.push(p);
-    if (kept.length === TOPICS) break;
+/**
+ * The topics, kept up to date as reviews come and go: the text index counts every phrase, and the reviews of each
+ * phrase listed as a topic are kept in review order (a phrase that becomes a topic has its reviews collected once).
+ */
+export class Topics {
+  private readonly index = new TextIndex();
+  /** Per phrase listed as a topic by the last `sections`: the reviews that use it. */
+  private readonly users = new Map<number, OrderedReviews>();
+
+  /** The features of a review's text (read only when the text is new to the index). */
+  features(review: PublishedReview): TextFeatures {
+    return this.index.put(review.id, review.text);
   }
-  // The reviews of each kept phrase, in review order: one pass, a slot per phrase id, lists at their final size.
-  const slot = new Int32Array(phrases.length).fill(-1);
-  kept.forEach((p, k) => (slot[p] = k));
-  const users = kept.map((p) => new Int32Array(mentionsOf(p)));
-  const filled = new Int32Array(kept.length);
-  features.forEach((f, i) => {
-    for (const p of f.phrases) {
-      const k = slot[p]!;
-      if (k >= 0) users[k]![filled[k]!++] = i;
+
+  /** The review is gone: its text no longer counts. */
+  forget(reviewId: string): void {
+    this.index.delete(reviewId);
+  }
+
+  add(c: Contribution): void {
+    for (const p of c.features.phrases) this.users.get(p)?.add(c);
+  }
+
+  remove(c: Contribution): void {
+    for (const p of c.features.phrases) this.users.get(p)?.remove(c);
+  }
+
+  /** `all` holds every contribution counted in, in review order. */
+  sections(all: readonly Contribution[], business: Business | null): TopicInsight[] {
+    const { index } = this;
+    if (index.stale()) {
+      index.clear();
+      this.users.clear();
+      for (const c of all) c.features = index.put(c.review.id, c.review.text);
     }
-  });
-  return kept.map((p, k) => {
-    const using = users[k]!;
-    const ids = new Array<string>(using.length);
-    let positive = 0;
-    let negative = 0;
-    let sentiment = 0;
-    using.forEach((i, n) => {
-      ids[n] = judged.ids[i]!;
-      const { label, score } = judged.analyses[i]!.sentiment;
-      if (label === 'positive') positive++;
-      else if (label === 'negative') negative++;
-      sentiment += score;
+    const kept = this.topicPhrases(business);
+    for (const p of this.users.keys()) if (!kept.includes(p)) this.users.delete(p);
+    this.collectUsers(kept.filter((p) => !this.users.has(p)), all);
+    return kept.map((p) => {
+      const using = this.users.get(p)!.contributions();
+      let positive = 0;
+      let negative = 0;
+      let sentiment = 0;
+      for (const c of using) {
+        const { label, score } = c.analysis.sentiment;
+        if (label === 'positive') positive++;
+        else if (label === 'negative') negative++;
+        sentiment += score;
+      }
+      const ids = this.users.get(p)!.ids();
+      return {
+        phrase: index.phrases[p]!.text,
+        mentions: ids.length,
+        positive,
+        negative,
+        sentiment: Math.round((sentiment / ids.length) * 100) / 100,
+        examples: ids.slice(0, EXAMPLES),
+        reviewIds: ids,
+      };
     });
-    return {
-      phrase: phrases[p]!.text,
-      mentions: ids.length,
-      positive,
-      negative,
-      sentiment: Math.round((sentiment / ids.length) * 100) / 100,
-      examples: ids.slice(0, EXAMPLES),
-      reviewIds: ids,
-    };
-  });
+  }
+
+  /** The phrases to list, best first: used by many reviews, sticky, no opinion or name in them, noun phrases. */
+  private topicPhrases(business: Business | null): number[] {
+    const { index } = this;
+    const counts = index.counts();
+    const names = nameWords(business, index);
+    const phrases = index.phrases;
+    const candidates: number[] = [];
+    for (let p = 0; p < counts.phrases.length; p++) {
+      const mentions = counts.phrases[p]!;
+      if (mentions < MIN_MENTIONS) continue;
+      const phrase = phrases[p]!;
+      if (phrase.opinion || phrase.words.some((w) => names.has(w))) continue;
+      const rarest = Math.min(...phrase.words.map((w) => counts.words[w]!));
+      if (mentions / rarest >= STICKINESS) candidates.push(p);
+    }
+    const mentionsOf = (p: number) => counts.phrases[p]!;
+    candidates.sort((a, b) => mentionsOf(b) - mentionsOf(a) || (phrases[a]!.text < phrases[b]!.text ? -1 : 1));
+    // A phrase inside a longer one used by nearly the same reviews says nothing new ("water heater" vs "new water
+    // heater"). Tagging is the costly test, so it runs last and only as far down the ranking as the topics reach.
+    const kept: number[] = [];
+    for (const p of candidates) {
+      const phrase = phrases[p]!;
+      const overlaps = kept.some((k) => {
+        const other = phrases[k]!.text;
+        return (other.includes(phrase.text) || phrase.text.includes(other)) && Math.min(mentionsOf(k), mentionsOf(p)) / Math.max(mentionsOf(k), mentionsOf(p)) > 0.8;
+      });
+      if (!overlaps && (phrase.nounPhrase ??= isNounPhrase(phrase.text))) kept.push(p);
+      if (kept.length === TOPICS) break;
+    }
+    return kept;
+  }
+
+  /** Lists the reviews of phrases that were not topics before: one pass over every contribution. */
+  private collectUsers(phrases: readonly number[], all: readonly Contribution[]): void {
+    if (phrases.length === 0) return;
+    const lists = new Map(phrases.map((p) => [p, new OrderedReviews()]));
+    for (const c of all) for (const p of c.features.phrases) lists.get(p)?.add(c);
+    for (const [p, list] of lists) this.users.set(p, list);
+  }
 }
