@@ -37,12 +37,12 @@ function logged<T>(logFile: string, message: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-/** How long the engine thread took for the last insights it built, from the server's log. */
-function lastBuildMs(logFile: string): string {
+/** How long the engine thread took for the last insights it built, from the server's log; `exited`: the CLI's exit (epoch ms). */
+function lastBuildMs(logFile: string, exited: number): string {
   const last = logged<{ ms: number; roundTripMs: number; parts: Record<string, number> }>(logFile, 'insights built').at(-1);
-  const served = logged<{ ms: number }>(logFile, 'serving the insights of a new data version').at(-1);
+  const served = logged<{ ms: number; time: number }>(logFile, 'serving the insights of a new data version').at(-1);
   return last
-    ? `${last.ms} (${Object.entries(last.parts).map(([part, ms]) => `${part} ${ms}`).join(', ')}), answered in ${last.roundTripMs}, served ${served?.ms ?? '?'} ms after the change was noticed`
+    ? `${last.ms} (${Object.entries(last.parts).map(([part, ms]) => `${part} ${ms}`).join(', ')}), answered in ${last.roundTripMs}, served ${served?.ms ?? '?'} ms after the change was noticed, ${served ? served.time - exited : '?'} ms after the CLI exited`
     : '?';
 }
 
@@ -102,6 +102,7 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
     const importStarted = performance.now();
     execFileSync(process.execPath, [cli, 'import', one], { env, stdio: 'ignore' });
     const imported = performance.now();
+    const exited = Date.now();
     // Watched side by side: the insights may land before the reviews documents, or after.
     const served = (probe: () => Promise<boolean>, what: string) => until(probe, 120_000, what, 10).then(() => performance.now());
     const [reviewsServed, insightsServed] = await Promise.all([
@@ -111,7 +112,7 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
     if ((await asOf(base)) === asOfBefore) throw new Error('new insights bytes, but about the same data');
     o.row(o.size, `one-review import (${engine} engine): CLI process`, `${Math.round(imported - importStarted)} ms`);
     o.row(o.size, `one-review import (${engine} engine) → new reviews served`, `${Math.round(reviewsServed - imported)} ms`, lastViewMs(logFile));
-    o.row(o.size, `one-review import (${engine} engine) → new insights served`, `${Math.round(insightsServed - imported)} ms`, `build in the engine thread ${lastBuildMs(logFile)} ms`);
+    o.row(o.size, `one-review import (${engine} engine) → new insights served`, `${Math.round(insightsServed - imported)} ms`, `build in the engine thread ${lastBuildMs(logFile, exited)}`);
   }
   o.row(o.size, 'RSS after the one-review rebuilds', `${rssMiB(server.pid!).toFixed(0)} MiB`);
   await stop(server);

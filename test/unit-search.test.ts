@@ -251,4 +251,22 @@ describe('SearchIndex against a brute-force filter', () => {
       { numRuns: 500 },
     );
   });
+
+  it('builds the same index a slice at a time, pausing between slices', async () => {
+    const reviews = newestFirst(
+      Array.from({ length: 12_345 }, (_, i) =>
+        review(`r${i}`, DATES[i % DATES.length]!, { rating: (i % 5) + 1, text: `${WORDS[i % WORDS.length]} ${i}`, technicians: [TECHNICIANS[i % TECHNICIANS.length]!], services: [SERVICES[i % 3]!] }),
+      ),
+    );
+    let pauses = 0;
+    const sliced = await SearchIndex.build(reviews, async () => void pauses++);
+    expect(pauses).toBe(3);
+    const whole = new SearchIndex(reviews);
+    for (const input of [{}, { rating: 3 }, { mentions_technician: 'zoe' }, { query: WORDS[1]! }, { since: DATES[2]!, limit: 100 }]) {
+      const params = SearchParams.parse(input);
+      expect(ids(sliced.search(params))).toEqual(ids(whole.search(params)));
+      expect(sliced.search(params).total).toBe(whole.search(params).total);
+    }
+    expect(sliced.get('r77')).toBe(whole.get('r77'));
+  });
 });

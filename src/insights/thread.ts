@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Business } from '../reviews/schemas.js';
 import { openStore } from '../store/open.js';
 import { InsightsBuilder } from './builder.js';
+import type { StoredInsights } from '../store/types.js';
 import { ReviewSet, type ReviewDelta } from '../reviews/review-set.js';
 import type { EngineVersions } from './version.js';
 
@@ -47,8 +48,10 @@ parentPort?.on('message', (message: { id: number; request: ThreadRequest } | 'st
   const current = reviews.apply(delta);
   queue = queue.then(async () => {
     try {
-      const outcome = await (await builder).build({ business, asOf, reviews: current });
-      parentPort!.postMessage({ id: message.id, ok: true, outcome });
+      // A built document crosses once, when ready; the outcome that follows refers to it.
+      const ready = (document: StoredInsights, analysed: number) => parentPort!.postMessage({ id: message.id, ready: document, analysed });
+      const outcome = await (await builder).build({ business, asOf, reviews: current }, ready);
+      parentPort!.postMessage({ id: message.id, ok: true, outcome: outcome.kind === 'built' ? { ...outcome, document: null } : outcome });
     } catch (error) {
       parentPort!.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     }

@@ -1,9 +1,23 @@
 // The server's handle on the insights thread: builds run there, so analysing 100,000 reviews never blocks serving.
 import { Worker } from 'node:worker_threads';
+import type { StoredInsights } from '../store/types.js';
 import type { BuildOutcome, BuildRequest } from './builder.js';
 import { ReviewDeltas } from './deltas.js';
 import type { ThreadData, ThreadRequest } from './thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
+
+interface Pending {
+  resolve: (outcome: BuildOutcome) => void;
+  reject: (e: Error) => void;
+  onReady: (document: StoredInsights, analysed: number) => void;
+  ready?: StoredInsights;
+}
+
+/** What the thread sends: a built document once encoded, then the build's outcome (without that document again). */
+type ThreadMessage =
+  | { id: number; ready: StoredInsights; analysed: number }
+  | { id: number; ok: true; outcome: Exclude<BuildOutcome, { kind: 'built' }> | (Omit<Extract<BuildOutcome, { kind: 'built' }>, 'document'> & { document: null }) }
+  | { id: number; ok: false; error: string };
 
 /** How long a stopping thread may take to finish a write and close its store. */
 const STOP_GRACE_MS = 10_000;
@@ -14,7 +28,7 @@ export class InsightsWorker {
   private stopped = false;
   /** What the thread holds, so each build sends only what changed. */
   private readonly deltas = new ReviewDeltas();
-  private readonly pending = new Map<number, { resolve: (outcome: BuildOutcome) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, Pending>();
 
   constructor(private readonly databaseUrl: string) {}
 
@@ -23,13 +37,14 @@ export class InsightsWorker {
     return engineVersions().document;
   }
 
-  build(request: BuildRequest): Promise<BuildOutcome> {
+  /** `onReady` gets a built document as soon as it is encoded, before it is stored (see InsightsBuilder.build). */
+  build(request: BuildRequest, onReady: Pending['onReady'] = () => undefined): Promise<BuildOutcome> {
     if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
     const worker = this.start();
     const id = this.nextId++;
     const message: ThreadRequest = { business: request.business, asOf: request.asOf, delta: this.deltas.next(request.reviews) };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onReady });
       worker.postMessage({ id, request: message });
     });
   }
@@ -53,12 +68,19 @@ export class InsightsWorker {
     const workerData: ThreadData = { databaseUrl: this.databaseUrl, versions: engineVersions() };
     const worker = new Worker(new URL('thread.js', compiledInsightsDir()), { workerData });
     worker.unref();
-    worker.on('message', (m: { id: number; ok: true; outcome: BuildOutcome } | { id: number; ok: false; error: string }) => {
+    worker.on('message', (m: ThreadMessage) => {
       const waiting = this.pending.get(m.id);
-      this.pending.delete(m.id);
       if (!waiting) return;
-      if (m.ok) waiting.resolve(m.outcome);
-      else waiting.reject(new Error(m.error));
+      if ('ready' in m) {
+        waiting.ready = m.ready;
+        waiting.onReady(m.ready, m.analysed);
+        return;
+      }
+      this.pending.delete(m.id);
+      if (!m.ok) waiting.reject(new Error(m.error));
+      // A built document crossed once, when ready: the outcome refers to it.
+      else if (m.outcome.kind === 'built') waiting.resolve({ ...m.outcome, document: waiting.ready! });
+      else waiting.resolve(m.outcome);
     });
     // An error, a crash or terminate(): every build still waiting fails (rather than hanging), and the next starts a new worker.
     const fail = (error: Error) => {

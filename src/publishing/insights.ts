@@ -156,9 +156,10 @@ export class InsightsCatchUp {
 
   /**
    * Resolves with the stored document for the data, or undefined once `wanted()` says newer data was read
-   * meanwhile or the build was superseded.
+   * meanwhile or the build was superseded. A build here hands its document to `onReady` as soon as it is encoded,
+   * before it is stored.
    */
-  async follow(data: PublishedData, wanted: () => boolean): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
+  async follow(data: PublishedData, wanted: () => boolean, onReady: (document: StoredInsights, analysed: number) => void = () => undefined): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
     const asOf = data.version.publishedAt;
     const engineVersion = this.worker.engineVersion;
     let attemptedAt = 0;
@@ -170,7 +171,7 @@ export class InsightsCatchUp {
       if (Date.now() - attemptedAt >= RETRY_BUSY_MS) {
         attemptedAt = Date.now();
         const asked = performance.now();
-        const outcome = await this.worker.build({ business: data.business, reviews: data.reviews, asOf });
+        const outcome = await this.worker.build({ business: data.business, reviews: data.reviews, asOf }, onReady);
         if (outcome.kind === 'built') {
           // roundTripMs: from asking the thread to its answer here; beyond `ms`, time spent waiting for either thread.
           const roundTripMs = Math.round(performance.now() - asked);

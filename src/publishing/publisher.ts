@@ -7,13 +7,14 @@ import type { DocumentName } from '../reviews/catalogue.js';
 import type { Links } from '../reviews/links.js';
 import type { DataVersion, PublishedData } from '../reviews/published.js';
 import { ReviewSet } from '../reviews/review-set.js';
+import { SearchIndex } from '../reviews/search.js';
 import { buildSnapshot } from '../reviews/snapshot.js';
-import type { Store } from '../store/types.js';
+import type { Store, StoredInsights } from '../store/types.js';
 import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
 import { SinceListings } from './since.js';
-import { renderDocuments, type View } from './view.js';
+import { renderDocuments, turn, type View } from './view.js';
 
 export interface PublisherEvents {
   /** A new version is being served; `changed` names the documents whose bytes differ from the previous one. */
@@ -160,8 +161,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     // build has the CPU. Not at start: the first view serves the stored insights and waits for no build.
     const insightsServed = this.followInsights(data, started);
     if (previous) await Promise.race([insightsServed, new Promise((done) => setTimeout(done, INSIGHTS_HEAD_START_MS).unref())]);
-    const snapshot = buildSnapshot(data);
-    await new Promise((done) => setImmediate(done));
+    const snapshot = buildSnapshot(data, await SearchIndex.build(data.reviews, turn));
     const { lastModified, documents, changed } = await renderDocuments(data, this.links, previous);
     // Read now: the insights may have landed during the awaits above.
     const served = this.view?.insights;
@@ -205,20 +205,25 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     if (!catchUp) return;
     // Still the newest published data? (A revision that changed only unpublished records keeps the reviews array.)
     const wanted = () => this.latest?.reviews === data.reviews && this.latest.business === data.business;
-    try {
-      const found = await catchUp.follow(data, wanted);
-      if (!found || !wanted()) return;
-      if (this.view && catchUp.isCurrent(this.view.insights, data.version)) return;
-      const insights = await servedFromStore(found.stored, data.version, (id) => this.reviews.has(id));
+    // Served when ready (a build here: encoded, not yet stored), or when found in the store; whichever comes first.
+    const serve = async (stored: StoredInsights, analysed: number) => {
+      if (!wanted() || (this.view && catchUp.isCurrent(this.view.insights, data.version))) return;
+      const insights = await servedFromStore(stored, data.version, (id) => this.reviews.has(id));
       const view = this.view;
-      if (!wanted()) return;
+      if (!wanted() || (view && catchUp.isCurrent(view.insights, data.version))) return;
       if (!view) {
-        this.early = { data, insights, analysed: found.analysed };
+        this.early ??= { data, insights, analysed };
         return;
       }
       this.view = { ...view, insights, representations: { ...view.representations, insights: insights.representation } };
       this.log.info({ asOf: data.version.publishedAt, ms: Math.round(performance.now() - noticed) }, 'serving the insights of a new data version');
-      this.emit('insights', this.view, found.analysed);
+      this.emit('insights', this.view, analysed);
+    };
+    let ready: Promise<void> | undefined;
+    try {
+      const found = await catchUp.follow(data, wanted, (stored, analysed) => (ready = serve(stored, analysed)));
+      await ready;
+      if (found) await serve(found.stored, found.analysed);
     } catch (error) {
       this.log.error({ err: error }, 'building insights failed');
     }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
-import { toPublic } from '../reviews/documents.js';
+import { reviewsJson } from '../reviews/documents.js';
 import type { SearchIndex } from '../reviews/search.js';
 import type { ComposedBody } from './representation.js';
 
@@ -84,7 +84,7 @@ export class SinceListings {
       this.renderings.set(count, cached);
       return cached;
     }
-    const json = Buffer.from(JSON.stringify(this.index.newest(count).map(toPublic)), 'utf8');
+    const json = Buffer.concat(reviewsJson(this.index.newest(count)));
     const rendering: Rendering = {
       json,
       tag: createHash('sha256').update(json).digest('base64url'),

@@ -1,7 +1,7 @@
 // The one catalogue of public documents: path, media type, WebSub topic or not, how it is made and cached.
 // The routes, the hub's topics, the MCP resources and the OpenAPI document all read it; adding a document is one entry.
 import type { z } from 'zod';
-import { atomFeed, FEED_SIZE, jsonFeed, reviewsDataset } from './documents.js';
+import { atomFeed, FEED_SIZE, jsonFeed, renderReviewsDataset } from './documents.js';
 import type { Links } from './links.js';
 import type { PublishedData } from './published.js';
 import { InsightsDocument } from './insights-document.js';
@@ -33,7 +33,7 @@ export interface PublicDocument {
    * Renders it from the published data; null for the insights, which the insights engine builds and stores per
    * data version.
    */
-  render: ((data: PublishedData, links: Links, selfUrl: string) => string) | null;
+  render: ((data: PublishedData, links: Links, selfUrl: string) => Buffer) | null;
   /** The body's schema (OpenAPI, MCP); null for XML. */
   schema: z.ZodType | null;
 }
@@ -49,7 +49,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'ReviewsDataset',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data) => JSON.stringify(reviewsDataset(data.business, data.reviews)),
+    render: (data) => renderReviewsDataset(data.business, data.reviews),
     schema: ReviewsDataset,
   },
   {
@@ -76,7 +76,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'JsonFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data, links, self) => JSON.stringify(jsonFeed(links, self, data.business, data.reviews)),
+    render: (data, links, self) => Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews)), 'utf8'),
     schema: JsonFeedDocument,
   },
   {
@@ -89,7 +89,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'AtomFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data, links, self) => atomFeed(links, self, data.business, data.reviews, data.version.publishedAt),
+    render: (data, links, self) => Buffer.from(atomFeed(links, self, data.business, data.reviews, data.version.publishedAt), 'utf8'),
     schema: null,
   },
 ];

@@ -67,25 +67,60 @@ export interface SearchResult {
   reviews: PublishedReview[];
 }
 
+/** What the index reads from a review, read once per review object: a new data version reads only its new reviews. */
+const read = new WeakMap<PublishedReview, { text: string; technicians: string[] }>();
+
+function readReview(review: PublishedReview): { text: string; technicians: string[] } {
+  let entry = read.get(review);
+  if (!entry) read.set(review, (entry = { text: fold(review.text), technicians: [...new Set(review.technicians.flatMap(technicianKeys))] }));
+  return entry;
+}
+
+/** How many reviews `SearchIndex.build` indexes between pauses (some 10 ms of work). */
+const SLICE = 5000;
+
 /** Positions are indexes into the newest-first review array, so every posting list is already in result order. */
 export class SearchIndex {
-  private readonly foldedText: string[];
-  private readonly technicianKeys: string[][];
+  private readonly foldedText: string[] = [];
+  private readonly technicianKeys: string[][] = [];
   private readonly byRating = new Map<number, number[]>();
   private readonly byTechnician = new Map<string, number[]>();
   private readonly byService = new Map<string, number[]>();
   private readonly byId = new Map<string, PublishedReview>();
   private readonly results = new Map<string, SearchResult>();
 
-  constructor(private readonly reviews: readonly PublishedReview[]) {
-    this.foldedText = reviews.map((r) => fold(r.text));
-    this.technicianKeys = reviews.map((r) => [...new Set(r.technicians.flatMap(technicianKeys))]);
-    reviews.forEach((review, position) => {
+  /** The index of these reviews (newest first); `build` makes the same index without holding the thread. */
+  constructor(
+    private readonly reviews: readonly PublishedReview[],
+    indexNow = true,
+  ) {
+    if (indexNow) this.indexSlice(0, reviews.length);
+  }
+
+  /**
+   * Indexes SLICE reviews at a time, awaiting `pause` before each slice, so a server answers requests meanwhile
+   * (100k reviews take some 0.1 s even with every text read before).
+   */
+  static async build(reviews: readonly PublishedReview[], pause: () => Promise<void>): Promise<SearchIndex> {
+    const index = new SearchIndex(reviews, false);
+    for (let from = 0; from < reviews.length; from += SLICE) {
+      await pause();
+      index.indexSlice(from, Math.min(reviews.length, from + SLICE));
+    }
+    return index;
+  }
+
+  private indexSlice(from: number, to: number): void {
+    for (let position = from; position < to; position++) {
+      const review = this.reviews[position]!;
+      const { text, technicians } = readReview(review);
+      this.foldedText.push(text);
+      this.technicianKeys.push(technicians);
       this.byId.set(review.id, review);
       push(this.byRating, review.rating, position);
-      for (const key of this.technicianKeys[position]!) push(this.byTechnician, key, position);
+      for (const key of technicians) push(this.byTechnician, key, position);
       for (const id of new Set(review.services)) push(this.byService, id, position);
-    });
+    }
   }
 
   /** The review with this id, if published. */

@@ -12,7 +12,8 @@ export interface ReviewsSnapshot {
   readonly index: SearchIndex;
 }
 
-export function buildSnapshot(data: PublishedData): ReviewsSnapshot {
+/** `index` is the search index of `data.reviews` when the caller built it already (see SearchIndex.build). */
+export function buildSnapshot(data: PublishedData, index = new SearchIndex(data.reviews)): ReviewsSnapshot {
   const { version, business, reviews } = data;
-  return Object.freeze({ version, business, reviews, aggregateRating: aggregateRating(reviews), index: new SearchIndex(reviews) });
+  return Object.freeze({ version, business, reviews, aggregateRating: aggregateRating(reviews), index });
 }

@@ -59,7 +59,7 @@ export function buildExamples(baseUrl: string): Examples {
   const snapshot = buildSnapshot(data);
   const render = (name: DocumentName) => {
     const document = documentNamed(name);
-    return document.render?.(data, { baseUrl }, `${baseUrl}${document.path}`) ?? '';
+    return document.render?.(data, { baseUrl }, `${baseUrl}${document.path}`).toString('utf8') ?? '';
   };
   const search = snapshot.index.search(SearchParams.parse(EXAMPLE_SEARCH));
   // The third newest date, so the since example lists a few reviews.
