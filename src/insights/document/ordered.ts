@@ -42,7 +42,7 @@ export class OrderedReviews {
    * costs nothing. Shared with every document printed since: never to be changed.
    */
   ids(): string[] {
-    return (this.idList ??= this.contributions().map((c) => c.review.id));
+    return (this.idList ??= this.contributions().map((c) => c.id));
   }
 
   private settle(): void {

@@ -38,8 +38,8 @@ class Strongest {
       for (const j of candidates()) this.offer(j);
     }
     return this.best.map((j) => {
-      const { review } = j.owner;
-      return { reviewId: review.id, date: review.date, rating: review.rating, text: j.evidence.evidence, score: round2(Math.max(-1, Math.min(1, j.score))) };
+      const { id, review } = j.owner;
+      return { reviewId: id, date: review.date, rating: review.rating, text: j.evidence.evidence, score: round2(Math.max(-1, Math.min(1, j.score))) };
     });
   }
 }
