@@ -5,16 +5,20 @@ import { renderReviewsDataset, reviewsDataset, reviewsJson, toPublic } from '../
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 
 const demo = generateDemo({ seed: 5, reviews: 300 });
+// Texts with what JSON escapes or nests: quotes, backslashes, braces and brackets, and characters outside ASCII.
+const awkward = ['He said "done" \\ left}, {"id":"x"} ]] [[', 'Zoë’s “fix” 👍\u2028', 'One " quote, then } and ]'];
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
-  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .map(({ verified: _v, ...r }, i) => ({ ...r, text: i % 50 === 0 ? awkward[(i / 50) % 3]! : r.text, updatedAt: '2026-11-01T00:00:00.000Z' }))
   .sort(compareNewestFirst);
 
 describe('assembled review JSON', () => {
   it('is byte for byte the JSON of the whole dataset, with and without a business, and with no reviews', () => {
-    for (const [business, list] of [[demo.business, reviews], [null, reviews], [demo.business, []]] as const) {
+    // The first rendering encodes the whole and finds each review in it; the next ones assemble what it found.
+    for (const [business, list] of [[demo.business, reviews], [null, reviews], [demo.business, []], [demo.business, [...reviews.slice(0, 9), { ...reviews[9]!, rating: 1 }, ...reviews.slice(10)]]] as const) {
       expect(renderReviewsDataset(business, list).toString('utf8')).toBe(JSON.stringify(reviewsDataset(business, list)));
     }
+    for (const review of reviews.filter((_, i) => i % 7 === 0)) expect(Buffer.concat(reviewsJson([review])).toString('utf8')).toBe(JSON.stringify([toPublic(review)]));
   });
 
   it('follows a new version of a review (a new object), and texts outside Latin-1', () => {

@@ -59,13 +59,45 @@ export function reviewsJson(reviews: readonly PublishedReview[]): Buffer[] {
   return parts;
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Where the JSON object or array starting at `at` ends (the index after it). Inside strings only `"` and `\`
+ * matter, and no byte of a multi-byte UTF-8 character is either.
+ */
+function endOfValue(json: Buffer, at: number): number {
+  let depth = 0;
+  for (let i = at; i < json.length; i++) {
+    const byte = json[i]!;
+    if (byte === QUOTE) {
+      for (i++; json[i] !== QUOTE; i++) if (json[i] === BACKSLASH) i++;
+    } else if (byte === 0x7b || byte === 0x5b) depth++;
+    else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) return i + 1;
+  }
+  throw new Error('unterminated JSON value');
+}
+
 /** The bytes of `JSON.stringify(reviewsDataset(business, reviews))`. */
 export function renderReviewsDataset(business: Business | null, reviews: readonly PublishedReview[]): Buffer {
   const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews) } satisfies Omit<ReviewsDataset, 'reviews'>);
-  const opening = Buffer.from(`${head.slice(0, -1)},"reviews":`, 'utf8');
-  const body = Buffer.concat([opening, ...reviewsJson(reviews), Buffer.from('}')]);
+  const opening = `${head.slice(0, -1)},"reviews":`;
+  const start = Buffer.byteLength(opening, 'utf8');
+  if (reviews.filter((review) => !encoded.has(review)).length > reviews.length / 2) {
+    // Mostly new reviews (a server's first version): encoded in one piece, as before any was cached, and each
+    // review's bytes found in it (a small copy per review would stay in memory until a full garbage collection).
+    const body = Buffer.from(`${opening}${JSON.stringify(reviews.map(toPublic))}}`, 'utf8');
+    let at = start + 1;
+    for (const review of reviews) {
+      const end = endOfValue(body, at);
+      encoded.set(review, body.subarray(at, end));
+      at = end + COMMA.length;
+    }
+    return body;
+  }
+  const body = Buffer.concat([Buffer.from(opening, 'utf8'), ...reviewsJson(reviews), Buffer.from('}')]);
   // Each review's bytes are now in the body: its entry becomes a view of them, and the copy it had can go.
-  let at = opening.length + 1;
+  let at = start + 1;
   for (const review of reviews) {
     const length = encoded.get(review)!.length;
     encoded.set(review, body.subarray(at, at + length));
