@@ -1,6 +1,5 @@
 // Insights are stored data: served whole from the first request after a restart, rebuilt incrementally after an
 // import, built once per version however many processes see it, and never citing a review no longer published.
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { engineVersions } from '../src/insights/version.js';
@@ -9,6 +8,7 @@ import { openStore } from '../src/store/open.js';
 import type { ImportPlan } from '../src/store/types.js';
 import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 import { until } from './support/wait.js';
+import { openSqlite } from './support/sqlite.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -51,7 +51,7 @@ async function importHoldingBuild(server: RunningServer, plan: ImportPlan): Prom
 
 /** The analyses stored at one build (the rows it wrote), read from the SQLite file itself. */
 function analysesWrittenAt(dbPath: string, generatedAt: string): string[] {
-  const db = new Database(dbPath, { readonly: true });
+  const db = openSqlite(dbPath, { readonly: true });
   try {
     return (db.prepare('SELECT review_id FROM review_analyses WHERE analysed_at = ?').all(generatedAt) as { review_id: string }[]).map((r) => r.review_id);
   } finally {
@@ -180,7 +180,7 @@ describe('an engine upgrade', () => {
     const before = await fetchInsights(first);
     await first.close();
     // As if an earlier release of the engine had built what is stored.
-    const db = new Database(dbPath);
+    const db = openSqlite(dbPath);
     db.prepare("UPDATE insights_documents SET engine_version = 'an earlier engine'").run();
     db.close();
 
@@ -259,12 +259,12 @@ describe('stopping mid-build', () => {
     await seed.close();
     // It starts building at once (4,000 reviews take seconds to analyse); it is stopped once it holds the claim.
     const server = await startServer(dbPath);
-    const reader = new Database(dbPath, { readonly: true });
+    const reader = openSqlite(dbPath, { readonly: true });
     await until(() => reader.prepare('SELECT owner FROM insights_builds').get() !== undefined, 30_000, 'the build to be claimed');
     reader.close();
     await server.close();
     // No write lock left: with no busy timeout at all, a write transaction starts at once.
-    const db = new Database(dbPath, { timeout: 0 });
+    const db = openSqlite(dbPath, { timeout: 0 });
     try {
       expect(() => db.exec('BEGIN IMMEDIATE; ROLLBACK')).not.toThrow();
     } finally {

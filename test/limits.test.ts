@@ -3,6 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverPerBlock, tempDir } from './support/server.js';
+import { openSqlite } from './support/sqlite.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -227,7 +228,6 @@ describe('a write lock held by another process', () => {
   const server = serverPerBlock(`${dir.path}/locked.db`);
 
   it('leaves the server answering while a request that writes waits for the lock, and that request then succeeds', async () => {
-    const Database = (await import('better-sqlite3')).default;
     const url = server().url;
     const init = await fetch(`${url}/mcp`, {
       method: 'POST',
@@ -236,7 +236,7 @@ describe('a write lock held by another process', () => {
     });
     const sessionId = init.headers.get('mcp-session-id')!;
     // Another connection (as the CLI's import would) takes the write lock and holds it for 1.5 s.
-    const other = new Database(server().databaseUrl.slice('sqlite:'.length));
+    const other = openSqlite(server().databaseUrl.slice('sqlite:'.length));
     other.exec('BEGIN IMMEDIATE');
     const released = new Promise<number>((done) =>
       setTimeout(() => {

@@ -1,6 +1,5 @@
 // The MCP streamable HTTP transport with raw HTTP: signed sessions on every replica, Origin, versions and JSON-RPC errors.
 import { createHmac } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { issueSession } from '../src/mcp/session.js';
@@ -16,6 +15,7 @@ import {
 } from './support/mcp-wire.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { sleep, until } from './support/wait.js';
+import { openSqlite } from './support/sqlite.js';
 
 const SECRET = 'transport-test-secret-0123456789abcdef';
 const OTHER_SECRET = 'another-secret-fedcba9876543210-xyz';
@@ -197,7 +197,7 @@ describe('ended sessions at scale', () => {
   it('checks a session by one lookup: with 100,000 ended sessions stored, live ones work and one ended elsewhere is refused', async () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
     const { sessionId: endedElsewhere } = await openSession(server.url);
-    const db = new Database(server.databaseUrl.slice('sqlite:'.length));
+    const db = openSqlite(server.databaseUrl.slice('sqlite:'.length));
     try {
       const insert = db.prepare('INSERT INTO mcp_revoked_sessions (id, expires_at) VALUES (?, ?)');
       const expires = new Date(Date.now() + 3_600_000).toISOString();

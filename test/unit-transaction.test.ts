@@ -1,19 +1,19 @@
 // A transaction that loses a race with another connection's write is run again rather than failing.
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { inTransaction } from '../src/store/transaction.js';
 import { tempDir } from './support/server.js';
+import { openSqlite } from './support/sqlite.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
 
 it('runs a read-then-write transaction again when another connection wrote in between', async () => {
   const path = `${dir.path}/race.db`;
-  const other = new Database(path);
-  other.pragma('journal_mode = WAL');
+  const other = openSqlite(path);
+  other.exec('PRAGMA journal_mode = WAL');
   other.exec('CREATE TABLE t (n INTEGER)');
-  const db = new Kysely<{ t: { n: number } }>({ dialect: new SqliteDialect({ database: new Database(path) }) });
+  const db = new Kysely<{ t: { n: number } }>({ dialect: new SqliteDialect({ database: openSqlite(path) }) });
   try {
     let attempts = 0;
     await inTransaction(db, async (trx) => {
@@ -33,7 +33,7 @@ it('runs a read-then-write transaction again when another connection wrote in be
 });
 
 it('does not run a transaction again for any other error', async () => {
-  const db = new Kysely<{ t: { n: number } }>({ dialect: new SqliteDialect({ database: new Database(`${dir.path}/plain.db`) }) });
+  const db = new Kysely<{ t: { n: number } }>({ dialect: new SqliteDialect({ database: openSqlite(`${dir.path}/plain.db`) }) });
   try {
     let attempts = 0;
     await expect(

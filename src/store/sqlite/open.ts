@@ -2,7 +2,7 @@
 import { mkdirSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyStore, type Database } from '../kysely-store.js';
 import { migrateToLatest } from '../migrate.js';
 
@@ -16,39 +16,33 @@ export interface SqliteOptions {
 
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path);
+  const sqlite = keepingStatements(new SqliteDatabase(path));
   // WAL lets the server read while the CLI writes; the busy timeout makes a second writer wait, not fail.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 10000');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) });
+  sqlite.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   // Migrations wait their turn like the CLI (they take Kysely's migration lock); then the connection's own timeout.
   await migrateToLatest(db);
-  if (options.busyTimeoutMs !== undefined) sqlite.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
+  if (options.busyTimeoutMs !== undefined) sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
   return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, listener));
 }
 
 /**
- * The connection as Kysely uses it, with each prepared statement kept for the connection's life and reused for the
- * same SQL. On Node 24, better-sqlite3 12 aborts the process when the garbage collector finalizes a statement
- * (`RemoveEnvironmentCleanupHook`: WiseLibs/better-sqlite3#1515); its 13 fixes that but needs Node 22 or later.
- * Kept statements are finalized only when the connection closes, which is safe. Their number is bounded by the
- * code: queries are built from a fixed set of shapes, whose IN lists and multi-row VALUES hold at most 500 items.
+ * The connection with each prepared statement kept for the connection's life and reused for the same SQL. On Node
+ * 24, better-sqlite3 12 aborts the process when the garbage collector finalizes a statement
+ * (`RemoveEnvironmentCleanupHook`, WiseLibs/better-sqlite3#1515); its 13 fixes that but needs Node 22 or later.
+ * Kept statements are finalized when the connection closes, which is safe. Their number is bounded by the code:
+ * queries are built from a fixed set of shapes, whose IN lists and multi-row VALUES hold at most 500 items.
+ * (Pragmas go through `exec`, which makes no statement object; `pragma()` would.)
  */
-function keepingStatements(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
+export function keepingStatements(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => {
-      statements.clear();
-      sqlite.close();
-    },
-    prepare: (sql: string) => {
-      let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
-      return statement;
-    },
-  };
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = prepare(sql)));
+    return statement;
+  }) as typeof sqlite.prepare;
+  return sqlite;
 }
 
 /**
