@@ -66,3 +66,42 @@ describe('serve (npm start)', () => {
     expect(stderr).toContain('PORT');
   });
 });
+
+describe('SIGTERM under load', () => {
+  it('answers every request it took in full, says it is closing, and resets no connection', async () => {
+    const { child, url } = await startProcess(['serve', '--demo'], { SHUTDOWN_DRAIN_MS: '800', SHUTDOWN_GRACE_MS: '5000' });
+    const statuses = new Map<number, number>();
+    const errors: string[] = [];
+    let stopping = false;
+    let servedWhileStopping = 0;
+    // Clients that keep their connections alive and ask again as soon as they have an answer, as a load balancer
+    // would: until the server says it is going away (Connection: close while it shuts down), or refuses them.
+    const client = async () => {
+      for (let n = 0; n < 5000; n++) {
+        try {
+          const response = await fetch(`${url}/api/feed.json`);
+          const body = await response.text();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status === 200) JSON.parse(body);
+          if (stopping && response.status === 200) servedWhileStopping++;
+          if (stopping && response.headers.get('connection') === 'close') return;
+        } catch (error) {
+          const code = String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+          if (code === 'ECONNREFUSED') return;
+          errors.push(code);
+          return;
+        }
+      }
+    };
+    const clients = Array.from({ length: 16 }, client);
+    await new Promise((done) => setTimeout(done, 1000));
+    stopping = true;
+    const exited = stop(child);
+    await Promise.all(clients);
+    expect(await exited).toBe(0);
+    // Refused once the server stopped listening (ECONNREFUSED ends a client); nothing reset or cut short.
+    expect(errors).toEqual([]);
+    expect(servedWhileStopping).toBeGreaterThan(0);
+    expect([...statuses.keys()].every((s) => s === 200 || s === 503)).toBe(true);
+  }, 60_000);
+});

@@ -103,6 +103,12 @@ export class Operations {
   }
 
   register(app: FastifyInstance): void {
+    // While shutting down, every answer closes its connection, so no client sends its next request on a socket the
+    // server is about to close: it connects again, and is refused once the server no longer listens.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (this.closing) reply.header('connection', 'close');
+      return payload;
+    });
     app.addHook('onResponse', async (request, reply) => {
       // The route's template, not the URL: one series per route, whatever clients ask for.
       const route = request.routeOptions.url ?? 'unmatched';
