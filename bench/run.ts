@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateDemo } from '../src/demo/generate.js';
 import { rssMiB, waitFor } from './process.js';
+import { benchImportStall } from './import-stall.js';
 import { benchRestart } from './restart.js';
 import { benchWebSub } from './websub.js';
 import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     subscribers: { type: 'string', default: '1000' },
     only: { type: 'string' },
+    /** Reviews in the file imported by `--only stall` (330,000: about 150 MB). */
+    stall: { type: 'string', default: '330000' },
   },
 });
 const sizes = values.reviews!.split(',').map(Number);
@@ -192,6 +195,10 @@ try {
   if (values.only === undefined || values.only === 'restart') {
     process.stderr.write('\nStored insights: first build, restart, one-review import\n');
     for (const size of sizes) await benchRestart({ root, work, port: port++, size, row });
+  }
+  if (values.only === 'stall') {
+    process.stderr.write('\nA cached GET while the CLI imports a large file\n');
+    await benchImportStall({ root, work, port: port++, size: Number(values.stall), row });
   }
   if (values.only === undefined || values.only === 'websub') {
     process.stderr.write('\nWebSub\n');

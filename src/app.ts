@@ -67,7 +67,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   operations.register(http);
   const limits = await registerLimits(http, config, (group) => operations.refused(group));
   await publisher.start();
-  const openapi = await encodeRepresentation(JSON.stringify(buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub } })), {
+  const openapi = await encodeRepresentation(JSON.stringify(await buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub } })), {
     contentType: 'application/json',
     cacheControl: CACHE_CONTROL.static,
     lastModified: null,

@@ -13,12 +13,22 @@ const reviews: PublishedReview[] = demo.reviews
   .sort(compareNewestFirst);
 
 describe('assembled review JSON', () => {
-  it('is byte for byte the JSON of the whole dataset, with and without a business, and with no reviews', () => {
-    // The first rendering encodes the whole and finds each review in it; the next ones assemble what it found.
+  it('is byte for byte the JSON of the whole dataset, with and without a business, and with no reviews', async () => {
+    // The first rendering encodes the reviews and finds each one's bytes; the next ones assemble what it found.
     for (const [business, list] of [[demo.business, reviews], [null, reviews], [demo.business, []], [demo.business, [...reviews.slice(0, 9), { ...reviews[9]!, rating: 1 }, ...reviews.slice(10)]]] as const) {
-      expect(renderReviewsDataset(business, list).toString('utf8')).toBe(JSON.stringify(reviewsDataset(business, list)));
+      expect((await renderReviewsDataset(business, list)).toString('utf8')).toBe(JSON.stringify(reviewsDataset(business, list)));
     }
     for (const review of reviews.filter((_, i) => i % 7 === 0)) expect(Buffer.concat(reviewsJson([review])).toString('utf8')).toBe(JSON.stringify([toPublic(review)]));
+  });
+
+  it('encodes new reviews a slice at a time, pausing between slices', async () => {
+    const many = generateDemo({ seed: 6, reviews: 12_000 })
+      .reviews.map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+      .sort(compareNewestFirst);
+    let pauses = 0;
+    const body = await renderReviewsDataset(demo.business, many, async () => void pauses++);
+    expect(pauses).toBe(3);
+    expect(body.toString('utf8')).toBe(JSON.stringify(reviewsDataset(demo.business, many)));
   });
 
   it('follows a new version of a review (a new object), and texts outside Latin-1', () => {

@@ -41,10 +41,9 @@ export async function renderDocuments(
   const rendered = [];
   for (const document of DOCUMENTS) {
     if (!document.render) continue;
-    // Each step (rendering the dataset, hashing it: some 0.1 s each at 100k reviews) in its own turn of the event
-    // loop: requests that arrive meanwhile are answered between them.
-    await turn();
-    const body = document.render(data, links, `${links.baseUrl}${document.path}`);
+    // Rendering (in slices, turns of the event loop between them) and hashing in turns of their own: requests that
+    // arrive meanwhile are answered between them.
+    const body = await document.render(data, links, `${links.baseUrl}${document.path}`, turn);
     await turn();
     const tag = contentTag(body);
     const before = previous?.representations[document.name];

@@ -33,7 +33,7 @@ export interface PublicDocument {
    * Renders it from the published data; null for the insights, which the insights engine builds and stores per
    * data version.
    */
-  render: ((data: PublishedData, links: Links, selfUrl: string) => Buffer) | null;
+  render: ((data: PublishedData, links: Links, selfUrl: string, pause?: () => Promise<void>) => Promise<Buffer>) | null;
   /** The body's schema (OpenAPI, MCP); null for XML. */
   schema: z.ZodType | null;
 }
@@ -49,7 +49,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'ReviewsDataset',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data) => renderReviewsDataset(data.business, data.reviews),
+    render: (data, _links, _self, pause) => renderReviewsDataset(data.business, data.reviews, pause),
     schema: ReviewsDataset,
   },
   {
@@ -76,7 +76,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'JsonFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data, links, self) => Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews)), 'utf8'),
+    render: async (data, links, self) => Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews)), 'utf8'),
     schema: JsonFeedDocument,
   },
   {
@@ -89,7 +89,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'AtomFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data, links, self) => Buffer.from(atomFeed(links, self, data.business, data.reviews, data.version.publishedAt), 'utf8'),
+    render: async (data, links, self) => Buffer.from(atomFeed(links, self, data.business, data.reviews, data.version.publishedAt), 'utf8'),
     schema: null,
   },
 ];

@@ -54,18 +54,18 @@ export function exampleData(): PublishedData {
   return { version: { revision: 1, publishedAt: PUBLISHED_AT }, business, reviews: published };
 }
 
-export function buildExamples(baseUrl: string): Examples {
+export async function buildExamples(baseUrl: string): Promise<Examples> {
   const data = exampleData();
   const snapshot = buildSnapshot(data);
-  const render = (name: DocumentName) => {
+  const render = async (name: DocumentName) => {
     const document = documentNamed(name);
-    return document.render?.(data, { baseUrl }, `${baseUrl}${document.path}`).toString('utf8') ?? '';
+    return (await document.render?.(data, { baseUrl }, `${baseUrl}${document.path}`))?.toString('utf8') ?? '';
   };
   const search = snapshot.index.search(SearchParams.parse(EXAMPLE_SEARCH));
   // The third newest date, so the since example lists a few reviews.
   const sinceDate = data.reviews[Math.min(2, data.reviews.length - 1)]?.date ?? DEMO_DEFAULTS.until;
   const since = snapshot.index.since(sinceDate);
-  const reviews = JSON.parse(render('reviews')) as ReviewsDataset;
+  const reviews = JSON.parse(await render('reviews')) as ReviewsDataset;
   return {
     documents: {
       reviews: {
@@ -78,8 +78,8 @@ export function buildExamples(baseUrl: string): Examples {
           value: pendingDocument(),
         },
       },
-      jsonFeed: { demo: { summary: 'The demo business', value: JSON.parse(render('jsonFeed')) as unknown } },
-      atomFeed: { demo: { summary: 'The demo business', value: render('atomFeed') } },
+      jsonFeed: { demo: { summary: 'The demo business', value: JSON.parse(await render('jsonFeed')) as unknown } },
+      atomFeed: { demo: { summary: 'The demo business', value: await render('atomFeed') } },
     },
     search: { count: search.count, total: search.total, reviews: search.reviews.map(toPublic) },
     since: { since: sinceDate, count: since.length, reviews: since.map(toPublic) },

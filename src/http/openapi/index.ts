@@ -70,8 +70,8 @@ function withHead(item: OpenApiObject): OpenApiObject {
   return get ? { get, head: headOf(get), ...rest } : item;
 }
 
-export function buildOpenApiDocument(baseUrl: string, settings: DescriptionSettings): OpenApiObject {
-  const examples = buildExamples(baseUrl);
+export async function buildOpenApiDocument(baseUrl: string, settings: DescriptionSettings): Promise<OpenApiObject> {
+  const examples = await buildExamples(baseUrl);
   const topics = DOCUMENTS.filter((doc) => doc.topic);
   const bodyLimit = `${Math.round(settings.bodyLimitBytes / 1024)} KiB`;
   const schemas: Record<string, z.ZodType> = {
