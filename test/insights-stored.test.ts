@@ -93,6 +93,22 @@ describe('stored insights', () => {
     }
   });
 
+  it('builds a store larger than one part of a delta sent to the thread (12,000 reviews), then one review more', async () => {
+    const large = generateDemo({ seed: 12, reviews: 12_000 });
+    const server = await startServer(`${dir.path}/large.db`);
+    try {
+      await publish(server, { business: large.business, reviews: large.reviews, replace: true });
+      await server.app.publisher.insightsReady();
+      const published = large.reviews.filter((r) => r.verified).length;
+      expect((await fetchInsights(server)).body!.reviewCount).toBe(published);
+      await publish(server, { reviews: [{ id: 'zz-large-one-more', date: '2026-11-20', rating: 5, text: 'On time.', author: 'O M.', technicians: [], services: [], verified: true }], replace: false });
+      await server.app.publisher.insightsReady();
+      expect((await fetchInsights(server)).body!.reviewCount).toBe(published + 1);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   it('analyses only the imported review again, and the new document lands', async () => {
     const server = await startServer(dbPath);
     try {

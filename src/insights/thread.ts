@@ -4,6 +4,7 @@ import type { Business } from '../reviews/schemas.js';
 import { openStore } from '../store/open.js';
 import { InsightsBuilder } from './builder.js';
 import type { StoredInsights } from '../store/types.js';
+import type { PublishedReview } from '../reviews/published.js';
 import { ReviewSet, type ReviewDelta } from '../reviews/review-set.js';
 import type { EngineVersions } from './version.js';
 
@@ -38,14 +39,22 @@ async function stop(): Promise<void> {
   parentPort!.close();
 }
 
-parentPort?.on('message', (message: { id: number; request: ThreadRequest } | 'stop') => {
+/** Reviews sent ahead of a large request's delta, in parts (see InsightsWorker.build). */
+let sentAhead: PublishedReview[] = [];
+
+parentPort?.on('message', (message: { id: number; request: ThreadRequest } | { part: PublishedReview[] } | 'stop') => {
   if (message === 'stop') {
     void stop();
     return;
   }
+  if ('part' in message) {
+    for (const review of message.part) sentAhead.push(review);
+    return;
+  }
   const { business, asOf, delta } = message.request;
   // Applied in arrival order, whatever becomes of the build: the server counts on the thread holding what it sent.
-  const current = reviews.apply(delta);
+  const current = reviews.apply(sentAhead.length ? { ...delta, upsert: [...sentAhead, ...delta.upsert] } : delta);
+  sentAhead = [];
   queue = queue.then(async () => {
     try {
       // A built document crosses once, when ready; the outcome that follows refers to it.

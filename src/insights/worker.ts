@@ -19,6 +19,9 @@ type ThreadMessage =
   | { id: number; ok: true; outcome: Exclude<BuildOutcome, { kind: 'built' }> | (Omit<Extract<BuildOutcome, { kind: 'built' }>, 'document'> & { document: null }) }
   | { id: number; ok: false; error: string };
 
+/** Reviews per message when a delta crosses to the thread in parts. */
+const PART = 5000;
+
 /** How long a stopping thread may take to finish a write and close its store. */
 const STOP_GRACE_MS = 10_000;
 
@@ -29,6 +32,7 @@ export class InsightsWorker {
   /** What the thread holds, so each build sends only what changed. */
   private readonly deltas = new ReviewDeltas();
   private readonly pending = new Map<number, Pending>();
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(private readonly databaseUrl: string) {}
 
@@ -42,11 +46,20 @@ export class InsightsWorker {
     if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
     const worker = this.start();
     const id = this.nextId++;
-    const message: ThreadRequest = { business: request.business, asOf: request.asOf, delta: this.deltas.next(request.reviews) };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onReady });
+    const { upsert, ...delta } = this.deltas.next(request.reviews);
+    const answered = new Promise<BuildOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject, onReady }));
+    // A large delta crosses in parts, a turn of the event loop between them (copying 330,000 reviews to the thread
+    // in one message would hold this thread for a second); requests are sent one after another, in order.
+    const ahead = Math.max(0, Math.ceil(upsert.length / PART) - 1);
+    this.sending = this.sending.then(async () => {
+      for (let part = 0; part < ahead; part++) {
+        worker.postMessage({ part: upsert.slice(part * PART, (part + 1) * PART) });
+        await new Promise((done) => setImmediate(done));
+      }
+      const message: ThreadRequest = { business: request.business, asOf: request.asOf, delta: { ...delta, upsert: upsert.slice(ahead * PART) } };
       worker.postMessage({ id, request: message });
     });
+    return answered;
   }
 
   /** Asks the thread to stop (it closes its store); terminates it if it has not within STOP_GRACE_MS. */
