@@ -59,13 +59,13 @@ describe('ReviewSet', () => {
     );
   });
 
-  it('follows any sequence of versions through the deltas the server sends the insights thread', () => {
+  it('follows any sequence of versions through the deltas the server sends the insights thread', async () => {
     const version = fc.uniqueArray(fc.tuple(fc.constantFrom(...'abcdefghij'), fc.constantFrom('2025-01-01', '2025-02-01'), fc.nat(3)), { selector: ([i]) => i, maxLength: 10 });
-    fc.assert(
-      fc.property(fc.array(version, { minLength: 1, maxLength: 10 }), fc.nat(9), (versions, lostAt) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(version, { minLength: 1, maxLength: 10 }), fc.nat(9), async (versions, lostAt) => {
         const deltas = new ReviewDeltas();
         let thread = new ReviewSet();
-        versions.forEach((v, n) => {
+        for (const [n, v] of versions.entries()) {
           // Now and then the thread is replaced: the next delta must send everything again.
           if (n === lostAt) {
             deltas.forget();
@@ -73,11 +73,24 @@ describe('ReviewSet', () => {
           }
           // A record's updatedAt moves whenever its content does (the store stamps every write).
           const reviews = v.map(([i, dt, ver]) => review(i, dt, ver + (dt === '2025-02-01' ? 4 : 0))).sort(compareNewestFirst);
-          const delta = deltas.next(reviews);
+          const delta = await deltas.next(reviews);
           if (!delta.reset) expect(delta.upsert.length + delta.remove.length).toBeLessThanOrEqual(20);
           expect(thread.apply(delta)).toEqual(reviews);
-        });
+        }
       }),
     );
+  });
+
+  it('computes a delta again when the thread is replaced while it is being computed', async () => {
+    const deltas = new ReviewDeltas();
+    const reviews = Array.from({ length: 50_000 }, (_, i) => review(`r${String(i).padStart(6, '0')}`, '2025-01-01', 0)).sort(compareNewestFirst);
+    await deltas.next(reviews);
+    const changed = reviews.map((r, i) => (i === 0 ? { ...r, updatedAt: 'later' } : r));
+    let pauses = 0;
+    const delta = await deltas.next(changed, async () => {
+      if (pauses++ === 0) deltas.forget();
+    });
+    expect(delta.reset).toBe(true);
+    expect(delta.upsert).toHaveLength(50_000);
   });
 });

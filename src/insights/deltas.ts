@@ -3,20 +3,35 @@
 import type { PublishedReview } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
 
+/** Reviews looked at between pauses. */
+const SLICE = 20_000;
+
 /** The server's side: what the thread holds (id → updatedAt), so each build sends only the difference. */
 export class ReviewDeltas {
   private sent = new Map<string, string>();
+  /** Counts `forget` calls: a delta computed across one is computed again. */
+  private generation = 0;
 
   /** The thread was replaced: the next delta sends everything. */
   forget(): void {
     this.sent.clear();
+    this.generation++;
   }
 
-  /** Updated in place: a one-review change costs a lookup per review, and no new map of them all. */
-  next(reviews: readonly PublishedReview[]): ReviewDelta {
+  /**
+   * Updated in place: a one-review change costs a lookup per review, and no new map of them all. `pause` is awaited
+   * every SLICE reviews (330,000 new ones take half a second).
+   */
+  async next(reviews: readonly PublishedReview[], pause: () => Promise<void> = async () => undefined): Promise<ReviewDelta> {
+    const generation = this.generation;
     const reset = this.sent.size === 0;
     const upsert: PublishedReview[] = [];
-    for (const r of reviews) {
+    for (let i = 0; i < reviews.length; i++) {
+      if (i > 0 && i % SLICE === 0) {
+        await pause();
+        if (this.generation !== generation) return this.next(reviews, pause);
+      }
+      const r = reviews[i]!;
       if (this.sent.get(r.id) === r.updatedAt) continue;
       upsert.push(r);
       this.sent.set(r.id, r.updatedAt);

@@ -46,15 +46,16 @@ export class InsightsWorker {
     if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
     const worker = this.start();
     const id = this.nextId++;
-    const { upsert, ...delta } = this.deltas.next(request.reviews);
     const answered = new Promise<BuildOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject, onReady }));
-    // A large delta crosses in parts, a turn of the event loop between them (copying 330,000 reviews to the thread
-    // in one message would hold this thread for a second); requests are sent one after another, in order.
-    const ahead = Math.max(0, Math.ceil(upsert.length / PART) - 1);
+    // A large delta is computed and crosses in parts, turns of the event loop between them (copying 330,000 reviews
+    // to the thread in one message would hold this thread for a second); requests are sent one after another.
+    const turn = () => new Promise<void>((done) => setImmediate(done));
     this.sending = this.sending.then(async () => {
+      const { upsert, ...delta } = await this.deltas.next(request.reviews, turn);
+      const ahead = Math.max(0, Math.ceil(upsert.length / PART) - 1);
       for (let part = 0; part < ahead; part++) {
         worker.postMessage({ part: upsert.slice(part * PART, (part + 1) * PART) });
-        await new Promise((done) => setImmediate(done));
+        await turn();
       }
       const message: ThreadRequest = { business: request.business, asOf: request.asOf, delta: { ...delta, upsert: upsert.slice(ahead * PART) } };
       worker.postMessage({ id, request: message });
