@@ -95,15 +95,21 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
     await pause();
   }
   const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews) } satisfies Omit<ReviewsDataset, 'reviews'>);
-  const opening = Buffer.from(`${head.slice(0, -1)},"reviews":`, 'utf8');
-  const body = Buffer.concat([opening, ...reviewsJson(reviews), Buffer.from('}')]);
-  // Each review's bytes are now in the body: its entry becomes a view of them, and the block it was in can go.
-  let at = opening.length + 1;
-  for (const review of reviews) {
-    const length = encoded.get(review)!.length;
-    encoded.set(review, body.subarray(at, at + length));
-    at += length + COMMA.length;
+  const opening = Buffer.from(`${head.slice(0, -1)},"reviews":[`, 'utf8');
+  let size = opening.length + Math.max(0, reviews.length - 1) * COMMA.length + 2;
+  for (const review of reviews) size += encoded.get(review)!.length;
+  // Copied in slices too; each review's entry becomes a view of its bytes in the body, and the block it was in can go.
+  const body = Buffer.allocUnsafe(size);
+  let at = opening.copy(body, 0);
+  for (let i = 0; i < reviews.length; i++) {
+    if (i > 0) at += COMMA.copy(body, at);
+    const bytes = encoded.get(reviews[i]!)!;
+    bytes.copy(body, at);
+    encoded.set(reviews[i]!, body.subarray(at, at + bytes.length));
+    at += bytes.length;
+    if (i % SLICE === SLICE - 1) await pause();
   }
+  body.write(']}', at, 'utf8');
   return body;
 }
 
