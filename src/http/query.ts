@@ -43,7 +43,9 @@ export function parseQuery<S extends z.ZodType>(
       issues.push({ path: [key], message: `repeated parameter: give ${key} once`, code: 'custom' });
       continue;
     }
-    input[key] = numeric.has(key) && typeof value === 'string' && STRICT_NUMBER.test(value) ? Number(value) : value;
+    const typed = numeric.has(key) && typeof value === 'string' && STRICT_NUMBER.test(value) ? Number(value) : value;
+    // Defined, not assigned: `input.__proto__ = …` would call the prototype setter and the parameter would vanish.
+    Object.defineProperty(input, key, { value: typed, enumerable: true, writable: true, configurable: true });
   }
   const parsed = schema.safeParse(input);
   if (!parsed.success) issues.push(...toIssues(parsed.error));
