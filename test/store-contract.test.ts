@@ -129,11 +129,11 @@ describe.each(engines)('$name store', ({ url }) => {
   });
 
   it('writes large imports in batches and reports progress', async () => {
-    const reviews = Array.from({ length: 1234 }, (_, i) => review(`r${i}`));
+    const reviews = Array.from({ length: 12_345 }, (_, i) => review(`r${i}`));
     const progress: [number, number][] = [];
     const summary = await store.applyImport({ replace: false, reviews }, (done, total) => progress.push([done, total]));
-    expect(summary.added).toBe(1234);
-    expect(progress.at(-1)).toEqual([1234, 1234]);
+    expect(summary.added).toBe(12_345);
+    expect(progress.at(-1)).toEqual([12_345, 12_345]);
     expect(progress.length).toBeGreaterThan(1);
   });
 

@@ -1,33 +1,12 @@
 // The Store over Kysely: the same queries serve SQLite and PostgreSQL; engines differ only in how they connect.
-import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { Business, type ImportedReview } from '../reviews/schemas.js';
+import { Business } from '../reviews/schemas.js';
+import { readVersion, withImportStaging, type ImportStaging, type ReviewRow } from './import-staging.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 import type { ImportPlan, ImportProgress, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inTransaction } from './transaction.js';
-
-export interface ReviewRow {
-  id: string;
-  date: string;
-  rating: number;
-  text: string;
-  author: string;
-  technicians: string;
-  services: string;
-  service_area: string | null;
-  source: string | null;
-  title: string | null;
-  response_date: string | null;
-  response_text: string | null;
-  verified: number;
-  content_hash: string;
-  imported_at: string;
-  updated_at: string;
-  /** The store revision that last wrote the row. */
-  revision: number;
-}
 
 export interface Database extends WebSubTables, InsightsTables {
   store_state: { id: number; revision: number; published_at: string | null };
@@ -36,40 +15,8 @@ export interface Database extends WebSubTables, InsightsTables {
   mcp_revoked_sessions: { id: string; expires_at: string };
 }
 
-/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits (17 columns each). */
-const WRITE_BATCH = 500;
 /** Rows read at once when reading what changed (some 10 ms of work). */
 const READ_PAGE = 2000;
-
-function canonicalRecord(r: ImportedReview): string {
-  // Fixed key order, so the hash says "same content" regardless of how the file ordered its fields.
-  return JSON.stringify([
-    r.id, r.date, r.rating, r.text, r.author, r.technicians, r.services, r.serviceArea ?? null,
-    r.source ?? null, r.title ?? null, r.response?.date ?? null, r.response?.text ?? null, r.verified,
-  ]);
-}
-
-function toRow(r: ImportedReview, now: string, revision: number): ReviewRow {
-  return {
-    id: r.id,
-    date: r.date,
-    rating: r.rating,
-    text: r.text,
-    author: r.author,
-    technicians: JSON.stringify(r.technicians),
-    services: JSON.stringify(r.services),
-    service_area: r.serviceArea ?? null,
-    source: r.source ?? null,
-    title: r.title ?? null,
-    response_date: r.response?.date ?? null,
-    response_text: r.response?.text ?? null,
-    verified: r.verified ? 1 : 0,
-    content_hash: createHash('sha256').update(canonicalRecord(r)).digest('base64url'),
-    imported_at: now,
-    updated_at: now,
-    revision,
-  };
-}
 
 function fromRow(row: ReviewRow): PublishedReview {
   const review: PublishedReview = {
@@ -89,12 +36,6 @@ function fromRow(row: ReviewRow): PublishedReview {
     review.response = { date: row.response_date, text: row.response_text };
   }
   return review;
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 export class KyselyStore implements Store {
@@ -168,8 +109,16 @@ export class KyselyStore implements Store {
     });
   }
 
+  stageImport<T>(work: (staging: ImportStaging) => Promise<T>): Promise<T> {
+    return withImportStaging(this.db, work);
+  }
+
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary> {
-    return inTransaction(this.db, (trx) => applyImportIn(trx, plan, onProgress));
+    return this.stageImport(async (staging) => {
+      await staging.add(plan.reviews.map((review, i) => ({ review, location: `reviews[${i}]` })));
+      await staging.retain(plan.retainIds ?? []);
+      return staging.apply({ replace: plan.replace, ...(plan.business ? { business: plan.business } : {}) }, onProgress);
+    });
   }
 
   async revokeSession(id: string, expiresAt: string): Promise<void> {
@@ -197,126 +146,4 @@ export class KyselyStore implements Store {
 async function readBusiness(trx: Kysely<Database>): Promise<Business | null> {
   const row = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
   return row ? Business.parse(JSON.parse(row.document)) : null;
-}
-
-async function readVersion(trx: Kysely<Database>): Promise<DataVersion> {
-  const state = await trx
-    .selectFrom('store_state')
-    .select(['revision', 'published_at'])
-    .where('id', '=', 1)
-    .executeTakeFirstOrThrow();
-  return { revision: Number(state.revision), publishedAt: state.published_at };
-}
-
-async function applyImportIn(
-  trx: Transaction<Database>,
-  plan: ImportPlan,
-  onProgress: ImportProgress | undefined,
-): Promise<ImportSummary> {
-  const now = new Date().toISOString();
-  // Rows written here carry the revision this import commits as.
-  const revision = (await readVersion(trx)).revision + 1;
-  const existing = new Map<string, { hash: string; verified: boolean }>();
-  for (const row of await trx.selectFrom('reviews').select(['id', 'content_hash', 'verified']).execute()) {
-    existing.set(row.id, { hash: row.content_hash, verified: row.verified === 1 });
-  }
-
-  let publishedChanged = false;
-  const writes: ReviewRow[] = [];
-  let added = 0;
-  let updated = 0;
-  let unchanged = 0;
-  const incomingIds = new Set<string>();
-  for (const review of plan.reviews) {
-    incomingIds.add(review.id);
-    const row = toRow(review, now, revision);
-    const before = existing.get(review.id);
-    if (!before) added++;
-    else if (before.hash !== row.content_hash) updated++;
-    else {
-      unchanged++;
-      continue;
-    }
-    if (review.verified || before?.verified) publishedChanged = true;
-    writes.push(row);
-  }
-  for (const id of plan.retainIds ?? []) incomingIds.add(id);
-  const removals = plan.replace ? [...existing.keys()].filter((id) => !incomingIds.has(id)) : [];
-  if (removals.some((id) => existing.get(id)?.verified)) publishedChanged = true;
-
-  let businessChanged = false;
-  if (plan.business) {
-    const document = JSON.stringify(plan.business);
-    const stored = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
-    if (stored?.document !== document) {
-      businessChanged = true;
-      await trx
-        .insertInto('business')
-        .values({ id: 1, document, updated_at: now })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ document, updated_at: now }))
-        .execute();
-    }
-  }
-
-  const total = writes.length + removals.length;
-  let done = 0;
-  for (const batch of chunks(writes, WRITE_BATCH)) {
-    await trx
-      .insertInto('reviews')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          date: eb.ref('excluded.date'),
-          rating: eb.ref('excluded.rating'),
-          text: eb.ref('excluded.text'),
-          author: eb.ref('excluded.author'),
-          technicians: eb.ref('excluded.technicians'),
-          services: eb.ref('excluded.services'),
-          service_area: eb.ref('excluded.service_area'),
-          source: eb.ref('excluded.source'),
-          title: eb.ref('excluded.title'),
-          response_date: eb.ref('excluded.response_date'),
-          response_text: eb.ref('excluded.response_text'),
-          verified: eb.ref('excluded.verified'),
-          content_hash: eb.ref('excluded.content_hash'),
-          updated_at: eb.ref('excluded.updated_at'),
-          revision: eb.ref('excluded.revision'),
-        })),
-      )
-      .execute();
-    done += batch.length;
-    onProgress?.(done, total);
-  }
-  for (const batch of chunks(removals, WRITE_BATCH)) {
-    await trx.deleteFrom('reviews').where('id', 'in', batch).execute();
-    done += batch.length;
-    onProgress?.(done, total);
-  }
-
-  if (total > 0 || businessChanged) {
-    await trx
-      .updateTable('store_state')
-      .set((eb) => ({
-        revision: eb('revision', '+', 1),
-        ...(publishedChanged || businessChanged ? { published_at: now } : {}),
-      }))
-      .where('id', '=', 1)
-      .execute();
-  }
-
-  const counts = await trx
-    .selectFrom('reviews')
-    .select(['verified', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('verified')
-    .execute();
-  const count = (v: number) => Number(counts.find((c) => Number(c.verified) === v)?.n ?? 0);
-  return {
-    added,
-    updated,
-    unchanged,
-    removed: removals.length,
-    businessChanged,
-    stored: { verified: count(1), unverified: count(0) },
-    version: await readVersion(trx),
-  };
 }

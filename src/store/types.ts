@@ -2,6 +2,7 @@
 import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
+import type { ImportStaging } from './import-staging.js';
 
 /** The published data of a newer version, as the changes since an older one. */
 export interface PublishedChanges {
@@ -47,6 +48,11 @@ export interface Store {
    */
   readChanges(revision: number, known: ReadonlyMap<string, unknown>): Promise<PublishedChanges>;
   readBusiness(): Promise<Business | null>;
+  /**
+   * Runs `work` with an import staged on one connection (a file's reviews are staged as they are read, in bounded
+   * memory); the staging is dropped after, applied or not.
+   */
+  stageImport<T>(work: (staging: ImportStaging) => Promise<T>): Promise<T>;
   /** Applies the whole plan in one transaction: all of it or, on error, nothing. */
   applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary>;
   /** Records an ended MCP session until its expiry (ISO time); expired records are pruned now and then. */
