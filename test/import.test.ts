@@ -236,7 +236,7 @@ describe('scale', () => {
     const result = await runCli(['import', file, '--json'], db);
     expect(result.code, result.stderr).toBe(0);
     expect(summaryOf(result.stdout)).toMatchObject({ added: 100000, rejected: 0, stored: { verified: expectedVerified, unverified: 100000 - expectedVerified } });
-    expect(result.stderr).toMatch(/validated [\d,]+\/100,000/);
+    expect(result.stderr).toMatch(/validated [\d.]+\/[\d.]+ MB \(\d+%\)/);
     expect(result.stderr).toMatch(/written 100,000\/100,000 \(100%\)/);
     expect((await published(db)).reviews).toHaveLength(expectedVerified);
   }, 180_000);

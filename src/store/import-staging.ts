@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type QueryExecutorProvider, type Transaction } from 'kysely';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
+import type { LocatedReview } from '../reviews/import-file.js';
 import type { DataVersion } from '../reviews/published.js';
 import type { ImportProgress, ImportSummary } from './types.js';
 import { inTransaction } from './transaction.js';
@@ -32,12 +33,6 @@ export interface ReviewRow extends ReviewContent {
   updated_at: string;
   /** The store revision that last wrote the row. */
   revision: number;
-}
-
-/** A review as validated, with where the file holds it ("line 12", "reviews[3]"). */
-export interface LocatedReview {
-  review: ImportedReview;
-  location: string;
 }
 
 /** A record whose id was staged before: it is not staged again. */

@@ -1,5 +1,5 @@
 // The Store over Kysely: the same queries serve SQLite and PostgreSQL; engines differ only in how they connect.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Business } from '../reviews/schemas.js';
 import { readVersion, withImportStaging, type ImportStaging, type ReviewRow } from './import-staging.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';

@@ -4,6 +4,8 @@ import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
 import type { ImportStaging } from './import-staging.js';
 
+export type { ImportStaging } from './import-staging.js';
+
 /** The published data of a newer version, as the changes since an older one. */
 export interface PublishedChanges {
   version: DataVersion;
