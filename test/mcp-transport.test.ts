@@ -14,8 +14,7 @@ import {
   type McpHttpResponse,
 } from './support/mcp-wire.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
-import { sleep, until } from './support/wait.js';
-import { openSqlite } from './support/sqlite.js';
+import { sleep } from './support/wait.js';
 
 const SECRET = 'transport-test-secret-0123456789abcdef';
 const OTHER_SECRET = 'another-secret-fedcba9876543210-xyz';
@@ -190,30 +189,6 @@ describe('MCP sessions on every replica', () => {
     }
     expect(status).toBe(404);
     expect(Date.now() - start).toBeLessThan(1500);
-  });
-});
-
-describe('ended sessions at scale', () => {
-  it('checks a session by one lookup: with 100,000 ended sessions stored, live ones work and one ended elsewhere is refused', async () => {
-    const { sessionId, protocolVersion } = await openSession(server.url);
-    const { sessionId: endedElsewhere } = await openSession(server.url);
-    const db = openSqlite(server.databaseUrl.slice('sqlite:'.length));
-    try {
-      const insert = db.prepare('INSERT INTO mcp_revoked_sessions (id, expires_at) VALUES (?, ?)');
-      const expires = new Date(Date.now() + 3_600_000).toISOString();
-      db.transaction(() => {
-        for (let i = 0; i < 100_000; i++) insert.run(`bulk-${i}`, expires);
-      })();
-      expect((await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('ping') })).status).toBe(200);
-      // As another replica would record it: straight into the store.
-      const sid = (JSON.parse(Buffer.from(endedElsewhere.split('.')[0]!, 'base64url').toString('utf8')) as { sid: string }).sid;
-      insert.run(sid, expires);
-    } finally {
-      db.close();
-    }
-    const refused = await until(async () => (await mcpRequest(server.url, { sessionId: endedElsewhere, protocolVersion, body: rpc('ping') })).status === 404, 5000, 'the ended session to be refused');
-    expect(refused).toBe(true);
-    expect((await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('ping') })).status).toBe(200);
   });
 });
 
