@@ -1,5 +1,5 @@
 // Since-date listings: the right reviews in every coding, and bounded work whatever dates clients ask for.
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
@@ -119,5 +119,18 @@ describe('SinceListings', () => {
     expect(listings.size.entries).toBe(1);
     const whole = Buffer.byteLength(JSON.stringify(published.map(({ verified: _v, ...r }) => r)));
     expect(listings.size.bytes).toBeGreaterThanOrEqual(whole);
+  });
+
+  it('compresses a date in br once: the same date again gets the same body, 40 dates at once all arrive whole', async () => {
+    const listings = new SinceListings(index);
+    const date = published[5]!.date;
+    const first = await listings.listing(date).br!.parts();
+    expect((await listings.listing(date).br!.parts())[0]).toBe(first[0]);
+    const dates = [...new Set(published.map((r) => r.date))].slice(0, 40);
+    const bodies = await Promise.all(dates.map(async (d) => [d, (await listings.listing(d).br!.parts())[0]!] as const));
+    for (const [d, body] of bodies) {
+      const identity = Buffer.concat(await listings.listing(d).identity.parts()).toString('utf8');
+      expect(brotliDecompressSync(body).toString('utf8')).toBe(identity);
+    }
   });
 });

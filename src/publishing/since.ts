@@ -13,9 +13,30 @@ import type { ComposedBody } from './representation.js';
 const deflateRawAsync = promisify(deflateRaw);
 const brotliAsync = promisify(brotliCompress);
 
-/** The largest listing offered in br: compressed per request, at quality 4 (about 10 ms a MiB). */
+/** The largest listing offered in br: compressed once per date asked, at quality 4 (about 10 ms a MiB). */
 const BROTLI_MAX_BYTES = 1 << 20;
-const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
+/** A 1 MiB window (the listing's size at most): each compression under way holds a few MiB, not the 4 MiB default's 20. */
+const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_LGWIN]: 20 } };
+/** br copies kept per version, by date, least recently used dropped first. */
+const BROTLI_CACHE_BYTES = 8 << 20;
+/** br compressions under way at once in the process; more wait their turn (each holds its encoder's memory). */
+const BROTLI_AT_ONCE = 2;
+
+let brotliRunning = 0;
+const brotliWaiting: (() => void)[] = [];
+
+/** Compresses in br with at most BROTLI_AT_ONCE compressions under way: 50 dates asked at once once held 50 encoders. */
+async function brotliInTurn(bytes: () => Buffer): Promise<Buffer> {
+  if (brotliRunning >= BROTLI_AT_ONCE) await new Promise<void>((go) => brotliWaiting.push(go));
+  else brotliRunning++;
+  try {
+    return await brotliAsync(bytes(), BROTLI);
+  } finally {
+    const next = brotliWaiting.shift();
+    if (next) next(); // the slot passes on
+    else brotliRunning--;
+  }
+}
 
 /** The shared part of the listings of one position: the reviews array, as JSON and as a deflate segment. */
 interface Rendering {
@@ -38,6 +59,8 @@ const segment = (bytes: Buffer, last: boolean) => deflateRawSync(bytes, { level:
 export class SinceListings {
   private readonly renderings = new Map<number, Rendering>();
   private bytes = 0;
+  private readonly brotli = new Map<string, { body: Promise<Buffer>; bytes: number }>();
+  private brotliBytes = 0;
 
   constructor(
     private readonly index: SearchIndex,
@@ -60,7 +83,7 @@ export class SinceListings {
     const tag = createHash('sha256').update(prefix).update(rendering.tag).digest('base64url').slice(0, 27);
     const identity = [prefix, rendering.json, suffix];
     const size = prefix.length + rendering.json.length + suffix.length;
-    const br: ComposedBody = { etag: `"${tag}-br"`, parts: async () => [await brotliAsync(Buffer.concat(identity, size), BROTLI)] };
+    const br: ComposedBody = { etag: `"${tag}-br"`, parts: async () => [await this.brotliOf(since, tag, () => Buffer.concat(identity, size))] };
     return {
       ...(size <= BROTLI_MAX_BYTES ? { br } : {}),
       identity: { etag: `"${tag}"`, parts: async () => identity },
@@ -75,6 +98,34 @@ export class SinceListings {
         },
       },
     };
+  }
+
+  /** The br body of one date's listing: compressed when first asked, then kept while it is among the recent ones. */
+  private brotliOf(since: string, tag: string, identity: () => Buffer): Promise<Buffer> {
+    const key = `${since} ${tag}`;
+    const cached = this.brotli.get(key);
+    if (cached) {
+      this.brotli.delete(key);
+      this.brotli.set(key, cached);
+      return cached.body;
+    }
+    const entry = { body: brotliInTurn(identity), bytes: 0 };
+    this.brotli.set(key, entry);
+    entry.body.then(
+      (body) => {
+        if (this.brotli.get(key) !== entry) return;
+        entry.bytes = body.length;
+        this.brotliBytes += body.length;
+        for (const [k, e] of this.brotli) {
+          if (this.brotliBytes <= BROTLI_CACHE_BYTES) break;
+          if (e === entry) continue;
+          this.brotli.delete(k);
+          this.brotliBytes -= e.bytes;
+        }
+      },
+      () => this.brotli.delete(key),
+    );
+    return entry.body;
   }
 
   private rendering(count: number): Rendering {
