@@ -7,6 +7,7 @@
 //                                                                      latency with 500,000 ended sessions stored
 //   node dist/bench/probes.js since  <baseUrl> <serverPid>            server CPU per distinct since-date, memory
 //                                                                      after 2,000 of them, a cached feed's p95 meanwhile
+//                                                                      (SINCE_DATES=2000, a day apart: SINCE_STEP_DAYS=1)
 //
 // Start the server with rate limits raised (RATE_LIMIT_QUERIES_PER_MINUTE, RATE_LIMIT_MCP_PER_MINUTE) when the
 // figure wanted is the work per request rather than the limit.
@@ -146,7 +147,9 @@ async function sinceProbe(base: string, pid: number) {
   const cachedCpuMs = (cpuMs(pid) - cpu) / 200;
 
   const rssBefore = rssMiB(pid);
-  const dates = Array.from({ length: 2000 }, (_, i) => new Date(Date.UTC(2015, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+  const count = Number(process.env.SINCE_DATES ?? 2000);
+  const stepDays = Number(process.env.SINCE_STEP_DAYS ?? 1);
+  const dates = Array.from({ length: count }, (_, i) => new Date(Date.UTC(2015, 0, 1) + i * stepDays * 86_400_000).toISOString().slice(0, 10));
   let next = 0;
   let done = false;
   const statuses = new Map<number, number>();

@@ -17,6 +17,8 @@ const brotliAsync = promisify(brotliCompress);
 const BROTLI_MAX_BYTES = 1 << 20;
 /** A 1 MiB window (the listing's size at most): each compression under way holds a few MiB, not the 4 MiB default's 20. */
 const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_LGWIN]: 20 } };
+/** gzip trailers kept per version (8 bytes each): the checksum of a large listing takes milliseconds. */
+const TRAILERS_KEPT = 10_000;
 /** br copies kept per version, by date, least recently used dropped first. */
 const BROTLI_CACHE_BYTES = 8 << 20;
 /** br compressions under way at once in the process; more wait their turn (each holds its encoder's memory). */
@@ -60,6 +62,7 @@ export class SinceListings {
   private readonly renderings = new Map<number, Rendering>();
   private bytes = 0;
   private readonly brotli = new Map<string, { body: Promise<Buffer>; bytes: number }>();
+  private readonly trailers = new Map<string, Buffer>();
   private brotliBytes = 0;
 
   constructor(
@@ -91,13 +94,23 @@ export class SinceListings {
         etag: `"${tag}-gzip"`,
         parts: async () => {
           const deflated = await rendering.deflated;
-          const trailer = Buffer.alloc(8);
-          trailer.writeUInt32LE(crc32(suffix, crc32(rendering.json, crc32(prefix))) >>> 0, 0);
-          trailer.writeUInt32LE(size % 2 ** 32, 4);
-          return [GZIP_HEADER, segment(prefix, false), deflated, segment(suffix, true), trailer];
+          return [GZIP_HEADER, segment(prefix, false), deflated, segment(suffix, true), this.gzipTrailer(tag, identity, size)];
         },
       },
     };
+  }
+
+  /** gzip's trailer (the checksum and length of the whole body) of one date's listing, computed once per date. */
+  private gzipTrailer(tag: string, [prefix, json, suffix]: Buffer[], size: number): Buffer {
+    let trailer = this.trailers.get(tag);
+    if (!trailer) {
+      trailer = Buffer.alloc(8);
+      trailer.writeUInt32LE(crc32(suffix!, crc32(json!, crc32(prefix!))) >>> 0, 0);
+      trailer.writeUInt32LE(size % 2 ** 32, 4);
+      if (this.trailers.size >= TRAILERS_KEPT) this.trailers.delete(this.trailers.keys().next().value!);
+      this.trailers.set(tag, trailer);
+    }
+    return trailer;
   }
 
   /** The br body of one date's listing: compressed when first asked, then kept while it is among the recent ones. */
