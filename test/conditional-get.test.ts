@@ -372,4 +372,24 @@ describe('validators across imports', () => {
       expect(header(plain, 'last-modified'), path).toBe(header(res, 'last-modified'));
     }
   });
+
+  it('two imports within one second: If-Modified-Since with the first one\'s date gets the second one\'s bytes', async () => {
+    const search = '/api/reviews/search?min_rating=1';
+    for (let attempt = 0; attempt < 10; attempt++) {
+      // Start early in a second, so that both imports are likely to land in it.
+      while (Date.now() % 1000 > 100) await sleep(5);
+      const first = await publish(server, { ...plan, reviews: [...plan.reviews, review(70 + attempt, '2025-08-01')] });
+      const [document, answer] = [await get('/reviews.json'), await get(search)];
+      const second = await publish(server, { ...plan, reviews: [...plan.reviews, review(80 + attempt, '2025-08-02')] });
+      if (toSecond(new Date(first.version.publishedAt!)).getTime() !== toSecond(new Date(second.version.publishedAt!)).getTime()) continue;
+      for (const [path, res] of [['/reviews.json', document], [search, answer]] as const) {
+        const revalidated = await get(path, { 'if-modified-since': header(res, 'last-modified') ?? '' });
+        expect(revalidated.status, path).toBe(200);
+        expect(header(revalidated, 'last-modified'), path).toBe(header(res, 'last-modified'));
+        expect(header(revalidated, 'etag'), path).not.toBe(header(res, 'etag'));
+      }
+      return;
+    }
+    throw new Error('no two imports landed within one second in ten attempts');
+  });
 });

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { isNotModified, negotiateCoding } from '../src/http/conditional.js';
 import { RepresentationCache } from '../src/publishing/query-cache.js';
-import { contentTag, encodeRepresentation, withLastModified, type Coding, type EncodeOptions } from '../src/publishing/representation.js';
+import { contentTag, encodeRepresentation, succeeding, withLastModified, type Coding, type EncodeOptions } from '../src/publishing/representation.js';
 
 const ALL: readonly Coding[] = ['identity', 'gzip', 'br'];
 
@@ -46,9 +46,9 @@ const ETAG = '"abc123"';
 const LAST_MODIFIED = new Date('2024-03-05T10:20:30.000Z');
 
 /** isNotModified as a route calls it: on a real Fastify request carrying `headers`. */
-async function notModified(headers: Record<string, string>, etag = ETAG, lastModified: Date | null = LAST_MODIFIED): Promise<boolean> {
+async function notModified(headers: Record<string, string>, etag = ETAG, lastModified: Date | null = LAST_MODIFIED, lastModifiedShared = false): Promise<boolean> {
   const app = Fastify();
-  app.get('/', async (request) => ({ notModified: isNotModified(request, etag, lastModified) }));
+  app.get('/', async (request) => ({ notModified: isNotModified(request, etag, { lastModified, lastModifiedShared }) }));
   try {
     const response = await app.inject({ method: 'GET', url: '/', headers });
     return (response.json() as { notModified: boolean }).notModified;
@@ -121,6 +121,11 @@ describe('isNotModified: If-Modified-Since', () => {
 
   it('is true for any later time', async () => {
     expect(await notModified({ 'if-modified-since': 'Sun, 01 Jan 2034 00:00:00 GMT' })).toBe(true);
+  });
+
+  it('is false for the Last-Modified time itself when another body was served under that second, true after it', async () => {
+    expect(await notModified({ 'if-modified-since': imf }, ETAG, LAST_MODIFIED, true)).toBe(false);
+    expect(await notModified({ 'if-modified-since': 'Tue, 05 Mar 2024 10:20:31 GMT' }, ETAG, LAST_MODIFIED, true)).toBe(true);
   });
 
   it('is false when nothing was ever published (no Last-Modified)', async () => {
@@ -267,5 +272,26 @@ describe('RepresentationCache', () => {
     const cache = new RepresentationCache(5, 1 << 30);
     for (let i = 0; i < 20; i++) await cache.get(`k${i}`, () => encodeRepresentation(body(i), options));
     expect((await held(cache)).entries).toBe(5);
+  });
+});
+
+describe('succeeding: a Last-Modified second shared by two bodies', () => {
+  const options = (lastModified: string): EncodeOptions => ({ contentType: 'application/json', cacheControl: 'no-cache', lastModified: new Date(lastModified), effort: 'fast' });
+  const encoded = (body: string, lastModified: string) => encodeRepresentation(body, options(lastModified));
+
+  it('is shared when other bytes come within the same second, and stays shared while that second is served', async () => {
+    const first = await encoded('{"a":1}', '2024-03-05T10:20:30.100Z');
+    const second = succeeding(await encoded('{"a":2}', '2024-03-05T10:20:30.900Z'), first);
+    expect(second.lastModifiedShared).toBe(true);
+    // The same bytes again under the same second: still indistinguishable from the first by date.
+    expect(succeeding(await encoded('{"a":2}', '2024-03-05T10:20:30.950Z'), second).lastModifiedShared).toBe(true);
+    // A later second names one body again.
+    expect(succeeding(await encoded('{"a":3}', '2024-03-05T10:20:31.000Z'), second).lastModifiedShared).toBeFalsy();
+  });
+
+  it('is not shared for the same bytes under the same second, nor without a body before', async () => {
+    const first = await encoded('{"a":1}', '2024-03-05T10:20:30.100Z');
+    expect(succeeding(await encoded('{"a":1}', '2024-03-05T10:20:30.500Z'), first).lastModifiedShared).toBeFalsy();
+    expect(succeeding(first, undefined).lastModifiedShared).toBeFalsy();
   });
 });

@@ -95,18 +95,20 @@ function parseHttpDate(value: string): number | null {
 }
 
 /** RFC 9110 §13.2.2: If-None-Match, when present, decides alone; otherwise If-Modified-Since (GET and HEAD only). */
-export function isNotModified(request: FastifyRequest, etag: string, lastModified: Date | null): boolean {
+export function isNotModified(request: FastifyRequest, etag: string, fields: Pick<Representation, 'lastModified' | 'lastModifiedShared'>): boolean {
   const inm = request.headers['if-none-match'];
   if (inm !== undefined) return ifNoneMatchMatches(Array.isArray(inm) ? inm.join(',') : inm, etag);
   const ims = request.headers['if-modified-since'];
-  if (ims === undefined || lastModified === null) return false;
+  if (ims === undefined || fields.lastModified === null) return false;
   const since = parseHttpDate(ims);
-  // HTTP dates carry whole seconds: compare at that precision.
-  return since !== null && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+  if (since === null) return false;
+  // HTTP dates carry whole seconds: compare at that precision. A date two bodies were served under names neither.
+  const modified = Math.floor(fields.lastModified.getTime() / 1000) * 1000;
+  return fields.lastModifiedShared ? modified < since : modified <= since;
 }
 
 /** What a response says about its body besides the bytes. */
-type BodyFields = Pick<Representation, 'contentType' | 'cacheControl' | 'lastModified' | 'retryAfterSeconds'>;
+type BodyFields = Pick<Representation, 'contentType' | 'cacheControl' | 'lastModified' | 'retryAfterSeconds' | 'lastModifiedShared'>;
 
 /**
  * Negotiates the coding and sets the headers; answers 304 itself and returns undefined then, else returns the
@@ -119,7 +121,7 @@ function negotiate(request: FastifyRequest, reply: FastifyReply, fields: BodyFie
   reply.header('etag', etag);
   reply.header('cache-control', fields.cacheControl);
   if (fields.retryAfterSeconds !== undefined) reply.header('retry-after', String(fields.retryAfterSeconds));
-  if (isNotModified(request, etag, fields.lastModified)) {
+  if (isNotModified(request, etag, fields)) {
     void reply.code(304).send();
     return undefined;
   }

@@ -24,7 +24,7 @@ function queryRepresentation(view: View, key: string, render: () => SearchRespon
       cacheControl: CACHE_CONTROL.queries,
       lastModified: view.lastModified,
       effort: 'fast',
-    }),
+    }).then((rep) => ({ ...rep, lastModifiedShared: view.lastModifiedShared })),
   );
 }
 
@@ -53,7 +53,7 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
     const parsed = parseQuery(SinceParams, new Set(), { ...(request.query as Record<string, unknown>), ...(request.params as { date: string }) });
     if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid since request', parsed.issues);
     const view = publisher.current();
-    const fields = { contentType: 'application/json', cacheControl: CACHE_CONTROL.queries, lastModified: view.lastModified };
+    const fields = { contentType: 'application/json', cacheControl: CACHE_CONTROL.queries, lastModified: view.lastModified, lastModifiedShared: view.lastModifiedShared };
     return sendComposed(request, reply, fields, view.since.listing(parsed.value.date));
   }, true);
 

@@ -14,6 +14,7 @@ import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type Se
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
 import { SinceListings } from './since.js';
+import { sharesLastModified, succeeding } from './representation.js';
 import { renderDocuments, turn, type View } from './view.js';
 
 export interface PublisherEvents {
@@ -169,7 +170,12 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.early = undefined;
     const isPublished = (id: string) => snapshot.index.get(id) !== undefined;
     const insights = early?.insights ?? (served ? await carriedOver(served, snapshot.version, isPublished) : await this.storedInsights(snapshot.version, isPublished));
-    this.view = { snapshot, lastModified, representations: { ...documents, insights: insights.representation }, insights, queries: new RepresentationCache(), since: new SinceListings(snapshot.index) };
+    const before = this.view;
+    const lastModifiedShared = sharesLastModified(lastModified, before?.lastModified ?? null, data.version.publishedAt !== before?.snapshot.version.publishedAt, before?.lastModifiedShared);
+    const representations = Object.fromEntries(
+      Object.entries({ ...documents, insights: insights.representation }).map(([name, rep]) => [name, succeeding(rep, before?.representations[name as DocumentName])]),
+    ) as View['representations'];
+    this.view = { snapshot, lastModified, lastModifiedShared, representations, insights, queries: new RepresentationCache(), since: new SinceListings(snapshot.index) };
     this.lastViewMs = Math.round(performance.now() - started);
     this.log.info(
       { revision: data.version.revision, reviews: data.reviews.length, changed, readMs: Math.round(read - started), ms: this.lastViewMs },
@@ -215,7 +221,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
         this.early ??= { data, insights, analysed };
         return;
       }
-      this.view = { ...view, insights, representations: { ...view.representations, insights: insights.representation } };
+      this.view = { ...view, insights, representations: { ...view.representations, insights: succeeding(insights.representation, view.representations.insights) } };
       this.log.info({ asOf: data.version.publishedAt, ms: Math.round(performance.now() - noticed) }, 'serving the insights of a new data version');
       this.emit('insights', this.view, analysed);
     };

@@ -19,6 +19,11 @@ export interface Representation {
   variants: Partial<Record<Coding, Variant>> & { identity: Variant };
   /** Sent as Retry-After: the body is a placeholder for content still being made. */
   retryAfterSeconds?: number;
+  /**
+   * Another body of this resource was served under the same Last-Modified (both made within one second): that
+   * date cannot tell them apart, so an If-Modified-Since equal to it is no match.
+   */
+  lastModifiedShared?: boolean;
 }
 
 /** A body made only when it is sent (after the 304 check, in the coding asked for), in parts that are not joined. */
@@ -60,6 +65,24 @@ export function contentTag(body: Buffer): string {
 /** HTTP dates carry whole seconds; comparisons with If-Modified-Since must use the same precision. */
 function toSeconds(date: Date | null): Date | null {
   return date ? new Date(Math.floor(date.getTime() / 1000) * 1000) : null;
+}
+
+/**
+ * Whether a Last-Modified is shared by different bodies: the same second as the one before it, with other bytes
+ * (or the same bytes, when that one was already shared).
+ */
+export function sharesLastModified(next: Date | null, previous: Date | null, bytesChanged: boolean, previousShared = false): boolean {
+  const next_ = toSeconds(next);
+  const previous_ = toSeconds(previous);
+  if (!next_ || !previous_ || next_.getTime() !== previous_.getTime()) return false;
+  return bytesChanged || previousShared;
+}
+
+/** `next` as what replaces `previous` for the same resource, marked when their Last-Modified is shared. */
+export function succeeding(next: Representation, previous: Representation | undefined): Representation {
+  if (!previous) return next;
+  const shared = sharesLastModified(next.lastModified, previous.lastModified, next.variants.identity.etag !== previous.variants.identity.etag, previous.lastModifiedShared);
+  return shared === (next.lastModifiedShared ?? false) ? next : { ...next, lastModifiedShared: shared };
 }
 
 /** The same bytes and tags under a new Last-Modified: no re-encoding. */

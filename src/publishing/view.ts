@@ -13,6 +13,8 @@ export interface View {
   readonly snapshot: ReviewsSnapshot;
   /** When the published data last changed (second precision); null when nothing was ever published. */
   readonly lastModified: Date | null;
+  /** Older published data was served under the same Last-Modified second (see Representation.lastModifiedShared). */
+  readonly lastModifiedShared: boolean;
   /** Every catalogue document, the insights included. */
   readonly representations: Readonly<Record<DocumentName, Representation>>;
   readonly insights: ServedInsights;
