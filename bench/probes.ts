@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
+import { keepingStatements } from '../src/store/sqlite/open.js';
 import { rssMiB } from './process.js';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -97,7 +98,7 @@ async function endedProbe(base: string, pid: number, dbPath: string) {
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
     }
   }));
-  const db = new Database(dbPath);
+  const db = keepingStatements(new Database(dbPath));
   const insert = db.prepare('INSERT OR IGNORE INTO mcp_revoked_sessions (id, expires_at) VALUES (?, ?)');
   const expires = new Date(Date.now() + 3_600_000).toISOString();
   db.transaction(() => {

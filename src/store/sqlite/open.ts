@@ -26,15 +26,21 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, listener));
 }
 
+/** Every connection opened, closed or not: see keepingStatements. */
+const connections: SqliteDatabase.Database[] = [];
+
 /**
- * The connection with each prepared statement kept for the connection's life and reused for the same SQL. On Node
- * 24, better-sqlite3 12 aborts the process when the garbage collector finalizes a statement
+ * The connection with each prepared statement kept for the connection's life and reused for the same SQL, and the
+ * connection itself kept for the process's life. On Node 24, better-sqlite3 12 aborts the process when the garbage
+ * collector destroys one of its objects, a statement or a connection, from a collection outside JavaScript
  * (`RemoveEnvironmentCleanupHook`, WiseLibs/better-sqlite3#1515); its 13 fixes that but needs Node 22 or later.
- * Kept statements are finalized when the connection closes, which is safe. Their number is bounded by the code:
- * queries are built from a fixed set of shapes, whose IN lists and multi-row VALUES hold at most 500 items.
- * (Pragmas go through `exec`, which makes no statement object; `pragma()` would.)
+ * So none of them ever becomes garbage: kept statements are finalized when their connection closes, and a closed
+ * connection is a few hundred bytes. Their number is bounded by the code: queries are built from a fixed set of
+ * shapes, whose IN lists and multi-row VALUES hold at most 500 items; a process opens a handful of connections
+ * (tests open more, still bounded). (Pragmas go through `exec`, which makes no statement object; `pragma()` would.)
  */
 export function keepingStatements(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  connections.push(sqlite);
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((sql: string) => {
