@@ -7,7 +7,7 @@ import { sql, type Kysely, type QueryExecutorProvider, type Transaction } from '
 import type { Business, ImportedReview } from '../reviews/schemas.js';
 import type { LocatedReview } from '../reviews/import-file.js';
 import type { DataVersion } from '../reviews/published.js';
-import type { ImportProgress, ImportSummary } from './types.js';
+import type { Duplicate, ImportProgress, ImportStaging, ImportSummary } from './types.js';
 import { inTransaction } from './transaction.js';
 
 /** The columns an import writes from a review; the rest (times, revision) are the import's own. */
@@ -33,26 +33,6 @@ export interface ReviewRow extends ReviewContent {
   updated_at: string;
   /** The store revision that last wrote the row. */
   revision: number;
-}
-
-/** A record whose id was staged before: it is not staged again. */
-export interface Duplicate {
-  id: string;
-  location: string;
-  first: string;
-}
-
-export interface ImportStaging {
-  /** Stages reviews in file order; answers the ones whose id is staged already (in this call or before). */
-  add(reviews: LocatedReview[]): Promise<Duplicate[]>;
-  /** Ids kept under `replace` though not staged: records refused by validation are not deletions. */
-  retain(ids: string[]): Promise<void>;
-  /** The staged reviews' ids, locations and service ids, in file order, a page at a time. */
-  pages(): AsyncIterable<{ id: string; location: string; services: string[] }[]>;
-  /** Takes reviews out of the staging (a check that could only be made once the file was read failed them). */
-  unstage(ids: string[]): Promise<void>;
-  /** Applies what is staged in one transaction: all of it or, on error, nothing. */
-  apply(options: { business?: Business; replace: boolean }, onProgress?: ImportProgress): Promise<ImportSummary>;
 }
 
 type StagingTables = {

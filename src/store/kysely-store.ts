@@ -1,11 +1,11 @@
 // The Store over Kysely: the same queries serve SQLite and PostgreSQL; engines differ only in how they connect.
 import type { Kysely } from 'kysely';
 import { Business } from '../reviews/schemas.js';
-import { readVersion, withImportStaging, type ImportStaging, type ReviewRow } from './import-staging.js';
+import { readVersion, withImportStaging, type ReviewRow } from './import-staging.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
-import type { ImportPlan, ImportProgress, ImportSummary, PublishedChanges, Store } from './types.js';
+import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inTransaction } from './transaction.js';
 
 export interface Database extends WebSubTables, InsightsTables {

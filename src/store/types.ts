@@ -2,9 +2,7 @@
 import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
-import type { ImportStaging } from './import-staging.js';
-
-export type { ImportStaging } from './import-staging.js';
+import type { LocatedReview } from '../reviews/import-file.js';
 
 /** The published data of a newer version, as the changes since an older one. */
 export interface PublishedChanges {
@@ -36,6 +34,27 @@ export interface ImportSummary {
 }
 
 export type ImportProgress = (done: number, total: number) => void;
+
+/** A record whose id was staged before: it is not staged again. */
+export interface Duplicate {
+  id: string;
+  location: string;
+  first: string;
+}
+
+export interface ImportStaging {
+  /** Stages reviews in file order; answers the ones whose id is staged already (in this call or before). */
+  add(reviews: LocatedReview[]): Promise<Duplicate[]>;
+  /** Ids kept under `replace` though not staged: records refused by validation are not deletions. */
+  retain(ids: string[]): Promise<void>;
+  /** The staged reviews' ids, locations and service ids, in file order, a page at a time. */
+  pages(): AsyncIterable<{ id: string; location: string; services: string[] }[]>;
+  /** Takes reviews out of the staging (a check that could only be made once the file was read failed them). */
+  unstage(ids: string[]): Promise<void>;
+  /** Applies what is staged in one transaction: all of it or, on error, nothing. */
+  apply(options: { business?: Business; replace: boolean }, onProgress?: ImportProgress): Promise<ImportSummary>;
+}
+
 
 export interface Store {
   readonly engine: 'sqlite';
