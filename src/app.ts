@@ -97,6 +97,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       const force = setTimeout(() => http.server.closeAllConnections(), config.shutdown.graceMs);
       await http.close();
       clearTimeout(force);
+      revoked.stop();
       await Promise.all([publisher.stop(), hub.stop()]);
     },
   };

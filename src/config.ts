@@ -10,6 +10,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).default('sqlite:data/reviews.db'),
+  /** PostgreSQL connections per process (the insights thread keeps two more of its own). */
+  DATABASE_POOL_SIZE: int(1).max(1000).default(10),
   WEBSUB_LEASE_DEFAULT_SECONDS: int(1).default(864000),
   WEBSUB_LEASE_MIN_SECONDS: int(1).default(3600),
   WEBSUB_LEASE_MAX_SECONDS: int(1).default(2592000),
@@ -75,6 +77,8 @@ export interface Config {
   /** Public origin without a trailing slash: links, feed ids, topic URLs, hub URL. */
   baseUrl: string;
   databaseUrl: string;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
   websub: {
     leaseDefaultSeconds: number;
     leaseMinSeconds: number;
@@ -88,7 +92,8 @@ export interface Config {
     /** Verifications and deliveries in flight at once. */
     concurrency: number;
   };
-  mcp: { sessionSecret: string; allowedOrigins: string[] };
+  /** `sharedSecret`: MCP_SESSION_SECRET was set (replicas must share it), not made up by this process. */
+  mcp: { sessionSecret: string; sharedSecret: boolean; allowedOrigins: string[] };
   logLevel: string;
   reloadIntervalMs: number;
   http: { requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: boolean | number | string[] };
@@ -125,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       host: e.HOST,
       baseUrl,
       databaseUrl: e.DATABASE_URL,
+      databasePoolSize: e.DATABASE_POOL_SIZE,
       websub: {
         leaseDefaultSeconds: e.WEBSUB_LEASE_DEFAULT_SECONDS,
         leaseMinSeconds: e.WEBSUB_LEASE_MIN_SECONDS,
@@ -138,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       },
       mcp: {
         sessionSecret: e.MCP_SESSION_SECRET ?? randomBytes(32).toString('hex'),
+        sharedSecret: e.MCP_SESSION_SECRET !== undefined,
         allowedOrigins: e.MCP_ALLOWED_ORIGINS,
       },
       logLevel: e.LOG_LEVEL,

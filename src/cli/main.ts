@@ -54,7 +54,7 @@ async function run(argv: string[], config: Config): Promise<number> {
         },
       });
       if (positionals.length !== 1) throw new UsageError('import takes exactly one file');
-      const store = await openStore(config.databaseUrl);
+      const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
       try {
         return await runImport(store, positionals[0]!, {
           replace: values.replace ?? false,
@@ -83,7 +83,7 @@ async function run(argv: string[], config: Config): Promise<number> {
     case 'analyze': {
       const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
       if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
-      const store = await openStore(config.databaseUrl);
+      const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
       try {
         return await runAnalyze(store, positionals[0]!);
       } finally {
@@ -92,7 +92,7 @@ async function run(argv: string[], config: Config): Promise<number> {
     }
     case 'subscriptions': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
-      const store = await openStore(config.databaseUrl);
+      const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
       try {
         return await listSubscriptions(store, { json: values.json ?? false });
       } finally {

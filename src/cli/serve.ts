@@ -1,8 +1,9 @@
 // `reviews serve`: opens the store, serves it, and shuts down gracefully on SIGINT/SIGTERM.
 import { existsSync } from 'node:fs';
+import { pino } from 'pino';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { openStore, SERVING } from '../store/open.js';
+import { isPostgresUrl, openStore, SERVING } from '../store/open.js';
 import { loadDemo } from './demo.js';
 
 export const DEMO_DATABASE_URL = 'sqlite:data/demo.db';
@@ -10,7 +11,13 @@ export const DEMO_DATABASE_URL = 'sqlite:data/demo.db';
 export async function serve(config: Config, options: { demo: boolean }): Promise<void> {
   const databaseUrl = options.demo ? DEMO_DATABASE_URL : config.databaseUrl;
   const isNewDemo = options.demo && !existsSync(databaseUrl.slice('sqlite:'.length));
-  const store = await openStore(databaseUrl, SERVING);
+  // Replicas on one PostgreSQL accept each other's MCP sessions only with one key: a key made up per process would
+  // make every session fail on the other replicas.
+  if (isPostgresUrl(databaseUrl) && !config.mcp.sharedSecret) {
+    throw new Error('MCP_SESSION_SECRET is required with PostgreSQL (every replica must use the same one, at least 16 characters)');
+  }
+  const log = pino({ level: config.logLevel }).child({ component: 'store' });
+  const store = await openStore(databaseUrl, { ...SERVING, poolSize: config.databasePoolSize, log });
   if (isNewDemo) {
     const summary = await loadDemo(store, {});
     process.stderr.write(`created ${databaseUrl.slice('sqlite:'.length)} with the demo business: ${summary}\n`);

@@ -21,7 +21,8 @@ export interface ThreadData {
 }
 
 const { databaseUrl, versions } = workerData as ThreadData;
-const store = openStore(databaseUrl);
+// A build reads and writes one transaction at a time: two connections are plenty (PostgreSQL).
+const store = openStore(databaseUrl, { poolSize: 2 });
 const builder = store.then((opened) => new InsightsBuilder(opened, versions));
 const reviews = new ReviewSet();
 

@@ -1,7 +1,8 @@
 // Ended MCP sessions. Each check is one indexed lookup in the store, remembered for a while: an ended session
 // stays ended (remembered until it would have expired anyway), and a live one is looked up again after
-// `recheckMs`, so a session ended on another replica is refused here within that time. Nothing is ever re-read
-// whole: one client ending sessions by the hundred thousand costs each check no more.
+// `recheckMs`, so a session ended on another replica is refused here within that time (at once where the store
+// sends notices: PostgreSQL tells every replica which session ended). Nothing is ever re-read whole: one client
+// ending sessions by the hundred thousand costs each check no more.
 import type { Store } from '../store/types.js';
 
 /** Answers remembered at most; the oldest are forgotten first (and looked up again if asked). */
@@ -11,10 +12,22 @@ export class RevokedSessions {
   /** Session id → until when (ms) the answer holds, and the answer. */
   private readonly answers = new Map<string, { until: number; revoked: boolean }>();
 
+  private readonly stopWatching: () => void;
+
   constructor(
     private readonly store: Store,
     private readonly recheckMs: number,
-  ) {}
+  ) {
+    this.stopWatching = store.watch((change) => {
+      if (change.kind === 'revoked') this.answers.delete(change.id);
+      // Notices sent while this process was not listening are lost: every remembered "live" is looked up again.
+      else if (change.kind === 'resumed') this.forgetLive();
+    });
+  }
+
+  stop(): void {
+    this.stopWatching();
+  }
 
   async has(sessionId: string): Promise<boolean> {
     const now = Date.now();
@@ -28,6 +41,10 @@ export class RevokedSessions {
   async revoke(sessionId: string, expiresAtSeconds: number): Promise<void> {
     await this.store.revokeSession(sessionId, new Date(expiresAtSeconds * 1000).toISOString());
     this.remember(sessionId, { until: expiresAtSeconds * 1000, revoked: true });
+  }
+
+  private forgetLive(): void {
+    for (const [id, answer] of this.answers) if (!answer.revoked) this.answers.delete(id);
   }
 
   private remember(sessionId: string, answer: { until: number; revoked: boolean }): void {

@@ -65,7 +65,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   async start(): Promise<void> {
     this.stopPolling = await startPolling(() => this.refresh(), this.intervalMs, this.log, REFRESH_FAILED);
     // Writes the store hears of are looked at within milliseconds; the poll stays for whatever a watch misses.
-    this.stopWatching = this.store.watch(() => this.hint());
+    // An ended MCP session changes nothing served.
+    this.stopWatching = this.store.watch((change) => {
+      if (change.kind !== 'revoked') this.hint();
+    });
   }
 
   /** A write was heard: look soon, and once for a burst of them (an import writes many pages). */

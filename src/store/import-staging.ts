@@ -9,6 +9,7 @@ import type { LocatedReview } from '../reviews/import-file.js';
 import type { DataVersion } from '../reviews/published.js';
 import type { Duplicate, ImportProgress, ImportStaging, ImportSummary } from './types.js';
 import { inTransaction } from './transaction.js';
+import { notifyChange } from './engine.js';
 
 /** The columns an import writes from a review; the rest (times, revision) are the import's own. */
 export interface ReviewContent {
@@ -246,6 +247,7 @@ async function applyStaged(
       }))
       .where('id', '=', 1)
       .execute();
+    await notifyChange(trx, { kind: 'data' });
   }
 
   const stored = await trx.selectFrom('reviews').select(['verified', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('verified').execute();

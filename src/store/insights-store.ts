@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { InsightsStore, StoredAnalysis, StoredInsights } from './types.js';
 import { inTransaction } from './transaction.js';
+import { notifyChange } from './engine.js';
 
 export interface InsightsTables {
   review_analyses: { review_id: string; input_key: string; analysis: string; analysed_at: string };
@@ -124,6 +125,7 @@ export class KyselyInsightsStore implements InsightsStore {
         .values(values)
         .onConflict((oc) => oc.columns(['engine_version', 'as_of']).doUpdateSet(values))
         .execute();
+      await notifyChange(trx, { kind: 'insights' });
       return true;
     });
   }

@@ -7,6 +7,7 @@ import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inTransaction } from './transaction.js';
+import { notifyChange } from './engine.js';
 
 export interface Database extends WebSubTables, InsightsTables {
   store_state: { id: number; revision: number; published_at: string | null };
@@ -43,7 +44,7 @@ export class KyselyStore implements Store {
   readonly insights: KyselyInsightsStore;
 
   constructor(
-    readonly engine: 'sqlite',
+    readonly engine: Store['engine'],
     private readonly db: Kysely<Database>,
     /** The engine's way of hearing about writes; without one, only polling notices them. */
     readonly watch: Store['watch'] = () => () => undefined,
@@ -130,6 +131,7 @@ export class KyselyStore implements Store {
         .values({ id, expires_at: expiresAt })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
+      await notifyChange(trx, { kind: 'revoked', id });
     });
   }
 

@@ -1,9 +1,27 @@
 // Brings any engine's schema to the latest migration; every command that opens the store calls it first.
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
+import { isPostgres } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
 
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<void> {
-  const { error, results } = await new Migrator({ db: db as Kysely<unknown>, provider: migrationProvider }).migrateToLatest();
+  if (!isPostgres(db)) return migrate(db as Kysely<unknown>);
+  // Replicas starting together: one migrates while the others wait on a session lock of the schema, then find
+  // nothing pending. (Kysely's own lock is taken inside the migration transaction, after its bookkeeping tables
+  // are created, and two processes creating those at once can collide.)
+  await db.connection().execute(async (connection) => {
+    const conn = connection as unknown as Kysely<unknown>;
+    const key = sql`hashtext('reviews-service migrations ' || current_schema())`;
+    await sql`SELECT pg_advisory_lock(${key})`.execute(conn);
+    try {
+      await migrate(conn);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${key})`.execute(conn);
+    }
+  });
+}
+
+async function migrate(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);

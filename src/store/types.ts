@@ -3,6 +3,7 @@ import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
 import type { LocatedReview } from '../reviews/import-file.js';
+import type { StoreChange } from './engine.js';
 
 /** The published data of a newer version, as the changes since an older one. */
 export interface PublishedChanges {
@@ -57,7 +58,7 @@ export interface ImportStaging {
 
 
 export interface Store {
-  readonly engine: 'sqlite';
+  readonly engine: 'sqlite' | 'postgres';
   readonly websub: WebSubStore;
   readonly insights: InsightsStore;
   /** The revision and the time published data last changed, without reading the data. */
@@ -81,10 +82,11 @@ export interface Store {
   /** When an ended MCP session would have expired (ISO time), if it was ended and has not expired by `now`. */
   sessionRevokedUntil(id: string, now: string): Promise<string | undefined>;
   /**
-   * Calls `listener` soon after the store may have been written, by this process or another: a hint that makes
+   * Calls `listener` soon after the store may have been written, by this process or another, with what changed
+   * where the engine says (PostgreSQL's notices do; SQLite's file watch only says `write`): a hint that makes
    * changes show at once, not a promise (callers still poll). Returns the function that stops it.
    */
-  watch(listener: () => void): () => void;
+  watch(listener: (change: StoreChange) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { ClaimedDelivery, DeliveryOutcome, SettleResult, Subscription, SubscriptionState, WebSubStore } from './types.js';
 import { inTransaction } from './transaction.js';
+import { isPostgres, notifyChange } from './engine.js';
 
 export interface WebSubTables {
   websub_subscriptions: {
@@ -138,13 +139,21 @@ export class KyselyWebSubStore implements WebSubStore {
 
   announce(topic: string, contentTag: string, revision: number, now: string): Promise<number> {
     return inTransaction(this.db, async (trx) => {
-      const last = await trx.selectFrom('websub_topics').select('content_tag').where('topic', '=', topic).executeTakeFirst();
-      if (last?.content_tag === contentTag) return 0;
-      await trx
+      // One statement decides, under the topic row's lock, whether this is news: of several processes announcing
+      // the same change, one queues the deliveries and the others find the tag written. Content of an older
+      // revision than the one announced (a process that read the store before the last import) is not news.
+      const changed = await trx
         .insertInto('websub_topics')
         .values({ topic, content_tag: contentTag, revision })
-        .onConflict((oc) => oc.column('topic').doUpdateSet({ content_tag: contentTag, revision }))
-        .execute();
+        .onConflict((oc) =>
+          oc
+            .column('topic')
+            .doUpdateSet((eb) => ({ content_tag: eb.ref('excluded.content_tag'), revision: eb.ref('excluded.revision') }))
+            .where((eb) => eb.and([eb('websub_topics.content_tag', '<>', eb.ref('excluded.content_tag')), eb('websub_topics.revision', '<=', eb.ref('excluded.revision'))])),
+        )
+        .returning('topic')
+        .executeTakeFirst();
+      if (!changed) return 0;
       const subscribers = await trx
         .selectFrom('websub_subscriptions')
         .select('id')
@@ -160,6 +169,7 @@ export class KyselyWebSubStore implements WebSubStore {
           .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ revision: eb.ref('excluded.revision'), due_at: eb.ref('excluded.due_at') })))
           .execute();
       }
+      if (subscribers.length > 0) await notifyChange(trx, { kind: 'outbox' });
       return subscribers.length;
     });
   }
@@ -176,6 +186,8 @@ export class KyselyWebSubStore implements WebSubStore {
         .where('websub_deliveries.revision', '<=', maxRevision)
         .orderBy('websub_deliveries.due_at')
         .limit(limit)
+        // Several processes claim at once on PostgreSQL: each takes rows no other claim holds (SQLite has one writer).
+        .$if(isPostgres(trx), (qb) => qb.forUpdate('websub_deliveries').skipLocked())
         .execute();
       if (due.length === 0) return [];
       await trx

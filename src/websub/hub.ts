@@ -43,6 +43,7 @@ export class Hub {
   private readonly client: CallbackClient;
   private inFlight = 0;
   private stopPolling: () => void = () => undefined;
+  private stopWatching: () => void = () => undefined;
   private pumping = false;
   private pumpAgain = false;
   private stopped = false;
@@ -81,12 +82,17 @@ export class Hub {
     this.publisher.on('published', this.onPublished);
     await this.announce(this.publisher.current());
     this.stopPolling = await startPolling(() => this.tick(), WORKER_POLL_MS, this.log, 'the WebSub worker failed');
+    // Deliveries another replica queued are claimed at once where the store says so (PostgreSQL), not at the next poll.
+    this.stopWatching = this.store.watch((change) => {
+      if (change.kind === 'outbox' || change.kind === 'resumed') this.pump();
+    });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.publisher.off('published', this.onPublished);
     this.stopPolling();
+    this.stopWatching();
     // Deliveries in flight finish (or time out); an unfinished claim expires and another worker takes it.
     if (this.inFlight > 0) await new Promise<void>((done) => this.idle.add(done));
     await this.client.close();

@@ -1,5 +1,6 @@
 // Numbered schema migrations, shared by every engine; Kysely's Migrator applies the pending ones in order.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { binaryType } from '../engine.js';
 
 const m001Initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -113,8 +114,8 @@ const m004Insights: Migration = {
       .addColumn('last_modified', 'text', (c) => c.notNull())
       .addColumn('review_count', 'integer', (c) => c.notNull())
       .addColumn('document', 'text', (c) => c.notNull())
-      .addColumn('document_gzip', 'blob')
-      .addColumn('document_br', 'blob')
+      .addColumn('document_gzip', binaryType(db))
+      .addColumn('document_br', binaryType(db))
       .addPrimaryKeyConstraint('insights_documents_pk', ['engine_version', 'as_of'])
       .execute();
     await db.schema

@@ -23,7 +23,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // Migrations wait their turn like the CLI (they take Kysely's migration lock); then the connection's own timeout.
   await migrateToLatest(db);
   if (options.busyTimeoutMs !== undefined) sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
-  return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, listener));
+  return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, () => listener({ kind: 'write' })));
 }
 
 /** Every connection opened, closed or not: see keepingStatements. */
