@@ -1,17 +1,13 @@
 // The Store contract, run against every engine through the Store interface alone.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReviewSet } from '../src/reviews/review-set.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
-import { tempDir } from './support/server.js';
+import { testEngines } from './support/engines.js';
 import { sleep } from './support/wait.js';
 
-const dir = tempDir();
-afterAll(() => dir.remove());
-let counter = 0;
-
-const engines: { name: string; url: () => string }[] = [{ name: 'sqlite', url: () => `sqlite:${dir.path}/contract-${++counter}.db` }];
+const engines = testEngines('contract');
 
 const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview => ({
   id,
@@ -26,10 +22,10 @@ const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview
 });
 const business = { name: 'Contract Co', areaServed: [], services: [], technicians: [] };
 
-describe.each(engines)('$name store', ({ url }) => {
+for (const { name, available, url } of engines) describe.skipIf(!available)(`${name} store`, () => {
   let store: Store;
   beforeEach(async () => {
-    store = await openStore(url());
+    store = await openStore(await url());
   });
   afterEach(async () => {
     await store.close();

@@ -1,14 +1,11 @@
 // The store's derived data, through the Store interface alone: analyses, insights documents and build claims.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store, StoredInsights } from '../src/store/types.js';
-import { tempDir } from './support/server.js';
+import { testEngines } from './support/engines.js';
 
-const dir = tempDir();
-afterAll(() => dir.remove());
-let counter = 0;
-const engines: { name: string; url: () => string }[] = [{ name: 'sqlite', url: () => `sqlite:${dir.path}/insights-${++counter}.db` }];
+const engines = testEngines('insights');
 
 const review = (id: string, verified = true): ImportedReview => ({ id, date: '2025-05-05', rating: 4, text: `Text of ${id}`, author: 'A B.', technicians: [], services: [], verified });
 const doc = (engineVersion: string, asOf: string | null, generatedAt: string): StoredInsights => ({
@@ -22,10 +19,10 @@ const doc = (engineVersion: string, asOf: string | null, generatedAt: string): S
 });
 const T = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
 
-describe.each(engines)('$name insights store', ({ url }) => {
+for (const { name, available, url } of engines) describe.skipIf(!available)(`${name} insights store`, () => {
   let store: Store;
   beforeEach(async () => {
-    store = await openStore(url());
+    store = await openStore(await url());
   });
   afterEach(async () => {
     await store.close();

@@ -1,19 +1,19 @@
-// Delivery bookkeeping of the WebSub store (settle) on a real SQLite file: retries, removal after failures, Gone, newer changes.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../src/store/sqlite/open.js';
+// Delivery bookkeeping of the WebSub store (settle), on a real SQLite file and on the real PostgreSQL: retries, removal after failures, Gone, newer changes.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/store/open.js';
 import type { ClaimedDelivery, Store } from '../src/store/types.js';
 import { MAX_FAILURES } from '../src/websub/hub.js';
-import { tempDir } from './support/server.js';
+import { testEngines } from './support/engines.js';
 
-const dir = tempDir('reviews-unit-websub-store-');
+const engines = testEngines('websub');
+/** The engine of the tests running now (set by the block of each engine). */
+let engine = engines[0]!;
 let stores: Store[] = [];
-let opened = 0;
 
 afterEach(async () => {
   await Promise.all(stores.map((store) => store.close()));
   stores = [];
 });
-afterAll(() => dir.remove());
 
 const TOPIC = 'https://reviews.example/reviews.json';
 const CALLBACK = 'https://subscriber.example/callback?id=7';
@@ -24,9 +24,9 @@ const at = (ms: number) => new Date(T0 + ms).toISOString();
 const CLAIM_UNTIL = at(3_600_000);
 const DELAYS = [1000, 5000];
 
-/** A store on its own SQLite file, closed after the test. */
+/** A store of its own (a SQLite file, a PostgreSQL schema), closed after the test. */
 async function freshStore(): Promise<Store> {
-  const store = await openSqliteStore(`${dir.path}/websub-${++opened}.db`);
+  const store = await openStore(await engine.url());
   stores.push(store);
   return store;
 }
@@ -51,152 +51,158 @@ async function claimAgain(store: Store, now: string, maxRevision = 1): Promise<C
 
 const failed = (reason = 'HTTP 500') => ({ kind: 'failed', reason }) as const;
 
-describe('settle: a delivered attempt', () => {
-  it('ends the delivery, records when and with which status, and keeps the lease and secret', async () => {
-    const { store, delivery } = await claimedDelivery();
-    expect(await store.websub.settle(delivery, { kind: 'delivered', status: 204 }, at(50), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
-    expect(await store.websub.get(TOPIC, CALLBACK)).toMatchObject({
-      state: 'active',
-      failures: 0,
-      lastDeliveryAt: at(50),
-      lastDeliveryResult: 'delivered (204)',
-      secret: 's3cret',
-      leaseSeconds: 86_400,
-      expiresAt: at(86_400_000),
+for (const each of engines) describe.skipIf(!each.available)(each.name, () => {
+  beforeAll(() => {
+    engine = each;
+  });
+
+  describe('settle: a delivered attempt', () => {
+    it('ends the delivery, records when and with which status, and keeps the lease and secret', async () => {
+      const { store, delivery } = await claimedDelivery();
+      expect(await store.websub.settle(delivery, { kind: 'delivered', status: 204 }, at(50), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
+      expect(await store.websub.get(TOPIC, CALLBACK)).toMatchObject({
+        state: 'active',
+        failures: 0,
+        lastDeliveryAt: at(50),
+        lastDeliveryResult: 'delivered (204)',
+        secret: 's3cret',
+        leaseSeconds: 86_400,
+        expiresAt: at(86_400_000),
+      });
+      expect(await store.websub.nextDueAt()).toBeNull();
+      expect(await store.websub.claimDue(10, at(86_000_000), CLAIM_UNTIL, 1)).toEqual([]);
     });
-    expect(await store.websub.nextDueAt()).toBeNull();
-    expect(await store.websub.claimDue(10, at(86_000_000), CLAIM_UNTIL, 1)).toEqual([]);
-  });
 
-  it('leaves a change announced while the attempt was in flight due at once, with its newer revision', async () => {
-    const { store, delivery } = await claimedDelivery();
-    expect(await store.websub.announce(TOPIC, 'tag-2', 2, at(10))).toBe(1);
-    expect(await store.websub.settle(delivery, { kind: 'delivered', status: 200 }, at(20), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
-    expect(await store.websub.nextDueAt()).toBe(at(10));
-    // A worker serving only revision 1 must not take it; one serving revision 2 does.
-    expect(await store.websub.claimDue(10, at(20), CLAIM_UNTIL, 1)).toEqual([]);
-    expect((await claimAgain(store, at(20), 2)).revision).toBe(2);
-  });
-});
-
-describe('settle: a failed attempt', () => {
-  it('keeps the delivery, due again after the first retry delay, and counts one failure', async () => {
-    const { store, delivery } = await claimedDelivery();
-    expect(await store.websub.settle(delivery, failed(), at(100), DELAYS, MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(1100) });
-    expect(await store.websub.get(TOPIC, CALLBACK)).toMatchObject({
-      state: 'active',
-      failures: 1,
-      lastDeliveryAt: at(100),
-      lastDeliveryResult: 'failed: HTTP 500',
-      secret: 's3cret',
-      expiresAt: at(86_400_000),
+    it('leaves a change announced while the attempt was in flight due at once, with its newer revision', async () => {
+      const { store, delivery } = await claimedDelivery();
+      expect(await store.websub.announce(TOPIC, 'tag-2', 2, at(10))).toBe(1);
+      expect(await store.websub.settle(delivery, { kind: 'delivered', status: 200 }, at(20), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
+      expect(await store.websub.nextDueAt()).toBe(at(10));
+      // A worker serving only revision 1 must not take it; one serving revision 2 does.
+      expect(await store.websub.claimDue(10, at(20), CLAIM_UNTIL, 1)).toEqual([]);
+      expect((await claimAgain(store, at(20), 2)).revision).toBe(2);
     });
-    expect(await store.websub.nextDueAt()).toBe(at(1100));
-    expect(await store.websub.claimDue(10, at(1099), CLAIM_UNTIL, 1)).toEqual([]);
-    expect((await claimAgain(store, at(1100))).subscription.failures).toBe(1);
   });
 
-  it('waits the nth delay after the nth consecutive failure, and the last delay again after that', async () => {
-    const { store, delivery } = await claimedDelivery();
-    const patient = 5;
-    expect(await store.websub.settle(delivery, failed(), at(0), DELAYS, patient)).toEqual({ kind: 'retry', retryAt: at(1000) });
-    const second = await claimAgain(store, at(1000));
-    expect(await store.websub.settle(second, failed(), at(1000), DELAYS, patient)).toEqual({ kind: 'retry', retryAt: at(6000) });
-    const third = await claimAgain(store, at(6000));
-    expect(await store.websub.settle(third, failed(), at(6000), DELAYS, patient)).toEqual({ kind: 'retry', retryAt: at(11_000) });
-    expect((await store.websub.get(TOPIC, CALLBACK))?.failures).toBe(3);
+  describe('settle: a failed attempt', () => {
+    it('keeps the delivery, due again after the first retry delay, and counts one failure', async () => {
+      const { store, delivery } = await claimedDelivery();
+      expect(await store.websub.settle(delivery, failed(), at(100), DELAYS, MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(1100) });
+      expect(await store.websub.get(TOPIC, CALLBACK)).toMatchObject({
+        state: 'active',
+        failures: 1,
+        lastDeliveryAt: at(100),
+        lastDeliveryResult: 'failed: HTTP 500',
+        secret: 's3cret',
+        expiresAt: at(86_400_000),
+      });
+      expect(await store.websub.nextDueAt()).toBe(at(1100));
+      expect(await store.websub.claimDue(10, at(1099), CLAIM_UNTIL, 1)).toEqual([]);
+      expect((await claimAgain(store, at(1100))).subscription.failures).toBe(1);
+    });
+
+    it('waits the nth delay after the nth consecutive failure, and the last delay again after that', async () => {
+      const { store, delivery } = await claimedDelivery();
+      const patient = 5;
+      expect(await store.websub.settle(delivery, failed(), at(0), DELAYS, patient)).toEqual({ kind: 'retry', retryAt: at(1000) });
+      const second = await claimAgain(store, at(1000));
+      expect(await store.websub.settle(second, failed(), at(1000), DELAYS, patient)).toEqual({ kind: 'retry', retryAt: at(6000) });
+      const third = await claimAgain(store, at(6000));
+      expect(await store.websub.settle(third, failed(), at(6000), DELAYS, patient)).toEqual({ kind: 'retry', retryAt: at(11_000) });
+      expect((await store.websub.get(TOPIC, CALLBACK))?.failures).toBe(3);
+    });
+
+    it('is due again at once when no retry delay is configured', async () => {
+      const { store, delivery } = await claimedDelivery();
+      expect(await store.websub.settle(delivery, failed(), at(100), [], MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(100) });
+      expect((await claimAgain(store, at(100))).subscription.failures).toBe(1);
+    });
+
+    it('retries a change announced during the attempt once, with the newest revision, after the delay', async () => {
+      const { store, delivery } = await claimedDelivery();
+      await store.websub.announce(TOPIC, 'tag-2', 2, at(10));
+      expect(await store.websub.settle(delivery, failed(), at(20), DELAYS, MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(1020) });
+      expect(await store.websub.claimDue(10, at(1019), CLAIM_UNTIL, 2)).toEqual([]);
+      const retried = await store.websub.claimDue(10, at(1020), CLAIM_UNTIL, 2);
+      expect(retried.map((d) => d.revision)).toEqual([2]);
+    });
+
+    it('records a long reason cut to 500 characters', async () => {
+      const { store, delivery } = await claimedDelivery();
+      await store.websub.settle(delivery, failed('x'.repeat(2000)), at(0), DELAYS, MAX_FAILURES);
+      const result = (await store.websub.get(TOPIC, CALLBACK))?.lastDeliveryResult ?? '';
+      expect(result).toHaveLength(500);
+      expect(result.startsWith('failed: xxx')).toBe(true);
+    });
   });
 
-  it('is due again at once when no retry delay is configured', async () => {
-    const { store, delivery } = await claimedDelivery();
-    expect(await store.websub.settle(delivery, failed(), at(100), [], MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(100) });
-    expect((await claimAgain(store, at(100))).subscription.failures).toBe(1);
+  describe('settle: the end of a subscription', () => {
+    it(`removes the subscription and its delivery at the ${MAX_FAILURES}th consecutive failure, for the hub to send its denial`, async () => {
+      const { store, delivery } = await claimedDelivery();
+      let attempt = delivery;
+      for (let n = 1; n < MAX_FAILURES; n++) {
+        const result = await store.websub.settle(attempt, failed(), at(n * 10_000), DELAYS, MAX_FAILURES);
+        expect(result.kind, `failure ${n}`).toBe('retry');
+        attempt = await claimAgain(store, at(n * 10_000 + 5000));
+      }
+      expect(await store.websub.settle(attempt, failed(), at(60_000), DELAYS, MAX_FAILURES)).toEqual({ kind: 'removed', reason: 'failures' });
+      expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
+      expect(await store.websub.nextDueAt()).toBeNull();
+      // Gone for good: a later change queues nothing for it.
+      expect(await store.websub.announce(TOPIC, 'tag-2', 2, at(70_000))).toBe(0);
+    });
+
+    it('starts the count again after a success: failures either side of it do not add up', async () => {
+      const { store, delivery } = await claimedDelivery();
+      expect((await store.websub.settle(delivery, failed(), at(0), DELAYS, MAX_FAILURES)).kind).toBe('retry');
+      const second = await claimAgain(store, at(1000));
+      expect((await store.websub.settle(second, failed(), at(1000), DELAYS, MAX_FAILURES)).kind).toBe('retry');
+      const third = await claimAgain(store, at(6000));
+      expect(await store.websub.settle(third, { kind: 'delivered', status: 200 }, at(6000), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
+      expect((await store.websub.get(TOPIC, CALLBACK))?.failures).toBe(0);
+
+      await store.websub.announce(TOPIC, 'tag-2', 2, at(7000));
+      let attempt = await claimAgain(store, at(7000), 2);
+      for (let n = 1; n < MAX_FAILURES; n++) {
+        expect((await store.websub.settle(attempt, failed(), at(7000 + n * 10_000), DELAYS, MAX_FAILURES)).kind, `failure ${n} after the success`).toBe('retry');
+        attempt = await claimAgain(store, at(7000 + n * 10_000 + 5000), 2);
+      }
+      expect((await store.websub.get(TOPIC, CALLBACK))?.failures).toBe(MAX_FAILURES - 1);
+    });
+
+    it('removes the subscription at once on 410 Gone, a removal that is not for failures (no denial)', async () => {
+      const { store, delivery } = await claimedDelivery();
+      expect(await store.websub.settle(delivery, { kind: 'gone' }, at(10), DELAYS, MAX_FAILURES)).toEqual({ kind: 'removed', reason: 'gone' });
+      expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
+      expect(await store.websub.nextDueAt()).toBeNull();
+    });
+
+    it.each([
+      ['failed', failed()],
+      ['delivered', { kind: 'delivered', status: 200 } as const],
+    ])('leaves nothing behind for an attempt that %s after the subscriber unsubscribed', async (_name, outcome) => {
+      const { store, delivery } = await claimedDelivery();
+      await store.websub.remove(TOPIC, CALLBACK);
+      await store.websub.settle(delivery, outcome, at(10), DELAYS, MAX_FAILURES);
+      expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
+      expect(await store.websub.list()).toEqual([]);
+      expect(await store.websub.nextDueAt()).toBeNull();
+    });
   });
 
-  it('retries a change announced during the attempt once, with the newest revision, after the delay', async () => {
-    const { store, delivery } = await claimedDelivery();
-    await store.websub.announce(TOPIC, 'tag-2', 2, at(10));
-    expect(await store.websub.settle(delivery, failed(), at(20), DELAYS, MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(1020) });
-    expect(await store.websub.claimDue(10, at(1019), CLAIM_UNTIL, 2)).toEqual([]);
-    const retried = await store.websub.claimDue(10, at(1020), CLAIM_UNTIL, 2);
-    expect(retried.map((d) => d.revision)).toEqual([2]);
-  });
-
-  it('records a long reason cut to 500 characters', async () => {
-    const { store, delivery } = await claimedDelivery();
-    await store.websub.settle(delivery, failed('x'.repeat(2000)), at(0), DELAYS, MAX_FAILURES);
-    const result = (await store.websub.get(TOPIC, CALLBACK))?.lastDeliveryResult ?? '';
-    expect(result).toHaveLength(500);
-    expect(result.startsWith('failed: xxx')).toBe(true);
-  });
-});
-
-describe('settle: the end of a subscription', () => {
-  it(`removes the subscription and its delivery at the ${MAX_FAILURES}th consecutive failure, for the hub to send its denial`, async () => {
-    const { store, delivery } = await claimedDelivery();
-    let attempt = delivery;
-    for (let n = 1; n < MAX_FAILURES; n++) {
-      const result = await store.websub.settle(attempt, failed(), at(n * 10_000), DELAYS, MAX_FAILURES);
-      expect(result.kind, `failure ${n}`).toBe('retry');
-      attempt = await claimAgain(store, at(n * 10_000 + 5000));
-    }
-    expect(await store.websub.settle(attempt, failed(), at(60_000), DELAYS, MAX_FAILURES)).toEqual({ kind: 'removed', reason: 'failures' });
-    expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
-    expect(await store.websub.nextDueAt()).toBeNull();
-    // Gone for good: a later change queues nothing for it.
-    expect(await store.websub.announce(TOPIC, 'tag-2', 2, at(70_000))).toBe(0);
-  });
-
-  it('starts the count again after a success: failures either side of it do not add up', async () => {
-    const { store, delivery } = await claimedDelivery();
-    expect((await store.websub.settle(delivery, failed(), at(0), DELAYS, MAX_FAILURES)).kind).toBe('retry');
-    const second = await claimAgain(store, at(1000));
-    expect((await store.websub.settle(second, failed(), at(1000), DELAYS, MAX_FAILURES)).kind).toBe('retry');
-    const third = await claimAgain(store, at(6000));
-    expect(await store.websub.settle(third, { kind: 'delivered', status: 200 }, at(6000), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
-    expect((await store.websub.get(TOPIC, CALLBACK))?.failures).toBe(0);
-
-    await store.websub.announce(TOPIC, 'tag-2', 2, at(7000));
-    let attempt = await claimAgain(store, at(7000), 2);
-    for (let n = 1; n < MAX_FAILURES; n++) {
-      expect((await store.websub.settle(attempt, failed(), at(7000 + n * 10_000), DELAYS, MAX_FAILURES)).kind, `failure ${n} after the success`).toBe('retry');
-      attempt = await claimAgain(store, at(7000 + n * 10_000 + 5000), 2);
-    }
-    expect((await store.websub.get(TOPIC, CALLBACK))?.failures).toBe(MAX_FAILURES - 1);
-  });
-
-  it('removes the subscription at once on 410 Gone, a removal that is not for failures (no denial)', async () => {
-    const { store, delivery } = await claimedDelivery();
-    expect(await store.websub.settle(delivery, { kind: 'gone' }, at(10), DELAYS, MAX_FAILURES)).toEqual({ kind: 'removed', reason: 'gone' });
-    expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
-    expect(await store.websub.nextDueAt()).toBeNull();
-  });
-
-  it.each([
-    ['failed', failed()],
-    ['delivered', { kind: 'delivered', status: 200 } as const],
-  ])('leaves nothing behind for an attempt that %s after the subscriber unsubscribed', async (_name, outcome) => {
-    const { store, delivery } = await claimedDelivery();
-    await store.websub.remove(TOPIC, CALLBACK);
-    await store.websub.settle(delivery, outcome, at(10), DELAYS, MAX_FAILURES);
-    expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
-    expect(await store.websub.list()).toEqual([]);
-    expect(await store.websub.nextDueAt()).toBeNull();
-  });
-});
-
-describe('pruneRejected', () => {
-  it('removes subscriptions rejected before the given time, and nothing else', async () => {
-    const store = await freshStore();
-    await store.websub.recordRequest(TOPIC, CALLBACK, at(0));
-    await store.websub.reject(TOPIC, CALLBACK, at(1000));
-    await store.websub.recordRequest(TOPIC, `${CALLBACK}-pending`, at(0));
-    await store.websub.recordRequest(TOPIC, `${CALLBACK}-late`, at(0));
-    await store.websub.reject(TOPIC, `${CALLBACK}-late`, at(5000));
-    expect(await store.websub.pruneRejected(at(1000))).toBe(0);
-    expect(await store.websub.pruneRejected(at(2000))).toBe(1);
-    expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
-    expect((await store.websub.get(TOPIC, `${CALLBACK}-late`))?.state).toBe('rejected');
-    expect((await store.websub.get(TOPIC, `${CALLBACK}-pending`))?.state).toBe('pending');
+  describe('pruneRejected', () => {
+    it('removes subscriptions rejected before the given time, and nothing else', async () => {
+      const store = await freshStore();
+      await store.websub.recordRequest(TOPIC, CALLBACK, at(0));
+      await store.websub.reject(TOPIC, CALLBACK, at(1000));
+      await store.websub.recordRequest(TOPIC, `${CALLBACK}-pending`, at(0));
+      await store.websub.recordRequest(TOPIC, `${CALLBACK}-late`, at(0));
+      await store.websub.reject(TOPIC, `${CALLBACK}-late`, at(5000));
+      expect(await store.websub.pruneRejected(at(1000))).toBe(0);
+      expect(await store.websub.pruneRejected(at(2000))).toBe(1);
+      expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
+      expect((await store.websub.get(TOPIC, `${CALLBACK}-late`))?.state).toBe('rejected');
+      expect((await store.websub.get(TOPIC, `${CALLBACK}-pending`))?.state).toBe('pending');
+    });
   });
 });

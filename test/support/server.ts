@@ -34,9 +34,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the service on 127.0.0.1 with an ephemeral port over the given SQLite file. */
+/** Starts the service on 127.0.0.1 with an ephemeral port over the given SQLite file (or PostgreSQL URL). */
 export async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const databaseUrl = `sqlite:${dbPath}`;
+  const databaseUrl = dbPath.startsWith('postgres') ? dbPath : `sqlite:${dbPath}`;
   const store = await openStore(databaseUrl, SERVING);
   // BASE_URL must name the real port, so take a free one first.
   const port = await freePort();

@@ -1,0 +1,35 @@
+// The engines a store test runs against: a SQLite file of its own, and a PostgreSQL schema of its own when PostgreSQL
+// is reachable (skipped otherwise, as global-setup.ts says loudly). Everything made is removed after the file.
+import { afterAll } from 'vitest';
+import { tempDir } from './server.js';
+import { dropPostgresSchema, freshPostgresUrl, postgres } from './postgres.js';
+
+export interface TestEngine {
+  name: 'sqlite' | 'postgres';
+  /** False when the engine cannot run here (PostgreSQL unreachable): `describe.skipIf(!available)`. */
+  available: boolean;
+  /** A new, empty database of this engine (a DATABASE_URL). */
+  url(): Promise<string>;
+}
+
+export function testEngines(prefix = 'store'): TestEngine[] {
+  const dir = tempDir(`reviews-${prefix}-`);
+  const schemas: string[] = [];
+  let counter = 0;
+  afterAll(async () => {
+    dir.remove();
+    await Promise.all(schemas.map((url) => dropPostgresSchema(url)));
+  });
+  return [
+    { name: 'sqlite', available: true, url: async () => `sqlite:${dir.path}/${prefix}-${++counter}.db` },
+    {
+      name: 'postgres',
+      available: postgres,
+      async url() {
+        const url = await freshPostgresUrl();
+        schemas.push(url);
+        return url;
+      },
+    },
+  ];
+}
