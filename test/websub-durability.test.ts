@@ -1,18 +1,17 @@
 // The WebSub outbox is durable and fair: a killed hub delivers after restart, a hanging subscriber delays no one, replicas deliver once.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/open.js';
 import type { Store, Subscription } from '../src/store/types.js';
 import { hubRequest, subscribe } from './support/hub-subscribe.js';
 import { Listener } from './support/listener.js';
 import { newReview } from './support/reviews.js';
-import { CLI, freePort, inheritedEnv, runCli, untilServing, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
+import { ServiceProcess, stopAllServices } from './support/service-process.js';
 import { Subscriber } from './support/subscriber.js';
 import { sleep, until } from './support/wait.js';
 
 const dir = tempDir('reviews-websub-durability-');
 const SESSION_SECRET = 'websub-durability-test-secret-0123456789';
-const children = new Set<ChildProcess>();
 const stores: Store[] = [];
 let subscriber: Subscriber;
 
@@ -21,73 +20,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  await Promise.all([...children].map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  await stopAllServices();
   for (const store of stores) await store.close();
   await subscriber?.close();
   dir.remove();
 });
-
-/** `reviews serve` as a separate process; the same settings (port, BASE_URL, database) survive every restart. */
-class ServiceProcess {
-  readonly url: string;
-  readonly databaseUrl: string;
-  private child: ChildProcess | undefined;
-  private output = '';
-
-  private constructor(
-    private readonly settings: Record<string, string>,
-    port: number,
-  ) {
-    this.url = `http://127.0.0.1:${port}`;
-    this.databaseUrl = settings.DATABASE_URL!;
-  }
-
-  static async create(name: string, settings: Record<string, string> = {}): Promise<ServiceProcess> {
-    const port = await freePort();
-    return new ServiceProcess(
-      {
-        DATABASE_URL: `sqlite:${dir.path}/${name}.db`,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        BASE_URL: `http://127.0.0.1:${port}`,
-        WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
-        MCP_SESSION_SECRET: SESSION_SECRET,
-        WEBSUB_TIMEOUT_MS: '1000',
-        WEBSUB_RETRY_DELAYS_MS: '1500',
-        RELOAD_INTERVAL_MS: '100',
-        LOG_LEVEL: 'info',
-        ...settings,
-      },
-      port,
-    );
-  }
-
-  /** The last lines the process logged, for failure messages. */
-  log(): string {
-    return this.output.split('\n').slice(-15).join('\n');
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...inheritedEnv(), ...this.settings }, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    children.add(child);
-    child.once('exit', () => children.delete(child));
-    const collect = (chunk: Buffer) => (this.output += chunk.toString());
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    await untilServing(this.url, child, () => this.log());
-  }
-
-  /** Ends the process with `signal` (SIGKILL: no shutdown code runs at all) and waits for it to be gone. */
-  async stop(signal: NodeJS.Signals): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill(signal);
-    await exited;
-  }
-}
 
 /** The SQLite file opened from the test process, beside the service, as the operator's CLI would. */
 async function storeOf(databaseUrl: string): Promise<Store> {
@@ -120,7 +57,7 @@ describe('a hub killed with SIGKILL loses no delivery', () => {
   ];
 
   it.each(cases)('delivers a delivery that was %s after a restart, once, with the current content', async (name, firstAnswer) => {
-    const service = await ServiceProcess.create(`killed-${firstAnswer}`);
+    const service = await ServiceProcess.create(`sqlite:${dir.path}/killed-${firstAnswer}.db`);
     await service.start();
     const store = await storeOf(service.databaseUrl);
     const topic = `${service.url}/reviews.json`;
@@ -162,7 +99,7 @@ describe('a hub killed with SIGKILL loses no delivery', () => {
   });
 
   it('announces an import made while the hub was down when it starts again, on every changed topic', async () => {
-    const service = await ServiceProcess.create('offline-import');
+    const service = await ServiceProcess.create(`sqlite:${dir.path}/offline-import.db`);
     await service.start();
     const store = await storeOf(service.databaseUrl);
     const topics = [
