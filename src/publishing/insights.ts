@@ -142,12 +142,25 @@ export class InsightsCatchUp {
   /** The last build this process made: how long its thread took, and how many reviews it analysed. */
   lastBuild: { ms: number; analysed: number } | undefined;
 
+  /** Waits of `follow` cut short when the store says a document was stored (by another process, on PostgreSQL). */
+  private readonly waking = new Set<() => void>();
+  private readonly stopWatching: () => void;
+
   constructor(
     private readonly store: Store,
     private readonly worker: InsightsWorker,
     private readonly log: FastifyBaseLogger,
     private readonly pollMs: number,
-  ) {}
+  ) {
+    this.stopWatching = store.watch((change) => {
+      if (change.kind !== 'insights' && change.kind !== 'resumed') return;
+      for (const wake of [...this.waking]) wake();
+    });
+  }
+
+  stop(): void {
+    this.stopWatching();
+  }
 
   /** Whether the served insights describe this data version, as built by this engine. */
   isCurrent(served: ServedInsights, version: DataVersion): boolean {
@@ -183,8 +196,18 @@ export class InsightsCatchUp {
         if (outcome.kind === 'superseded') return undefined;
         this.log.info({ asOf }, 'another process is building these insights; waiting for them');
       }
-      // The store's poll interval, but never longer than the retry: a claim that lapses is taken over promptly.
-      await new Promise((done) => setTimeout(done, Math.min(this.pollMs, RETRY_BUSY_MS)).unref());
+      // The store's poll interval, but never longer than the retry: a claim that lapses is taken over promptly. A
+      // store that sends notices ends the wait as soon as another process stores a document.
+      await new Promise<void>((done) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.waking.delete(wake);
+          done();
+        };
+        const timer = setTimeout(wake, Math.min(this.pollMs, RETRY_BUSY_MS));
+        timer.unref();
+        this.waking.add(wake);
+      });
     }
     return undefined;
   }

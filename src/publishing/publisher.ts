@@ -85,6 +85,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   async stop(): Promise<void> {
     this.stopPolling();
     this.stopWatching();
+    this.catchUp?.stop();
     await this.insightsWorker?.stop();
   }
 

@@ -45,7 +45,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(`cannot open the PostgreSQL store at ${redactedUrl(url)}: ${message}`, { cause: error });
   }
-  const notices = new ChangeNotices(connection, schema, log);
+  // Named apart from the pool's connections, so an operator (or a test) finds each process's listener.
+  const notices = new ChangeNotices({ ...connection, application_name: `reviews-service notices ${schema}` }, schema, log);
   return new KyselyStore('postgres', db, (listener) => notices.watch(listener), async () => {
     await notices.close();
     await db.destroy();

@@ -1,0 +1,147 @@
+// What only PostgreSQL has to get right, with several processes on one database: migrations started together,
+// deliveries claimed by several workers, the same change announced by several replicas, and change notices (sent at
+// commit, reconnected after a lost connection).
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { StoreChange } from '../src/store/engine.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/types.js';
+import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf } from './support/postgres.js';
+import { newReview } from './support/reviews.js';
+import { until } from './support/wait.js';
+
+const schemas: string[] = [];
+let stores: Store[] = [];
+
+async function freshUrl(): Promise<string> {
+  const url = await freshPostgresUrl();
+  schemas.push(url);
+  return url;
+}
+
+async function open(url: string): Promise<Store> {
+  const store = await openStore(url);
+  stores.push(store);
+  return store;
+}
+
+afterEach(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  stores = [];
+});
+afterAll(async () => {
+  await Promise.all(schemas.map((url) => dropPostgresSchema(url)));
+});
+
+async function query<T extends object>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const TOPIC = 'https://reviews.example/reviews.json';
+
+/** `n` active subscriptions of TOPIC with a day's lease. */
+async function subscribers(store: Store, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await store.websub.activate(TOPIC, `https://s${i}.example/cb`, { secret: null, leaseSeconds: 86_400, expiresAt: at(86_400_000) }, at(0));
+  }
+}
+
+/** Collects the changes a store hears. */
+function heard(store: Store): StoreChange[] {
+  const changes: StoreChange[] = [];
+  store.watch((change) => changes.push(change));
+  return changes;
+}
+
+describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
+  it('migrates once when six processes open a new database at the same moment', async () => {
+    const url = await freshUrl();
+    await Promise.all(Array.from({ length: 6 }, () => open(url)));
+    const applied = await query<{ name: string; n: string }>(`SELECT name, count(*) AS n FROM ${schemaOf(url)}.kysely_migration GROUP BY name`);
+    expect(applied.length).toBeGreaterThanOrEqual(7);
+    expect(applied.every((row) => Number(row.n) === 1)).toBe(true);
+    expect((await stores[5]!.currentVersion()).revision).toBe(0);
+  });
+
+  it('gives each due delivery to one of several workers claiming at once', async () => {
+    const url = await freshUrl();
+    const [a, b, c] = await Promise.all([open(url), open(url), open(url)]);
+    await subscribers(a!, 60);
+    expect(await a!.websub.announce(TOPIC, 'tag-1', 1, at(0))).toBe(60);
+    const claims = await Promise.all([a!, b!, c!, a!, b!, c!].map((store) => store.websub.claimDue(15, at(1), at(60_000), 1)));
+    const ids = claims.flat().map((d) => d.subscription.id);
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
+    // A claim that lapsed (its worker died) goes to the next worker, once.
+    const retaken = await Promise.all([b!, c!].map((store) => store.websub.claimDue(100, at(60_001), at(120_000), 1)));
+    expect(retaken.flat()).toHaveLength(60);
+    expect(new Set(retaken.flat().map((d) => d.subscription.id)).size).toBe(60);
+  });
+
+  it('queues a change announced by several replicas at once for each subscriber once', async () => {
+    const url = await freshUrl();
+    const replicas = await Promise.all([open(url), open(url), open(url)]);
+    await subscribers(replicas[0]!, 20);
+    for (let revision = 1; revision <= 5; revision++) {
+      const queued = await Promise.all(replicas.map((store) => store.websub.announce(TOPIC, `tag-${revision}`, revision, at(revision))));
+      expect(queued.sort()).toEqual([0, 0, 20]);
+      const due = await replicas[1]!.websub.claimDue(100, at(revision), at(revision), revision);
+      expect(due).toHaveLength(20);
+      expect(due.every((d) => d.revision === revision)).toBe(true);
+    }
+  });
+
+  it('tells every process what another committed, once per import, and nothing of another schema', async () => {
+    const url = await freshUrl();
+    const [writer, reader] = await Promise.all([open(url), open(url)]);
+    const other = await open(await freshUrl());
+    const changes = heard(reader);
+    const elsewhere = heard(other);
+    // The listener connects when the first watcher comes.
+    await until(async () => (await query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [`reviews-service notices ${schemaOf(url)}`])).length === 1, 5000, () => 'the listener to connect');
+
+    await writer.applyImport({ reviews: [newReview({ id: 'r1' })], replace: false });
+    await until(async () => changes.some((c) => c.kind === 'data'), 2000, () => `the import to be heard: ${JSON.stringify(changes)}`);
+    expect(changes.filter((c) => c.kind === 'data')).toHaveLength(1);
+
+    await writer.revokeSession('session-1', at(86_400_000));
+    await until(async () => changes.some((c) => c.kind === 'revoked' && c.id === 'session-1'), 2000, () => 'the revocation to be heard');
+    await writer.insights.saveDocument({ engineVersion: 'e', asOf: at(1), generatedAt: at(2), lastModified: at(1), reviewCount: 1, document: '{}', compressed: null });
+    await until(async () => changes.some((c) => c.kind === 'insights'), 2000, () => 'the stored insights to be heard');
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('listens again after its connection is killed, says so, and tells its watchers to look for what they missed', async () => {
+    const url = await freshUrl();
+    const logged: string[] = [];
+    const log = { info: (_: object, message: string) => logged.push(message), warn: (_: object, message: string) => logged.push(message) };
+    const reader = await openStore(url, { log });
+    stores.push(reader);
+    const writer = await open(url);
+    const changes = heard(reader);
+    const listener = `reviews-service notices ${schemaOf(url)}`;
+    const backend = () => query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [listener]);
+    await until(async () => (await backend()).length === 1, 5000, () => 'the listener to connect');
+    const [{ pid }] = (await backend()) as [{ pid: number }];
+
+    await query('SELECT pg_terminate_backend($1)', [pid]);
+    // Committed while nobody listened: its notice is lost, and `resumed` stands for it.
+    await writer.applyImport({ reviews: [newReview({ id: 'while-away' })], replace: false });
+    await until(async () => changes.some((c) => c.kind === 'resumed'), 10_000, () => `the listener to come back: ${logged.join(' | ')}`);
+    expect(logged.some((m) => m.startsWith('store notices: connection to PostgreSQL lost'))).toBe(true);
+    expect(logged.some((m) => m.startsWith('store notices: listening again'))).toBe(true);
+    expect((await backend())[0]?.pid).not.toBe(pid);
+
+    const before = changes.length;
+    await writer.applyImport({ reviews: [newReview({ id: 'after' })], replace: false });
+    await until(async () => changes.slice(before).some((c) => c.kind === 'data'), 2000, () => 'the next import to be heard');
+  });
+});
