@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { generateDemo } from '../src/demo/generate.js';
 import { rssMiB, waitFor } from './process.js';
 import { benchImportStall } from './import-stall.js';
+import { benchReplicas } from './replicas.js';
 import { benchRestart } from './restart.js';
 import { benchWebSub } from './websub.js';
 import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
@@ -199,6 +200,13 @@ try {
   if (values.only === 'stall') {
     process.stderr.write('\nA cached GET while the CLI imports a large file\n');
     await benchImportStall({ root, work, port: port++, size: Number(values.stall), row });
+  }
+  if (values.only === undefined || values.only === 'replicas') {
+    process.stderr.write('\nPostgreSQL: import, one and two replicas, propagation\n');
+    for (const size of sizes) {
+      await benchReplicas({ root, work, port, size, duration, row });
+      port += 3;
+    }
   }
   if (values.only === undefined || values.only === 'websub') {
     process.stderr.write('\nWebSub\n');

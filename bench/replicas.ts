@@ -1,0 +1,119 @@
+// PostgreSQL and replicas: the import on PostgreSQL against SQLite, read throughput of one and of two replicas in one
+// run, and how soon both replicas serve what the CLI committed. BENCH_POSTGRES_URL names the database (the test one by
+// default); the bench works in a schema of its own and drops it after.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { generateDemo } from '../src/demo/generate.js';
+import { until, waitFor } from './process.js';
+
+export interface ReplicasBenchOptions {
+  root: string;
+  work: string;
+  port: number;
+  size: number;
+  duration: number;
+  row: (...cells: (string | number)[]) => void;
+}
+
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SECRET = 'bench-replicas-session-secret-0123456789';
+/** Imports of one review each, timed from the CLI's exit to both replicas serving the new version. */
+const PROPAGATIONS = 7;
+
+async function admin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function benchReplicas({ root, work, port, size, duration, row }: ReplicasBenchOptions): Promise<void> {
+  const cli = join(root, 'dist/src/cli/main.js');
+  const schema = `bench_${Date.now()}`;
+  await admin(`CREATE SCHEMA ${schema}`);
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const databaseUrl = url.href;
+  const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, LOG_LEVEL: 'silent', ...extra });
+  const servers: ChildProcess[] = [];
+  try {
+    const file = join(work, `replicas-${size}.json`);
+    writeFileSync(file, JSON.stringify(generateDemo({ reviews: size })));
+    const sqliteUrl = `sqlite:${join(work, `replicas-${size}.db`)}`;
+    for (const [engine, db] of [['SQLite', sqliteUrl], ['PostgreSQL', databaseUrl]] as const) {
+      const start = performance.now();
+      execFileSync(process.execPath, [cli, 'import', file], { env: env({ DATABASE_URL: db }), stdio: 'ignore' });
+      row(size, `import into a new ${engine} store (CLI, whole process)`, `${Math.round(performance.now() - start)} ms`);
+    }
+
+    const base = (p: number) => `http://127.0.0.1:${p}`;
+    const startReplica = async (p: number, db = databaseUrl, baseUrl = base(port)) => {
+      const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
+        env: env({ DATABASE_URL: db, PORT: String(p), HOST: '127.0.0.1', BASE_URL: baseUrl, MCP_SESSION_SECRET: SECRET, RATE_LIMIT_QUERIES_PER_MINUTE: '100000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' }),
+        stdio: ['ignore', openSync(join(process.env.BENCH_LOG_DIR ?? work, `replica-${p}.log`), 'w'), 'inherit'],
+      });
+      servers.push(child);
+      const started = performance.now();
+      await waitFor(`${base(p)}/reviews.json`);
+      return Math.round(performance.now() - started);
+    };
+    row(size, 'replica A on PostgreSQL: start to first 200', `${await startReplica(port)} ms`);
+    row(size, 'replica B on PostgreSQL: start to first 200', `${await startReplica(port + 1)} ms`);
+    await until(async () => (await fetch(`${base(port + 1)}/readyz`)).ok, 120_000, 'replica B to be ready');
+
+    // The same requests against A alone, then spread over A and B at once, with the same 10 connections in all.
+    const paths = ['/api/feed.json', '/api/reviews/search?mentions_technician=zoe&min_rating=4&limit=20'];
+    for (const path of paths) {
+      const load = (p: number, connections: number) =>
+        autocannon({ url: `${base(p)}${path}`, connections, duration, headers: { 'accept-encoding': 'gzip' } });
+      const one = await load(port, 10);
+      const [a, b] = await Promise.all([load(port, 5), load(port + 1, 5)]);
+      const two = a.requests.average + b.requests.average;
+      const errors = one.non2xx + a.non2xx + b.non2xx + one.errors + a.errors + b.errors;
+      row(size, `GET ${path.split('?')[0]} req/s: two replicas (one)`, `${two.toFixed(0)} (p99 ${Math.max(a.latency.p99, b.latency.p99)} ms)`, `one ${one.requests.average.toFixed(0)} (p99 ${one.latency.p99} ms)`, `ratio ${(two / one.requests.average).toFixed(2)}${errors ? `, ${errors} errors` : ''}`);
+    }
+
+    const onPostgres = await propagation(cli, work, databaseUrl, [base(port), base(port + 1)], env);
+    await stopAll(servers.splice(0));
+    // The same on one server over SQLite: what a new version costs to serve, whatever the engine.
+    await startReplica(port + 2, sqliteUrl, base(port + 2));
+    const onSqlite = await propagation(cli, work, sqliteUrl, [base(port + 2)], env);
+    row(size, `import commit → served, ms (median, max of ${PROPAGATIONS}): both PostgreSQL replicas (one SQLite server)`, `${onPostgres}`, `SQLite ${onSqlite}`);
+  } finally {
+    await stopAll(servers);
+    await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  }
+}
+
+/**
+ * Imports of one review each, timed from the CLI's exit (its transaction committed just before) until every server
+ * serves a new reviews ETag: "median, max" in ms.
+ */
+async function propagation(cli: string, work: string, databaseUrl: string, bases: string[], env: (extra: Record<string, string>) => NodeJS.ProcessEnv): Promise<string> {
+  const etagOf = async (base: string) => (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+  const times: number[] = [];
+  for (let i = 0; i < PROPAGATIONS; i++) {
+    const before = await Promise.all(bases.map(etagOf));
+    const one = join(work, `one-${i}.ndjson`);
+    const id = `bench-propagation-${Date.now()}-${i}`;
+    writeFileSync(one, `${JSON.stringify({ id, date: '2026-11-01', rating: 5, text: 'Quick and tidy repair.', author: 'B. P.', technicians: [], services: [], verified: true })}\n`);
+    execFileSync(process.execPath, [cli, 'import', one], { env: env({ DATABASE_URL: databaseUrl }), stdio: 'ignore' });
+    const committed = performance.now();
+    await until(async () => (await Promise.all(bases.map(etagOf))).every((etag, k) => etag !== before[k]), 60_000, 'every server to serve the import', 5);
+    times.push(Math.round(performance.now() - committed));
+  }
+  return `${median(times)}, ${Math.max(...times)}`;
+}
+
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+}
