@@ -99,6 +99,25 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     }
   });
 
+  it('numbers two imports committed side by side one after the other, so a reader that read the first also gets the second', async () => {
+    const url = await freshUrl();
+    const [a, b, reader] = await Promise.all([open(url), open(url), open(url)]);
+    for (let round = 0; round < 5; round++) {
+      const seen = await reader.readPublished();
+      const known = new Map(seen.reviews.map((r) => [r.id, r]));
+      const [first, second] = await Promise.all([
+        a.applyImport({ reviews: Array.from({ length: 300 }, (_, i) => newReview({ id: `a-${round}-${i}` })), replace: false }),
+        b.applyImport({ reviews: Array.from({ length: 300 }, (_, i) => newReview({ id: `b-${round}-${i}` })), replace: false }),
+      ]);
+      expect([first.version.revision, second.version.revision].sort((x, y) => x - y)).toEqual([seen.version.revision + 1, seen.version.revision + 2]);
+      const rows = await query<{ revision: number; n: string }>(`SELECT revision, count(*) AS n FROM ${schemaOf(url)}.reviews WHERE revision > $1 GROUP BY revision ORDER BY revision`, [seen.version.revision]);
+      expect(rows.map((r) => [r.revision, Number(r.n)])).toEqual([[seen.version.revision + 1, 300], [seen.version.revision + 2, 300]]);
+      const changes = await reader.readChanges(seen.version.revision, known);
+      expect(changes.delta.upsert).toHaveLength(600);
+      expect(changes.version.revision).toBe(seen.version.revision + 2);
+    }
+  });
+
   it('tells every process what another committed, once per import, and nothing of another schema', async () => {
     const url = await freshUrl();
     const [writer, reader] = await Promise.all([open(url), open(url)]);

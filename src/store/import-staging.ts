@@ -9,7 +9,7 @@ import type { LocatedReview } from '../reviews/import-file.js';
 import type { DataVersion } from '../reviews/published.js';
 import type { Duplicate, ImportProgress, ImportStaging, ImportSummary } from './types.js';
 import { inTransaction } from './transaction.js';
-import { notifyChange } from './engine.js';
+import { isPostgres, notifyChange } from './engine.js';
 
 /** The columns an import writes from a review; the rest (times, revision) are the import's own. */
 export interface ReviewContent {
@@ -179,7 +179,9 @@ async function applyStaged(
   onProgress: ImportProgress | undefined,
 ): Promise<ImportSummary> {
   const now = new Date().toISOString();
-  // Rows written here carry the revision this import commits as.
+  // Rows written here carry the revision this import commits as. On PostgreSQL two imports run side by side: the
+  // state row is locked first, so the second waits and numbers its rows after the first's. (SQLite has one writer.)
+  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
   const revision = (await readVersion(trx)).revision + 1;
   const compared = await sql<{ added: number | null; updated: number | null; unchanged: number | null; published: number | null }>`
     SELECT sum(CASE WHEN r.id IS NULL THEN 1 ELSE 0 END) AS added,

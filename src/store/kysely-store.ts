@@ -6,7 +6,7 @@ import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
-import { inTransaction } from './transaction.js';
+import { inSnapshot, inTransaction } from './transaction.js';
 import { notifyChange } from './engine.js';
 
 export interface Database extends WebSubTables, InsightsTables {
@@ -64,7 +64,7 @@ export class KyselyStore implements Store {
   }
 
   readPublished(): Promise<PublishedData> {
-    return inTransaction(this.db, async (trx) => {
+    return inSnapshot(this.db, async (trx) => {
       const rows = await trx
         .selectFrom('reviews')
         .selectAll()
@@ -77,7 +77,7 @@ export class KyselyStore implements Store {
   }
 
   readChanges(revision: number, known: ReadonlyMap<string, unknown>): Promise<PublishedChanges> {
-    return inTransaction(this.db, async (trx) => {
+    return inSnapshot(this.db, async (trx) => {
       // Read a page at a time, with a turn of the event loop between pages: after an import of 330,000 reviews, one
       // read of every changed row would hold a server's thread for seconds (SQLite answers synchronously).
       const upsert: PublishedReview[] = [];

@@ -21,6 +21,15 @@ function isBusy(error: unknown): boolean {
   return code.startsWith('SQLITE_BUSY') || POSTGRES_RETRYABLE.has(code);
 }
 
+/**
+ * Runs `work`, which only reads, on one snapshot of the data. SQLite's transactions are that already; PostgreSQL's
+ * default (read committed) lets each statement see what committed before it, so reads of the reviews and of the
+ * version they are at could straddle an import.
+ */
+export function inSnapshot<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+}
+
 /** Runs `work` in a transaction; when it loses to another (SQLITE_BUSY, a deadlock) it is rolled back and run again until RETRY_FOR_MS have passed. */
 export async function inTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const deadline = Date.now() + RETRY_FOR_MS;
