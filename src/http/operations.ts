@@ -1,5 +1,6 @@
 // What an operator points a load balancer and Prometheus at: /healthz (the process answers), /readyz (it can
-// serve: the store answers and a view is built; 503 with the reason otherwise, and from the start of a shutdown),
+// serve: a view is built from a store that answered; 503 with the reason otherwise, and from the start of a
+// shutdown; a store lost later is named in the body but keeps 200, since the data in memory is still served),
 // and /metrics in Prometheus's text format. Figures kept elsewhere (view and insights build times, deliveries) are
 // read at each scrape; requests, MCP calls and limit refusals are counted here.
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,8 @@ const STORE_CHECK_MS = 2000;
 export class Operations {
   readonly registry = new Registry();
   private closing = false;
+  /** Whether the store answered the last readiness check (or scrape). */
+  private storeUp = true;
   private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
   private readonly latency = new Histogram({
     name: 'http_request_duration_seconds',
@@ -35,6 +38,10 @@ export class Operations {
     collectDefaultMetrics({ register: this.registry });
     const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>, labelNames: string[] = []) =>
       new Gauge({ name, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });
+    gauge('reviews_store_up', 'Whether the store answered the last check (1) or not (0); the last data is served either way', async (g) => {
+      await this.readiness();
+      g.set(this.storeUp ? 1 : 0);
+    });
     gauge('reviews_data_revision', 'Store revision of the data served', (g) => g.set(this.publisher.current().snapshot.version.revision));
     gauge('reviews_published', 'Verified reviews served', (g) => g.set(this.publisher.current().snapshot.reviews.length));
     gauge('reviews_data_age_seconds', 'Seconds since the served data was published', (g) => {
@@ -85,21 +92,29 @@ export class Operations {
     this.closing = true;
   }
 
-  /** Why the server cannot serve now, or undefined when it can. */
-  private async notReady(): Promise<string | undefined> {
-    if (this.closing) return 'shutting down';
+  /**
+   * Why the server cannot serve now (undefined when it can), and whether the store answers. A store that stops
+   * answering after the first view was built does not make the server unready: it still serves the last data, and
+   * every replica of one database would go out of a load balancer's rotation at once, for an outage of all of them.
+   */
+  private async readiness(): Promise<{ reason?: string; store: string }> {
+    if (this.closing) return { reason: 'shutting down', store: 'not checked' };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((done) => (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)));
+    const store = await Promise.race([
+      this.store.currentVersion().then(
+        () => 'ok',
+        (error: unknown) => `the store failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+      timeout,
+    ]).finally(() => clearTimeout(timer));
+    this.storeUp = store === 'ok';
     try {
       this.publisher.current();
     } catch {
-      return 'no data version built yet';
+      return { reason: store === 'ok' ? 'no data version built yet' : store, store };
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<string>((done) => (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)));
-    try {
-      return await Promise.race([this.store.currentVersion().then(() => undefined, (error: unknown) => `the store failed: ${error instanceof Error ? error.message : String(error)}`), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return { store };
   }
 
   register(app: FastifyInstance): void {
@@ -123,9 +138,9 @@ export class Operations {
       method: ['GET', 'HEAD'],
       url: OPERATIONS_ROUTES.ready,
       handler: async (_request, reply) => {
-        const reason = await this.notReady();
+        const { reason, store } = await this.readiness();
         if (reason) return send(reply, json(503, { status: 'not_ready', reason }));
-        return send(reply, json(200, { status: 'ready', version: this.publisher.current().snapshot.version }));
+        return send(reply, json(200, { status: 'ready', version: this.publisher.current().snapshot.version, store }));
       },
     });
     app.route({
