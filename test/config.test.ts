@@ -13,10 +13,18 @@ describe('configuration', () => {
       baseUrl: 'http://localhost:3000',
       databaseUrl: 'sqlite:data/reviews.db',
       websub: { leaseDefaultSeconds: 864000, leaseMinSeconds: 3600, leaseMaxSeconds: 2592000, retryDelaysMs: [60000, 600000], timeoutMs: 10000, allowPrivateCallbacks: false },
-      mcp: { allowedOrigins: [] },
+      databasePoolSize: 10,
+      mcp: { allowedOrigins: [], sharedSecret: false },
       logLevel: 'info',
     });
     expect(loaded.config.mcp.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('takes the pool size and says whether the MCP session key was given (replicas must share one) or made up', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4', MCP_SESSION_SECRET: 'a-shared-secret-of-replicas' })).toMatchObject({
+      ok: true,
+      config: { databasePoolSize: 4, mcp: { sessionSecret: 'a-shared-secret-of-replicas', sharedSecret: true } },
+    });
   });
 
   it('derives BASE_URL from PORT and strips a trailing slash from a given one', () => {
@@ -30,10 +38,10 @@ describe('configuration', () => {
   });
 
   it('reports every invalid value by name', () => {
-    const loaded = loadConfig({ PORT: 'eighty', WEBSUB_RETRY_DELAYS_MS: '1s', MCP_ALLOWED_ORIGINS: 'not an origin', LOG_LEVEL: 'loud', MCP_SESSION_SECRET: 'short' });
+    const loaded = loadConfig({ PORT: 'eighty', WEBSUB_RETRY_DELAYS_MS: '1s', MCP_ALLOWED_ORIGINS: 'not an origin', LOG_LEVEL: 'loud', MCP_SESSION_SECRET: 'short', DATABASE_POOL_SIZE: '0' });
     expect(loaded.ok).toBe(false);
     if (loaded.ok) return;
     const text = loaded.problems.join('\n');
-    for (const name of ['PORT', 'WEBSUB_RETRY_DELAYS_MS', 'MCP_ALLOWED_ORIGINS', 'LOG_LEVEL', 'MCP_SESSION_SECRET']) expect(text).toContain(name);
+    for (const name of ['PORT', 'WEBSUB_RETRY_DELAYS_MS', 'MCP_ALLOWED_ORIGINS', 'LOG_LEVEL', 'MCP_SESSION_SECRET', 'DATABASE_POOL_SIZE']) expect(text).toContain(name);
   });
 });
