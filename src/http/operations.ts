@@ -36,6 +36,15 @@ export class Operations {
     private readonly publisher: Publisher,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    // A figure read from the store has no sample while the store does not answer: the scrape still succeeds, with
+    // reviews_store_up 0 saying why.
+    const fromStore = (collect: (g: Gauge) => Promise<void>) => async (g: Gauge) => {
+      try {
+        await collect(g);
+      } catch {
+        g.reset();
+      }
+    };
     const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>, labelNames: string[] = []) =>
       new Gauge({ name, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });
     gauge('reviews_store_up', 'Whether the store answered the last check (1) or not (0); the last data is served either way', async (g) => {
@@ -57,13 +66,13 @@ export class Operations {
     gauge(
       'websub_subscriptions',
       'WebSub subscriptions, by state',
-      async (g) => {
+      fromStore(async (g) => {
         const { subscriptions } = await this.store.websub.stats();
         for (const [state, n] of Object.entries(subscriptions)) g.set({ state }, n);
-      },
+      }),
       ['state'],
     );
-    gauge('websub_outbox_pending', 'WebSub deliveries waiting in the outbox', async (g) => g.set((await this.store.websub.stats()).pendingDeliveries));
+    gauge('websub_outbox_pending', 'WebSub deliveries waiting in the outbox', fromStore(async (g) => g.set((await this.store.websub.stats()).pendingDeliveries)));
   }
 
   /** Counts the deliveries of this process's hub, by outcome. */
