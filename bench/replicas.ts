@@ -23,14 +23,20 @@ const SECRET = 'bench-replicas-session-secret-0123456789';
 /** Imports of one review each, timed from the CLI's exit to both replicas serving the new version. */
 const PROPAGATIONS = 7;
 
-async function admin(text: string): Promise<void> {
+async function admin(text: string): Promise<pg.QueryResultRow[]> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query(text)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** Transactions PostgreSQL has committed in the bench's database, by every client (the replicas' polls included). */
+async function commits(): Promise<number> {
+  const [row] = await admin('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()');
+  return Number(row?.xact_commit ?? 0);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -83,10 +89,14 @@ export async function benchReplicas({ root, work, port, size, duration, row }: R
       const load = (p: number, connections: number) =>
         autocannon({ url: `${base(p)}${path}`, connections, duration, headers: { 'accept-encoding': 'gzip' } });
       const one = await load(port, 10);
+      const committedBefore = await commits();
       const [a, b] = await Promise.all([load(port, 5), load(port + 1, 5)]);
+      // The read path never queries the store: what PostgreSQL commits meanwhile is the replicas' polls.
+      const transactions = (await commits()) - committedBefore;
       const two = a.requests.average + b.requests.average;
       const errors = one.non2xx + a.non2xx + b.non2xx + one.errors + a.errors + b.errors;
       row(size, `GET ${path.split('?')[0]} req/s: two replicas (one)`, `${two.toFixed(0)} (p99 ${Math.max(a.latency.p99, b.latency.p99)} ms)`, `one ${one.requests.average.toFixed(0)} (p99 ${one.latency.p99} ms)`, `ratio ${(two / one.requests.average).toFixed(2)}${errors ? `, ${errors} errors` : ''}`);
+      row(size, `  PostgreSQL transactions during those ${(a.requests.total + b.requests.total).toLocaleString('en-US')} requests`, `${transactions}`);
     }
 
     const onPostgres = await propagation(cli, work, databaseUrl, [base(port), base(port + 1)], env);
