@@ -41,7 +41,9 @@ export class ChangeNotices {
 
   private async connect(): Promise<void> {
     this.retry = undefined;
-    const client = new pg.Client({ ...this.connection, keepAlive: true });
+    // TCP keep-alive probes after 10 s of silence find a connection a network failure left half-open (no notice
+    // would ever come on it, and only the poll would see changes).
+    const client = new pg.Client({ ...this.connection, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
