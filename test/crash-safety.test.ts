@@ -2,11 +2,10 @@
 // store exactly as it was (same reviews, same revision; on SQLite an intact file, on PostgreSQL no transaction left
 // behind), and the same import run again then completes.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { testEngines, type TestEngine } from './support/engines.js';
-import { POSTGRES_URL, schemaOf } from './support/postgres.js';
+import { POSTGRES_URL, schemaOf, withPostgres } from './support/postgres.js';
 import { CLI, inheritedEnv, runCli, tempDir, writeJson } from './support/server.js';
 import { openSqlite } from './support/sqlite.js';
 import { until } from './support/wait.js';
@@ -34,17 +33,6 @@ function sqliteState(databaseUrl: string): StoreState {
     return { reviews: rows.length, fingerprint: fingerprintOf(rows), revision, integrity };
   } finally {
     db.close();
-  }
-}
-
-/** A plain connection in the store's schema (the URL's search_path), for looking in from outside the service. */
-async function withPostgres<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }
 

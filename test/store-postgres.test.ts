@@ -1,12 +1,12 @@
 // What only PostgreSQL has to get right, with several processes on one database: migrations started together,
 // deliveries claimed by several workers, the same change announced by several replicas, and change notices (sent at
 // commit, reconnected after a lost connection).
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { StoreChange } from '../src/store/engine.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
-import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf } from './support/postgres.js';
+import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf, withPostgres } from './support/postgres.js';
 import { newReview } from './support/reviews.js';
 import { until } from './support/wait.js';
 
@@ -33,15 +33,8 @@ afterAll(async () => {
   await Promise.all(schemas.map((url) => dropPostgresSchema(url)));
 });
 
-async function query<T extends object>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends object>(text: string, values: unknown[] = []): Promise<T[]> =>
+  withPostgres(POSTGRES_URL, async (client) => (await client.query<T & pg.QueryResultRow>(text, values)).rows);
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();

@@ -23,8 +23,9 @@ export async function postgresReachable(url = POSTGRES_URL): Promise<string | un
   }
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
+/** Runs `work` on a plain connection to `url` (a schema's URL works in that schema), looking in from outside the service. */
+export async function withPostgres<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -36,7 +37,7 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 /** A new, empty schema and the DATABASE_URL that works in it (for this process and for child processes). */
 export async function freshPostgresUrl(): Promise<string> {
   const schema = `rt_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-  await admin((client) => client.query(`CREATE SCHEMA ${schema}`));
+  await withPostgres(POSTGRES_URL, (client) => client.query(`CREATE SCHEMA ${schema}`));
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return url.href;
@@ -50,12 +51,12 @@ export function schemaOf(url: string): string {
 }
 
 export async function dropPostgresSchema(url: string): Promise<void> {
-  await admin((client) => client.query(`DROP SCHEMA IF EXISTS ${schemaOf(url)} CASCADE`));
+  await withPostgres(POSTGRES_URL, (client) => client.query(`DROP SCHEMA IF EXISTS ${schemaOf(url)} CASCADE`));
 }
 
 /** Removes test schemas left by runs that were killed before they could drop theirs. */
 export async function dropStaleSchemas(): Promise<void> {
-  await admin(async (client) => {
+  await withPostgres(POSTGRES_URL, async (client) => {
     const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rt\\_%'`);
     const cutoff = Date.now() / 1000 - STALE_AFTER_S;
     for (const { name } of rows) {
