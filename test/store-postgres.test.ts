@@ -64,6 +64,16 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     expect((await stores[5]!.currentVersion()).revision).toBe(0);
   });
 
+  it('migrates in its own schema while other schemas of the database are dropped', async () => {
+    // Kysely's stock introspection read every schema's tables, and failed when one was dropped meanwhile.
+    for (let round = 0; round < 3; round++) {
+      const others = await Promise.all(Array.from({ length: 24 }, () => freshPostgresUrl()));
+      await Promise.all(others.map((other) => withPostgres(other, (client) => client.query(Array.from({ length: 8 }, (_, i) => `CREATE TABLE t${i} (id serial PRIMARY KEY, v text)`).join(';')))));
+      const opening = Promise.all(Array.from({ length: 4 }, async () => open(await freshUrl())));
+      await Promise.all([opening, ...others.map((other) => dropPostgresSchema(other))]);
+    }
+  });
+
   it('gives each due delivery to one of several workers claiming at once', async () => {
     const url = await freshUrl();
     const [a, b, c] = await Promise.all([open(url), open(url), open(url)]);

@@ -1,9 +1,10 @@
 // Opens a PostgreSQL store (a pool of `pg` connections behind Kysely), applies pending migrations under an advisory
 // lock, and hears other processes' writes through LISTEN/NOTIFY.
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { KyselyStore, type Database } from '../kysely-store.js';
 import { migrateToLatest } from '../migrate.js';
+import { OwnSchemaPostgresDialect } from './introspector.js';
 import { ChangeNotices } from './notices.js';
 import { SILENT, type StoreLog } from './log.js';
 
@@ -34,7 +35,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   // An idle connection that PostgreSQL ends (a restart, an administrator) is an event, not a crash: the pool drops
   // it and the next query opens another.
   pool.on('error', (error) => log.warn({ err: error.message }, 'an idle PostgreSQL connection was closed; the pool replaces it'));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   let schema: string;
   try {
     await migrateToLatest(db);
