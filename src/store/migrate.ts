@@ -13,18 +13,16 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<void> {
     const key = sql`hashtext('reviews-service migrations ' || current_schema())`;
     await sql`SELECT pg_advisory_lock(${key})`.execute(conn);
     try {
-      // Kysely looks for its bookkeeping tables in every schema unless told which: name the store's own.
-      const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(conn);
-      await migrate(conn, rows[0]!.schema);
+      await migrate(conn);
     } finally {
       await sql`SELECT pg_advisory_unlock(${key})`.execute(conn);
     }
   });
 }
 
-async function migrate(db: Kysely<unknown>, migrationTableSchema?: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+/** On PostgreSQL, Kysely finds its bookkeeping tables in the store's own schema (OwnSchemaPostgresDialect). */
+async function migrate(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
