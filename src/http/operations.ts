@@ -18,8 +18,6 @@ const STORE_CHECK_MS = 2000;
 export class Operations {
   readonly registry = new Registry();
   private closing = false;
-  /** Whether the store answered the last readiness check (or scrape). */
-  private storeUp = true;
   private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
   private readonly latency = new Histogram({
     name: 'http_request_duration_seconds',
@@ -47,10 +45,7 @@ export class Operations {
     };
     const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>, labelNames: string[] = []) =>
       new Gauge({ name, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });
-    gauge('reviews_store_up', 'Whether the store answered the last check (1) or not (0); the last data is served either way', async (g) => {
-      await this.readiness();
-      g.set(this.storeUp ? 1 : 0);
-    });
+    gauge('reviews_store_up', 'Whether the store answers (1) or not (0); the last data is served either way', async (g) => g.set((await this.storeCheck()) === 'ok' ? 1 : 0));
     gauge('reviews_data_revision', 'Store revision of the data served', (g) => g.set(this.publisher.current().snapshot.version.revision));
     gauge('reviews_published', 'Verified reviews served', (g) => g.set(this.publisher.current().snapshot.reviews.length));
     gauge('reviews_data_age_seconds', 'Seconds since the served data was published', (g) => {
@@ -108,22 +103,26 @@ export class Operations {
    */
   private async readiness(): Promise<{ reason?: string; store: string }> {
     if (this.closing) return { reason: 'shutting down', store: 'not checked' };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<string>((done) => (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)));
-    const store = await Promise.race([
-      this.store.currentVersion().then(
-        () => 'ok',
-        (error: unknown) => `the store failed: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-      timeout,
-    ]).finally(() => clearTimeout(timer));
-    this.storeUp = store === 'ok';
+    const store = await this.storeCheck();
     try {
       this.publisher.current();
     } catch {
       return { reason: store === 'ok' ? 'no data version built yet' : store, store };
     }
     return { store };
+  }
+
+  /** `ok` when the store answers within STORE_CHECK_MS, otherwise what went wrong. */
+  private async storeCheck(): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((done) => (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)));
+    return Promise.race([
+      this.store.currentVersion().then(
+        () => 'ok',
+        (error: unknown) => `the store failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+      timeout,
+    ]).finally(() => clearTimeout(timer));
   }
 
   register(app: FastifyInstance): void {
