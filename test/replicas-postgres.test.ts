@@ -8,7 +8,7 @@ import { generateDemo } from '../src/demo/generate.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { hubRequest } from './support/hub-subscribe.js';
 import { mcpRequest, openSession, resultOf, rpc } from './support/mcp-wire.js';
-import { dropPostgresSchema, freshPostgresUrl, postgres } from './support/postgres.js';
+import { postgres, schemasPerFile } from './support/postgres.js';
 import { newReview } from './support/reviews.js';
 import { CLI, freePort, inheritedEnv, runCli, tempDir, writeJson } from './support/server.js';
 import { ServiceProcess, stopAllServices } from './support/service-process.js';
@@ -35,23 +35,16 @@ const REPLICA_SETTINGS = {
   WEBSUB_RETRY_DELAYS_MS: '1500',
 };
 
+const newSchema = schemasPerFile();
 const dir = tempDir('reviews-replicas-pg-');
-const databaseUrls: string[] = [];
 let subscriber: Subscriber | undefined;
 let files = 0;
 
 afterAll(async () => {
   await stopAllServices();
   await subscriber?.close();
-  for (const url of databaseUrls) await dropPostgresSchema(url);
   dir.remove();
 });
-
-async function newSchema(): Promise<string> {
-  const url = await freshPostgresUrl();
-  databaseUrls.push(url);
-  return url;
-}
 
 interface Fetched {
   status: number;

@@ -2,22 +2,16 @@
 // deliveries claimed by several workers, the same change announced by several replicas, and change notices (sent at
 // commit, reconnected after a lost connection).
 import type pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreChange } from '../src/store/engine.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
-import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf, withPostgres } from './support/postgres.js';
+import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf, schemasPerFile, withPostgres } from './support/postgres.js';
 import { newReview } from './support/reviews.js';
 import { until } from './support/wait.js';
 
-const schemas: string[] = [];
+const freshUrl = schemasPerFile();
 let stores: Store[] = [];
-
-async function freshUrl(): Promise<string> {
-  const url = await freshPostgresUrl();
-  schemas.push(url);
-  return url;
-}
 
 async function open(url: string): Promise<Store> {
   const store = await openStore(url);
@@ -28,9 +22,6 @@ async function open(url: string): Promise<Store> {
 afterEach(async () => {
   await Promise.all(stores.map((s) => s.close()));
   stores = [];
-});
-afterAll(async () => {
-  await Promise.all(schemas.map((url) => dropPostgresSchema(url)));
 });
 
 const query = <T extends object>(text: string, values: unknown[] = []): Promise<T[]> =>

@@ -2,7 +2,7 @@
 // is reachable (skipped otherwise, as global-setup.ts says loudly). Everything made is removed after the file.
 import { afterAll } from 'vitest';
 import { tempDir } from './server.js';
-import { dropPostgresSchema, freshPostgresUrl, postgres } from './postgres.js';
+import { postgres, schemasPerFile } from './postgres.js';
 
 export interface TestEngine {
   name: 'sqlite' | 'postgres';
@@ -14,22 +14,11 @@ export interface TestEngine {
 
 export function testEngines(prefix = 'store'): TestEngine[] {
   const dir = tempDir(`reviews-${prefix}-`);
-  const schemas: string[] = [];
+  const freshSchema = schemasPerFile();
   let counter = 0;
-  afterAll(async () => {
-    dir.remove();
-    await Promise.all(schemas.map((url) => dropPostgresSchema(url)));
-  });
+  afterAll(() => dir.remove());
   return [
     { name: 'sqlite', available: true, url: async () => `sqlite:${dir.path}/${prefix}-${++counter}.db` },
-    {
-      name: 'postgres',
-      available: postgres,
-      async url() {
-        const url = await freshPostgresUrl();
-        schemas.push(url);
-        return url;
-      },
-    },
+    { name: 'postgres', available: postgres, url: freshSchema },
   ];
 }

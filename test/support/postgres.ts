@@ -3,6 +3,7 @@
 // undefined and the tests that need it are skipped, loudly (global-setup.ts); under CI its absence is a failure.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 
 /** The test database: TEST_POSTGRES_URL, or the one every development and CI machine runs. */
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,6 +53,22 @@ export function schemaOf(url: string): string {
 
 export async function dropPostgresSchema(url: string): Promise<void> {
   await withPostgres(POSTGRES_URL, (client) => client.query(`DROP SCHEMA IF EXISTS ${schemaOf(url)} CASCADE`));
+}
+
+/**
+ * New schemas for the tests of one file, each dropped after the file: call it at the top of the file, before the
+ * file's own afterAll (after-hooks run last registered first, so the file's servers are stopped before the drop).
+ */
+export function schemasPerFile(): () => Promise<string> {
+  const made: string[] = [];
+  afterAll(async () => {
+    await Promise.all(made.map((url) => dropPostgresSchema(url)));
+  });
+  return async () => {
+    const url = await freshPostgresUrl();
+    made.push(url);
+    return url;
+  };
 }
 
 /** Removes test schemas left by runs that were killed before they could drop theirs. */
