@@ -13,4 +13,12 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // The pages' scripts run in browsers, as plain scripts.
+    files: ['public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', navigator: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly' },
+    },
+  },
 );

@@ -8,6 +8,7 @@ import { Operations } from './http/operations.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi/index.js';
 import { registerReadRoutes } from './http/routes.js';
+import { registerSiteRoutes, SITE_ROUTES } from './http/site-routes.js';
 import { InsightsWorker } from './insights/worker.js';
 import { RevokedSessions } from './mcp/revocations.js';
 import { registerMcp } from './mcp/route.js';
@@ -16,6 +17,9 @@ import { registerHubRoute } from './websub/route.js';
 import { Publisher } from './publishing/publisher.js';
 import { CACHE_CONTROL, encodeRepresentation } from './publishing/representation.js';
 import type { Store } from './store/types.js';
+import { Assets } from './site/assets.js';
+import { SitePages } from './site/pages.js';
+import type { View } from './publishing/view.js';
 
 export interface AppDeps {
   store: Store;
@@ -75,7 +79,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // of startup on its ~170 KB to save a few KB.
     effort: 'fast',
   });
-  registerReadRoutes(http, publisher, openapi, limits);
+  registerReadRoutes(http, publisher, openapi, limits, Object.values(SITE_ROUTES));
+  const site = new SitePages({ baseUrl: config.baseUrl }, new Assets());
+  registerSiteRoutes(http, publisher, site);
+  // The home page of every version served is made as soon as it is (and again with its insights).
+  const warm = (view: View) => site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
+  await warm(publisher.current());
+  publisher.on('published', (view) => void warm(view));
+  publisher.on('insights', (view) => void warm(view));
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
   registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool) });
   const hub = new Hub(config, deps.store, publisher, http.log);

@@ -81,9 +81,10 @@ describe('the OpenAPI document', () => {
   it('describes every route the service serves, and nothing else', () => {
     const described = operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     const reads = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/{date}', '/.well-known/openapi.json'];
+    const pages = ['/', '/reviews/{id}', '/docs', '/badge.svg', '/embed', '/llms.txt', '/robots.txt', '/sitemap.xml', '/assets/{file}'];
     expect([...described].sort()).toEqual(
       [
-        ...reads.flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
+        ...[...reads, ...pages].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
         'POST /mcp', 'DELETE /mcp', 'GET /mcp', 'HEAD /mcp',
         'POST /api/websub/hub', 'GET /api/websub/hub', 'HEAD /api/websub/hub',
         ...['/healthz', '/readyz', '/metrics'].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),

@@ -28,12 +28,13 @@ function queryRepresentation(view: View, key: string, render: () => SearchRespon
   );
 }
 
-export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation, limits: Limits): void {
+/** `pagePaths`: the other paths served only to GET and HEAD (the pages), for the 405 answer. */
+export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation, limits: Limits, pagePaths: readonly string[]): void {
   // GET and HEAD in one route: Fastify's generated HEAD route would add Content-Length: 0 to a 304. Queries
   // (search, since) are limited per client; the documents, made once per version, are not.
   const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, limited = false) =>
     app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler, ...(limited ? limits('queries') : {}) });
-  const readPaths = [...DOCUMENTS.map((d) => d.path), ROUTES.search, ROUTES.since, ROUTES.openapi];
+  const readPaths = [...DOCUMENTS.map((d) => d.path), ROUTES.search, ROUTES.since, ROUTES.openapi, ...pagePaths];
 
   for (const document of DOCUMENTS) {
     read(document.path, (request, reply) => sendRepresentation(request, reply, publisher.current().representations[document.name]));

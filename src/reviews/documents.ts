@@ -1,5 +1,5 @@
 // Renders the published documents (reviews dataset, JSON Feed 1.1, Atom feed) from the published data; pure and deterministic.
-import { ROUTES, type Links } from './links.js';
+import { permalink, ROUTES, type Links } from './links.js';
 import { meanRating } from './rating.js';
 import type { PublishedReview } from './published.js';
 import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
@@ -113,7 +113,11 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
   return body;
 }
 
-export function reviewUrl(links: Links, review: Review): string {
+/**
+ * A feed entry's id. It names the review's anchor on the home page, as it did before reviews had pages of their own:
+ * feed readers that hold an entry keep knowing it (its link is the permalink).
+ */
+export function entryId(links: Links, review: Review): string {
   return `${links.baseUrl}/#review-${encodeURIComponent(review.id)}`;
 }
 
@@ -155,8 +159,8 @@ export function jsonFeed(links: Links, selfUrl: string, business: Business | nul
     language: 'en',
     hubs: [{ type: 'WebSub', url: `${links.baseUrl}${ROUTES.hub}` }],
     items: reviews.slice(0, FEED_SIZE).map((r) => ({
-      id: reviewUrl(links, r),
-      url: reviewUrl(links, r),
+      id: entryId(links, r),
+      url: permalink(links, r.id),
       title: itemTitle(business, r),
       content_text: itemText(r),
       date_published: startOfDay(r.date),
@@ -204,12 +208,12 @@ export function atomFeed(
     const categories = itemTags(business, r).map((t) => `    <category term="${xmlAttribute(t)}"/>`);
     return [
       '  <entry>',
-      `    <id>${xmlText(reviewUrl(links, r))}</id>`,
+      `    <id>${xmlText(entryId(links, r))}</id>`,
       `    <title type="text">${xmlText(itemTitle(business, r))}</title>`,
       `    <published>${startOfDay(r.date)}</published>`,
       `    <updated>${r.updatedAt}</updated>`,
       `    <author><name>${xmlText(r.author)}</name></author>`,
-      `    <link rel="alternate" type="text/html" href="${xmlAttribute(reviewUrl(links, r))}"/>`,
+      `    <link rel="alternate" type="text/html" href="${xmlAttribute(permalink(links, r.id))}"/>`,
       ...categories,
       `    <content type="text">${xmlText(itemText(r))}</content>`,
       '  </entry>',

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1.0 description of the whole service, generated from the Zod schemas the code validates and renders with.
 import { operationsPaths } from './operations.js';
+import { pagePaths } from './pages.js';
 import { z } from 'zod';
 import { SearchResponse, SinceResponse } from '../../reviews/responses.js';
 import { DOCUMENTS } from '../../reviews/catalogue.js';
@@ -33,6 +34,7 @@ const TAGS = [
   { name: 'websub', description: 'WebSub hub: subscriptions to the topics, verified and then pushed every change' },
   { name: 'meta', description: 'This description' },
   { name: 'operations', description: 'Liveness, readiness and metrics, for load balancers and monitoring' },
+  { name: 'pages', description: 'The home page and review pages for people, the badge and embed for the business\'s website, and what crawlers and language models read first' },
 ];
 
 const DESCRIPTION = `Public, read-only verified customer reviews of one home-services business (cooling, plumbing, electrical), with sentiment insights, feeds, search, an MCP server and a WebSub hub.
@@ -96,6 +98,7 @@ export async function buildOpenApiDocument(baseUrl: string, settings: Descriptio
     [MCP_PATH]: mcpPathItem(examples, bodyLimit),
     [HUB_PATH]: hubPathItem(topics, baseUrl, settings.websub, bodyLimit),
     ...operationsPaths(),
+    ...pagePaths(),
   };
   return {
     openapi: '3.1.0',

@@ -24,7 +24,7 @@ const SEARCH_PATH = ROUTES.search;
 const SINCE_PATH = ROUTES.since;
 
 /** Headers of a 200 read: the validators and the caching policy it is served with. */
-function readHeaders(policy: OpenApiObject, lastModified = true): OpenApiObject {
+export function readHeaders(policy: OpenApiObject, lastModified = true): OpenApiObject {
   return {
     ETag: headerRef('ETag'),
     ...(lastModified ? { 'Last-Modified': headerRef('LastModified') } : {}),
