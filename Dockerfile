@@ -36,6 +36,7 @@ RUN --mount=type=cache,target=/root/.npm \
 # are left behind.
 COPY tsconfig.json ./
 COPY src ./src
+COPY public ./public
 RUN npm run build \
     && npm prune --omit=dev --no-audit --no-fund \
     && find node_modules/better-sqlite3/build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
@@ -59,6 +60,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+# The pages' stylesheets, scripts and icon, read once at start (src/site/assets.ts finds them beside package.json).
+COPY --from=build /app/public ./public
 
 # The unprivileged user of the official Node.js images (uid 1000). With PostgreSQL the service writes no file; a
 # SQLite DATABASE_URL would need a writable volume for its folder (e.g. /app/data owned by node).
