@@ -33,7 +33,7 @@ export function embedPage(site: SiteContext, business: Business | null, aggregat
   const main = html`<div class="embed">
 <p class="embed-head"><a href="${origin}/" target="_blank" rel="noopener"><strong>${name}</strong></a><br>
 ${aggregate.ratingValue === null ? 'No reviews yet' : html`${stars(aggregate.ratingValue)} <span class="rating-value" data-value="${aggregate.ratingValue}">${formatRating(aggregate.ratingValue)}</span> out of 5 · ${plural(aggregate.reviewCount, 'verified review')}`}</p>
-<ol class="review-list">${newest.slice(0, 3).map((r) => html`<li>${reviewCard(business, r, { newTab: true, origin })}</li>`)}</ol>
+<ol class="review-list">${newest.slice(0, 3).map((r) => html`<li>${reviewCard(business, r, { newTab: true, origin, brief: true })}</li>`)}</ol>
 <p class="embed-more"><a href="${origin}/" target="_blank" rel="noopener">Read every review</a></p>
 </div>`;
   return page(site, { title: `${name}: reviews`, description: `The newest verified reviews of ${name}.`, canonical: `${origin}/embed`, noindex: true, business, main, bare: true });

@@ -1,4 +1,5 @@
 // What crawlers and language models start from: /llms.txt (the llms.txt convention), /robots.txt and /sitemap.xml.
+import { TOOLS } from '../mcp/tools.js';
 import type { Links } from '../reviews/links.js';
 import { permalink, ROUTES } from '../reviews/links.js';
 import type { PublishedReview } from '../reviews/published.js';
@@ -8,21 +9,23 @@ import { formatRating, plural } from './html.js';
 /** Markdown text with the characters that would start markup escaped. */
 const md = (text: string) => text.replace(/([\\`*_[\]<>#|])/g, '\\$1');
 
-export function llmsTxt(links: Links, business: Business | null, aggregate: AggregateRating): string {
+/** `summary`: the insights' editorial paragraph, when built. */
+export function llmsTxt(links: Links, business: Business | null, aggregate: AggregateRating, summary?: string): string {
   const b = links.baseUrl;
   const name = business?.name ?? 'Customer reviews';
   const trades = [...new Set(business?.services.map((s) => s.category) ?? [])];
   const rating = aggregate.ratingValue === null ? 'No reviews yet' : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'verified customer review')}`;
-  const summary = [rating, trades.length ? `${trades.join(', ')} services` : '', business?.areaServed.length ? `serving ${business.areaServed.join(', ')}` : ''].filter(Boolean).join('; ');
+  const line = [rating, trades.length ? `${trades.join(', ')} services` : '', business?.areaServed.length ? `serving ${business.areaServed.join(', ')}` : ''].filter(Boolean).join('; ');
   const link = (title: string, path: string, note: string) => `- [${md(title)}](${b}${path}): ${note}`;
   return [
     `# ${md(name)}`,
     '',
-    `> ${md(summary)}.`,
+    `> ${md(line)}.`,
     '',
     `This is the public, read-only reviews service of ${md(name)}: every review is from a verified customer, and the insights (aspect-based sentiment, technicians, services, areas, topics, FAQ, summary) are computed from the reviews offline, each figure listing the reviews behind it. Nothing needs a key. Dates are YYYY-MM-DD; lists are newest first.`,
     ...(business?.services.length ? ['', `Services: ${business.services.map((s) => md(s.name)).join(', ')}.`] : []),
     ...(business?.telephone ? ['', `Contact: ${md(business.telephone)}${business.email ? `, ${md(business.email)}` : ''}.`] : []),
+    ...(summary ? ['', `What customers say, in short: ${md(summary)}`] : []),
     '',
     '## Datasets',
     '',
@@ -38,7 +41,7 @@ export function llmsTxt(links: Links, business: Business | null, aggregate: Aggr
     '',
     link('OpenAPI description', ROUTES.openapi, 'every operation, including search (`/api/reviews/search?query=…&rating=…`) and the since-date listing (`/api/reviews/since/{date}`)'),
     link('API reference', '/docs', 'the same description, for people'),
-    link('MCP server', ROUTES.mcp, 'Model Context Protocol over streamable HTTP for AI assistants (tools get_business and search_reviews; no key)'),
+    link('MCP server', ROUTES.mcp, `Model Context Protocol over streamable HTTP for AI assistants, no key; tools ${Object.values(TOOLS).map((t) => `\`${t}\``).join(', ')}`),
     '',
     '## Optional',
     '',

@@ -38,7 +38,7 @@ export interface HomeData {
   newest: readonly Review[];
 }
 
-const FILTER_NAMES = ['query', 'rating', 'min_rating', 'since', 'until', 'mentions_technician', 'mentions_service'] as const;
+export const FILTER_NAMES = ['query', 'rating', 'min_rating', 'since', 'until', 'mentions_technician', 'mentions_service'] as const;
 
 /** The query string of a page of this listing (filters kept). */
 export function listingHref(filters: Filters | undefined, pageNumber: number): string {

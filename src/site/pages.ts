@@ -13,7 +13,7 @@ import { badgeSvg, embedPage } from './badge.js';
 import { quarterFigures, type QuarterFigures } from './charts.js';
 import { llmsTxt, robotsTxt, sitemap, sitemapPart, sitemapParts } from './discovery.js';
 import { docsPage } from './docs.js';
-import { homePage, isSearch, PAGE_SIZE, type Filters, type Listing } from './home.js';
+import { FILTER_NAMES, homePage, isSearch, PAGE_SIZE, type Filters, type Listing } from './home.js';
 import type { SiteContext } from './layout.js';
 import { problemPage, reviewPage } from './review-page.js';
 
@@ -26,7 +26,6 @@ const JSON_LD_REVIEWS = 10;
 /** The badge is embedded on other sites: kept an hour, then revalidated in the background for a day. */
 const BADGE_CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=86400';
 
-const FILTERS = ['query', 'rating', 'min_rating', 'since', 'until', 'mentions_technician', 'mentions_service'] as const;
 const FILTER_NUMERIC = numericKeys(SearchParams);
 const PAGE_NUMBER = /^[1-9]\d{0,6}$/;
 
@@ -102,8 +101,14 @@ export class SitePages {
   }
 
   llms(view: View): Promise<Representation> {
-    return view.queries.get('site:llms', () =>
-      this.encode(llmsTxt(this.links, view.snapshot.business, view.snapshot.aggregateRating), view, { contentType: 'text/markdown; charset=utf-8', cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'best' }),
+    const { insights } = view;
+    return view.queries.get(`site:llms:${insights.representation.variants.identity.etag}`, () =>
+      this.encode(
+        llmsTxt(this.links, view.snapshot.business, view.snapshot.aggregateRating, insights.document.status === 'ready' ? insights.document.summary.text : undefined),
+        view,
+        { contentType: 'text/markdown; charset=utf-8', cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'best' },
+        true,
+      ),
     );
   }
 
@@ -145,7 +150,7 @@ export class SitePages {
   /** The filters and page number of `/`'s query string; other parameters (campaign tags…) are ignored. */
   private listingRequest(query: Record<string, unknown>): { ok: true; filters: Filters; page: number } | { ok: false; filters: Filters; problems: string[] } {
     const raw: Record<string, unknown> = {};
-    for (const name of FILTERS) {
+    for (const name of FILTER_NAMES) {
       const value = query[name];
       // An empty field of the form means "any".
       if (value !== undefined && value !== '') raw[name] = value;

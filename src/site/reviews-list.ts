@@ -19,10 +19,13 @@ export function reviewHeading(business: Business | null, review: Review): string
 /** Long texts are cut in lists; the permalink has the whole review. */
 const LIST_TEXT_CHARS = 600;
 
-function excerpt(text: string): { text: string; cut: boolean } {
-  if (text.length <= LIST_TEXT_CHARS) return { text, cut: false };
-  const cut = text.lastIndexOf(' ', LIST_TEXT_CHARS);
-  return { text: `${text.slice(0, cut > 0 ? cut : LIST_TEXT_CHARS)}…`, cut: true };
+/** Brief cards (the embed) cut sooner. */
+const BRIEF_TEXT_CHARS = 220;
+
+function excerpt(text: string, chars = LIST_TEXT_CHARS): { text: string; cut: boolean } {
+  if (text.length <= chars) return { text, cut: false };
+  const cut = text.lastIndexOf(' ', chars);
+  return { text: `${text.slice(0, cut > 0 ? cut : chars)}…`, cut: true };
 }
 
 export interface CardOptions {
@@ -30,20 +33,22 @@ export interface CardOptions {
   newTab?: boolean;
   /** The origin to prefix links with (the embed is shown on another site); root-relative when absent. */
   origin?: string;
+  /** A short card: the text cut sooner, no reply (the permalink has both). */
+  brief?: boolean;
 }
 
 export function reviewCard(business: Business | null, review: Review, options: CardOptions = {}): Html {
   const href = `${options.origin ?? ''}/reviews/${encodeURIComponent(review.id)}`;
   const target = options.newTab ? html` target="_blank" rel="noopener"` : '';
-  const { text, cut } = excerpt(review.text);
+  const { text, cut } = excerpt(review.text, options.brief ? BRIEF_TEXT_CHARS : LIST_TEXT_CHARS);
   const people = review.technicians.length ? html`<span class="who">Technician${review.technicians.length > 1 ? 's' : ''}: ${review.technicians.join(', ')}</span>` : '';
   const services = review.services.length ? html`<span class="what">${review.services.map((id) => serviceName(business, id)).join(', ')}</span>` : '';
   const area = review.serviceArea ? html`<span class="where">in ${review.serviceArea}</span>` : '';
   return html`<article class="review" id="review-${review.id}">
 <h3><a class="permalink" href="${href}"${target}>${reviewHeading(business, review)}</a></h3>
 <p class="meta">${stars(review.rating)} <span class="author">${review.author}</span> · <time datetime="${review.date}">${formatDate(review.date)}</time></p>
-<p class="text">${text}${cut ? html` <a href="${href}"${target}>Read the whole review</a>` : ''}</p>
+<p class="text">${text}${cut ? html` <a href="${href}"${target}>Read the whole review</a>` : ''}${review.response && options.brief ? html` <a class="replied" href="${href}"${target}>The business replied</a>` : ''}</p>
 ${people || services || area ? html`<p class="tags">${services}${people}${area}</p>` : ''}
-${review.response ? html`<div class="response"><p class="response-by">Reply from the business, <time datetime="${review.response.date}">${formatDate(review.response.date)}</time></p><p>${excerpt(review.response.text).text}</p></div>` : ''}
+${review.response && !options.brief ? html`<div class="response"><p class="response-by">Reply from the business, <time datetime="${review.response.date}">${formatDate(review.response.date)}</time></p><p>${excerpt(review.response.text).text}</p></div>` : ''}
 </article>`;
 }
