@@ -81,7 +81,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   });
   registerReadRoutes(http, publisher, openapi, limits, Object.values(SITE_ROUTES));
   const site = new SitePages({ baseUrl: config.baseUrl }, new Assets());
-  registerSiteRoutes(http, publisher, site);
+  registerSiteRoutes(http, publisher, site, limits);
   // The home page of every version served is made as soon as it is (and again with its insights).
   const warm = (view: View) => site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
   await warm(publisher.current());

@@ -144,3 +144,17 @@ describe('a sitemap past 50,000 URLs', () => {
     expect(locs.at(-1)).toBe(`https://reviews.example/reviews/${reviews.at(-1)!.id}`);
   });
 });
+
+describe('searching from the home page', () => {
+  const server = serverPerBlock(`${dir.path}/limited.db`, { RATE_LIMIT_QUERIES_PER_MINUTE: '3' });
+
+  it('counts with the search API against the client\'s query allowance, while the pages themselves are not limited', async () => {
+    const get = (path: string) => fetch(`${server().url}${path}`).then((r) => r.status);
+    expect(await get('/api/reviews/search?query=a')).toBe(200);
+    expect(await get('/?query=b')).toBe(200);
+    expect(await get('/?rating=5')).toBe(200);
+    expect(await get('/?query=c')).toBe(429);
+    expect(await get('/api/reviews/search?query=d')).toBe(429);
+    for (let i = 0; i < 5; i++) expect(await get(i % 2 ? '/' : '/?page=1')).toBe(200);
+  });
+});

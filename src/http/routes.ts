@@ -15,7 +15,7 @@ import { numericKeys, parseQuery } from './query.js';
 const SEARCH_NUMERIC = numericKeys(SearchParams);
 
 /** Fastify's form of a path template: `{date}` → `:date`. */
-const fastifyPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
+export const fastifyPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
 
 function queryRepresentation(view: View, key: string, render: () => SearchResponse): Promise<Representation> {
   return view.queries.get(key, () =>

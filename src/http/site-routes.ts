@@ -1,12 +1,15 @@
 // The pages for people and for the programs that find them: /, /reviews/{id}, /docs, /badge.svg, /embed,
 // /llms.txt, /robots.txt, /sitemap.xml and the assets, with the security headers every HTML answer carries.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
 import type { Representation } from '../publishing/representation.js';
 import { ASSETS_PREFIX } from '../site/assets.js';
+import { FILTER_NAMES } from '../site/home.js';
+import type { Limits } from './limits.js';
 import { prefersJson, type PageAnswer, type SitePages } from '../site/pages.js';
 import { sendRepresentation } from './conditional.js';
 import { notFound, sendError } from './errors.js';
+import { fastifyPath } from './routes.js';
 
 export const SITE_ROUTES = {
   home: '/',
@@ -52,17 +55,29 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, answer: PageAnsw
   return reply.code(answer.status).header('cache-control', 'no-store').header('content-type', 'text/html; charset=utf-8').send(answer.html);
 }
 
-export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, site: SitePages): void {
+/**
+ * `limits`: `/` with search filters counts with the search API's requests (it runs the same search); the pages
+ * themselves, made once per version, are not limited.
+ */
+export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, site: SitePages, limits: Limits): void {
+  const queryLimit = limits('queries').onRequest;
+  const searching = (request: FastifyRequest) => FILTER_NAMES.some((name) => (request.query as Record<string, unknown>)[name] !== undefined);
   app.addHook('onSend', async (request, reply, payload) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) securityHeaders(request, reply);
     return payload;
   });
-  const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown) =>
-    app.route({ method: ['GET', 'HEAD'], url: url.replace(/\{(\w+)\}/g, ':$1'), handler });
+  const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, onRequest?: onRequestAsyncHookHandler) =>
+    app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler, ...(onRequest ? { onRequest } : {}) });
   const represent = (make: () => Promise<Representation>) => async (request: FastifyRequest, reply: FastifyReply) => sendRepresentation(request, reply, await make());
 
-  read(SITE_ROUTES.home, async (request, reply) => sendPage(request, reply, await site.home(publisher.current(), request.query as Record<string, unknown>)));
+  read(
+    SITE_ROUTES.home,
+    async (request, reply) => sendPage(request, reply, await site.home(publisher.current(), request.query as Record<string, unknown>)),
+    async function (request, reply) {
+      if (searching(request)) await (queryLimit as onRequestAsyncHookHandler).call(this, request, reply);
+    },
+  );
   read(SITE_ROUTES.review, async (request, reply) => sendPage(request, reply, await site.review(publisher.current(), (request.params as { id: string }).id)));
   read(SITE_ROUTES.docs, represent(() => site.docs(publisher.current())));
   read(SITE_ROUTES.badge, represent(() => site.badge(publisher.current())));

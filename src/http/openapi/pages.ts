@@ -55,12 +55,16 @@ export function pagePaths(): Record<string, OpenApiObject> {
     [SITE_ROUTES.home]: read(
       'getHomePage',
       'Home page',
-      'The business, its rating with charts (rating distribution, aspects, trend), the FAQ and summary, the newest reviews 20 a page, and a search form. With search filters (those of /api/reviews/search, without `limit`) it lists the matching reviews instead. Empty filters are ignored, and so are parameters it does not know (campaign tags). The first page is made once per data version.',
+      'The business, its rating with charts (rating distribution, aspects, trend), the FAQ and summary, the newest reviews 20 a page, and a search form. With search filters (those of /api/reviews/search, without `limit`) it lists the matching reviews instead. Empty filters are ignored, and so are parameters it does not know (campaign tags). The first page is made once per data version. With filters, a request counts against the client\'s search allowance (RATE_LIMIT_QUERIES_PER_MINUTE, shared with search and since).',
       'text/html',
       {
         html: true,
         parameters: [{ name: 'page', in: 'query', required: false, description: 'Page of the listing, from 1', schema: { type: 'integer', minimum: 1 } }, ...filterParameters()],
-        errors: { '400': problem('A filter or the page number is invalid (the page shows the form and each problem)'), '404': problem('The page number is past the last page') },
+        errors: {
+          '400': problem('A filter or the page number is invalid (the page shows the form and each problem)'),
+          '404': problem('The page number is past the last page'),
+          '429': responseRef('TooManyQueries'),
+        },
       },
     ),
     [SITE_ROUTES.review]: read('getReviewPage', 'Review page', "One published review: text, rating, date, technicians, services, area and the business's reply, with its schema.org `Review` as JSON-LD. The feeds' entries link here.", 'text/html', {
