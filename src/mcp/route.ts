@@ -1,12 +1,17 @@
-// POST/DELETE /mcp: streamable HTTP with signed session ids and a stateless SDK transport per request.
+// POST/DELETE /mcp: one endpoint for both MCP eras. 2026-07-28 requests (self-contained, their protocol version in
+// `_meta`) go to the SDK's stateless handler; the 2025 session flow (initialize → Mcp-Session-Id) keeps signed
+// session ids that any replica checks, with a stateless transport per request. Both use one server factory.
 import { Readable } from 'node:stream';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
+  createMcpHandler,
   isInitializeRequest,
-  JSONRPCMessageSchema,
+  isLegacyRequest,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+  WebStandardStreamableHTTPServerTransport,
+  type ProtocolEra,
+} from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpOrigins, type Config } from '../config.js';
 import type { Publisher } from '../publishing/publisher.js';
@@ -23,7 +28,9 @@ const MAX_BATCH_MESSAGES = 8;
 /** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
 const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000, sessionNotFound: -32001 } as const;
 
-function rpcError(reply: FastifyReply, status: number, code: number, message: string, id: string | number | null = null): FastifyReply {
+type RpcId = string | number | null;
+
+function rpcError(reply: FastifyReply, status: number, code: number, message: string, id: RpcId = null): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'application/json')
@@ -34,6 +41,35 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
 function headerValue(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The id of a single request, so that every error answers it (2026-07-28 requires it; older clients welcome it). */
+function idOf(body: unknown): RpcId {
+  const id = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** The request as the SDK's web-standard handlers take it; aborted when the client goes (ends listen streams). */
+function webRequest(request: FastifyRequest, reply: FastifyReply, body: string | undefined): Request {
+  const abort = new AbortController();
+  reply.raw.on('close', () => abort.abort());
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
+    method: request.method,
+    headers,
+    signal: abort.signal,
+    ...(body !== undefined ? { body } : {}),
+  });
+}
+
+/** Sends the SDK's answer through Fastify (so hooks still add CORS, nosniff and the request log). */
+function sendResponse(reply: FastifyReply, response: Response): FastifyReply {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => void reply.header(name, value));
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
 }
 
 export interface McpDeps {
@@ -47,21 +83,90 @@ export interface McpDeps {
 
 export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
+  const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era);
+  const modern = createMcpHandler(({ era }) => serverFor(era), {
+    legacy: 'reject',
+    onerror: (error) => app.log.warn({ err: error }, 'MCP request failed'),
+  });
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
-  const refuseOrigin = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
+  const refuseOrigin = (request: FastifyRequest, reply: FastifyReply, id: RpcId): FastifyReply | undefined => {
     const origin = headerValue(request, 'origin');
     if (origin === undefined || allowedOrigins.has(origin)) return undefined;
-    return rpcError(reply, 403, RPC.serverError, `Forbidden: Origin ${origin} is not allowed`);
+    return rpcError(reply, 403, RPC.serverError, `Forbidden: Origin ${origin} is not allowed`, id);
   };
 
   /** 400 without a session id, 404 for one that is forged, expired or ended (so the client initializes again). */
-  const sessionOf = async (request: FastifyRequest, reply: FastifyReply): Promise<SessionClaims | FastifyReply> => {
-    const id = headerValue(request, 'mcp-session-id');
-    if (!id) return rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required');
-    const check = checkSession(id, config.mcp.sessionSecret);
-    if (!check.ok || (await revoked.has(check.claims.sid))) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found');
+  const sessionOf = async (request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | FastifyReply> => {
+    const session = headerValue(request, 'mcp-session-id');
+    if (!session) return rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required', id);
+    const check = checkSession(session, config.mcp.sessionSecret);
+    if (!check.ok || (await revoked.has(check.claims.sid))) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found', id);
     return check.claims;
+  };
+
+  /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
+  const legacy = async (request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> => {
+    const messages = Array.isArray(body) ? body : [body];
+    const id = idOf(body);
+    let sessionIdGenerator: (() => string) | undefined;
+    let version: string;
+    const initialize = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
+    if (initialize) {
+      if (!isInitializeRequest(initialize)) {
+        const initializeId = (initialize as { id?: string | number }).id ?? null;
+        return rpcError(reply, 400, RPC.invalidParams, 'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }', initializeId);
+      }
+      const requested = initialize.params.protocolVersion;
+      version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      const { token } = issueSession(version, config.mcp.sessionSecret);
+      sessionIdGenerator = () => token;
+    } else {
+      const session = await sessionOf(request, reply, id);
+      if (!('sid' in session)) return session;
+      version = session.pv;
+      // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
+      // an unknown one is 400 (transport spec: "invalid or unsupported").
+      const header = headerValue(request, 'mcp-protocol-version');
+      if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
+        return rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, id);
+      }
+    }
+    // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches, bounded so
+    // that no batch can ask for an unbounded reply.
+    if (Array.isArray(body)) {
+      if (version >= '2025-06-18') {
+        return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
+      }
+      if (messages.length > MAX_BATCH_MESSAGES) {
+        return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`);
+      }
+      if (messages.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
+        return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
+      }
+    }
+    // A catalogue document read: the reply's bytes are shared by every reader of this version.
+    const read = messages.length === 1 ? (messages[0] as { method?: unknown; id?: unknown; params?: { uri?: unknown } }) : undefined;
+    const document = read?.method === 'resources/read' && (typeof read.id === 'string' || typeof read.id === 'number') ? resourceNamed(read.params?.uri, config.baseUrl) : undefined;
+    if (read && document) {
+      const parts = readResourceReply(publisher.current(), document, config.baseUrl, read.id as string | number);
+      return reply
+        .code(200)
+        .header('content-type', 'application/json')
+        .header('cache-control', 'no-store')
+        .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
+        .send(Readable.from(parts));
+    }
+    const server = serverFor('legacy');
+    // A session id generator only on initialize: the transport then sends it; later requests need no state.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return sendResponse(reply, await transport.handleRequest(webRequest(request, reply, text), { parsedBody: body }));
+    } finally {
+      void transport.close();
+      void server.close();
+    }
   };
 
   app.register(async (scope) => {
@@ -77,118 +182,41 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     });
 
     scope.post(ROUTES.mcp, limits('mcp'), async (request, reply) => {
-      const refused = refuseOrigin(request, reply);
+      const text = typeof request.body === 'string' ? request.body : '';
+      let body: unknown;
+      let parsed = true;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        parsed = false;
+      }
+      const id = idOf(body);
+      const refused = refuseOrigin(request, reply, id);
       if (refused) return refused;
       const accept = headerValue(request, 'accept') ?? '';
       if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-        return rpcError(reply, 406, RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+        return rpcError(reply, 406, RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream', id);
       }
       if (!/^application\/json\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
-        return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json');
+        return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json', id);
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
-      } catch {
-        return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
-      }
+      if (!parsed) return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
       const messages = Array.isArray(body) ? body : [body];
-      if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
-        return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+      if (messages.length === 0 || !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')) {
+        return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message', id);
       }
-
-      let sessionIdGenerator: (() => string) | undefined;
-      let version: string;
-      const initialize = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
-      if (initialize) {
-        if (!isInitializeRequest(initialize)) {
-          const id = (initialize as { id?: string | number }).id ?? null;
-          return rpcError(reply, 400, RPC.invalidParams, 'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }', id);
-        }
-        const requested = initialize.params.protocolVersion;
-        version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-        const { token } = issueSession(version, config.mcp.sessionSecret);
-        sessionIdGenerator = () => token;
-      } else {
-        const session = await sessionOf(request, reply);
-        if (!('sid' in session)) return session;
-        version = session.pv;
-        // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
-        // an unknown one is 400 (transport spec: "invalid or unsupported").
-        const header = headerValue(request, 'mcp-protocol-version');
-        if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
-          return rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
-        }
-      }
-      // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches, bounded so
-      // that no batch can ask for an unbounded reply.
-      if (Array.isArray(body)) {
-        if (version >= '2025-06-18') {
-          return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
-        }
-        if (messages.length > MAX_BATCH_MESSAGES) {
-          return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`);
-        }
-        if (messages.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
-          return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
-        }
-      }
-
       for (const m of messages as { method?: unknown; params?: { name?: unknown } }[]) {
         if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
       }
-      const view = publisher.current();
-      // A catalogue document read: the reply's bytes are shared by every reader of this version.
-      const read = messages.length === 1 ? (messages[0] as { method?: unknown; id?: unknown; params?: { uri?: unknown } }) : undefined;
-      const document = read?.method === 'resources/read' && (typeof read.id === 'string' || typeof read.id === 'number') ? resourceNamed(read.params?.uri, config.baseUrl) : undefined;
-      if (read && document) {
-        const parts = readResourceReply(view, document, config.baseUrl, read.id as string | number);
-        return reply
-          .code(200)
-          .header('content-type', 'application/json')
-          .header('cache-control', 'no-store')
-          .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
-          .send(Readable.from(parts));
-      }
-
-      const server = createMcpServer(view, config.baseUrl);
-      // Whatever fails inside the SDK (a reply too large to encode, say) is logged, and the request still ends.
-      const fail = (error: unknown) => {
-        request.log.error({ err: error }, 'MCP request failed');
-        const raw = reply.raw;
-        if (!raw.headersSent) {
-          raw.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-          raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error (request ${request.id})` }, id: null }));
-        } else if (!raw.writableEnded) {
-          raw.end();
-        }
-      };
-      server.server.onerror = (error) => {
-        // A reply that could not be sent leaves the request open: end it. Anything else is only logged.
-        if (/^Failed to (send|enqueue)/.test(error.message)) fail(error);
-        else request.log.warn({ err: error }, 'MCP server error');
-      };
-      // A session id generator only on initialize: the transport then sends it; later requests need no state.
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
-      await server.connect(transport);
-      reply.hijack();
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      try {
-        await transport.handleRequest(request.raw, reply.raw, body);
-      } catch (error) {
-        fail(error);
-      }
-      return reply;
+      const web = webRequest(request, reply, text);
+      if (await isLegacyRequest(web, body)) return legacy(request, reply, text, body);
+      return sendResponse(reply, await modern.fetch(web, { parsedBody: body }));
     });
 
     scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
-      const refused = refuseOrigin(request, reply);
+      const refused = refuseOrigin(request, reply, null);
       if (refused) return refused;
-      const session = await sessionOf(request, reply);
+      const session = await sessionOf(request, reply, null);
       if (!('sid' in session)) return session;
       await revoked.revoke(session.sid, session.exp);
       return reply.code(204).send();

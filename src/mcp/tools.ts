@@ -1,6 +1,5 @@
 // The MCP server's tools, resources and prompt over the current snapshot: read-only, schemas shared with the REST API.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { McpServer, type CacheHint, type ProtocolEra } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
@@ -107,9 +106,20 @@ function entryNames(entry: object): string[] {
   return (['id', 'name', 'phrase', 'question'] as const).flatMap((k) => (k in entry && typeof (entry as Record<typeof k, unknown>)[k] === 'string' ? [(entry as Record<typeof k, string>)[k]] : []));
 }
 
-// The SDK would build an Ajv instance per server (used only for elicitation, which these tools never ask for);
-// one shared instance keeps a server per request cheap.
-const jsonSchemaValidator = new AjvJsonSchemaValidator();
+/**
+ * How long a 2026-07-28 client may reuse a list or a read (`ttlMs`), shared by any client (`cacheScope` public:
+ * nothing here depends on who asks). The lists change only with a new version of this service; a document's
+ * content with every import, which `subscriptions/listen` announces.
+ */
+const LIST_HINT: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
+export const CACHE_HINTS = {
+  'server/discover': LIST_HINT,
+  'tools/list': LIST_HINT,
+  'resources/list': LIST_HINT,
+  'resources/templates/list': LIST_HINT,
+  'prompts/list': LIST_HINT,
+  'resources/read': { ttlMs: 60_000, cacheScope: 'public' },
+} as const satisfies Record<string, CacheHint>;
 
 /** The tools' names: the only values the tool metric is labelled with. */
 export const TOOLS = {
@@ -125,11 +135,11 @@ const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
 export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
 
 /** Builds a server for one request over the snapshot current at that moment. */
-export function createMcpServer(view: View, baseUrl: string): McpServer {
+export function createMcpServer(view: View, baseUrl: string, _era: ProtocolEra = 'legacy'): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
-    capabilities: { tools: {}, resources: {}, prompts: {} },
-    jsonSchemaValidator,
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    cacheHints: CACHE_HINTS,
   });
   const { snapshot } = view;
 
@@ -234,7 +244,7 @@ export function createMcpServer(view: View, baseUrl: string): McpServer {
     {
       title: 'Summarize what customers say',
       description: 'Asks for a summary of what customers say, overall or about one technician, service, area or aspect.',
-      argsSchema: { about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') },
+      argsSchema: z.object({ about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') }),
     },
     ({ about }) => ({
       messages: [
