@@ -85,8 +85,8 @@ describe('POST and DELETE /mcp', () => {
     ['post', 'notAcceptable', 406, () => ({ headers: { accept: 'application/json' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })],
     ['post', 'tooLarge', 413, () => ({ body: big })],
     ['post', 'unsupportedMediaType', 415, () => ({ headers: { 'content-type': 'text/plain' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })],
-    ['delete', 'noSession', 400, () => ({ method: 'DELETE' })],
-    ['delete', 'sessionNotFound', 404, () => ({ method: 'DELETE', sessionId: 'forged.session' })],
+    ['delete', 'endWithoutSession', 400, () => ({ method: 'DELETE' })],
+    ['delete', 'endUnknownSession', 404, () => ({ method: 'DELETE', sessionId: 'forged.session' })],
     ['get', 'getNotAllowed', 405, () => ({ method: 'GET' })],
   ];
 

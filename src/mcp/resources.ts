@@ -25,7 +25,11 @@ function contentsOf(view: View, name: DocumentName, baseUrl: string): Buffer {
   return bytes;
 }
 
-/** The JSON-RPC response to a resources/read of a catalogue document, in parts: the shared contents in the middle. */
-export function readResourceReply(view: View, name: DocumentName, baseUrl: string, id: string | number): Buffer[] {
-  return [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"contents":`, 'utf8'), contentsOf(view, name, baseUrl), Buffer.from('}}', 'utf8')];
+/**
+ * The JSON-RPC response to a resources/read of a catalogue document, in parts: the shared contents in the middle.
+ * `resultFields`: what else the result holds (2026-07-28's resultType and caching hints).
+ */
+export function readResourceReply(view: View, name: DocumentName, baseUrl: string, id: string | number, resultFields: Record<string, unknown> = {}): Buffer[] {
+  const rest = Object.keys(resultFields).length ? `,${JSON.stringify(resultFields).slice(1, -1)}` : '';
+  return [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"contents":`, 'utf8'), contentsOf(view, name, baseUrl), Buffer.from(`${rest}}}`, 'utf8')];
 }

@@ -8,6 +8,8 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   LATEST_PROTOCOL_VERSION,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
   type ProtocolEra,
@@ -20,7 +22,11 @@ import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
 import { readResourceReply, resourceNamed } from './resources.js';
-import { createMcpServer, toolLabel } from './tools.js';
+import { CACHE_HINTS, createMcpServer, SERVER_INFO, toolLabel } from './tools.js';
+import type { DocumentName } from '../reviews/catalogue.js';
+
+/** The stateless revision, served by the SDK's handler. */
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
@@ -105,6 +111,39 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     return check.claims;
   };
 
+  /** A resources/read of a catalogue document, which is answered from bytes shared by every reader of a version. */
+  const sharedRead = (body: unknown): { id: string | number; document: DocumentName; uri: string } | undefined => {
+    if (Array.isArray(body)) return undefined;
+    const read = body as { method?: unknown; id?: unknown; params?: { uri?: unknown } };
+    if (read.method !== 'resources/read' || (typeof read.id !== 'string' && typeof read.id !== 'number')) return undefined;
+    const document = resourceNamed(read.params?.uri, config.baseUrl);
+    return document && { id: read.id, document, uri: read.params?.uri as string };
+  };
+  const sendShared = (reply: FastifyReply, read: { id: string | number; document: DocumentName }, resultFields?: Record<string, unknown>) => {
+    const parts = readResourceReply(publisher.current(), read.document, config.baseUrl, read.id, resultFields);
+    return reply
+      .code(200)
+      .header('content-type', 'application/json')
+      .header('cache-control', 'no-store')
+      .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
+      .send(Readable.from(parts));
+  };
+  /**
+   * The same for a 2026-07-28 read whose routing headers agree with its body (what the SDK would check); any
+   * other request goes to the SDK, which answers it or says what is wrong.
+   */
+  const modernSharedRead = (request: FastifyRequest, body: unknown) => {
+    const read = sharedRead(body);
+    if (!read) return undefined;
+    const version = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[PROTOCOL_VERSION_META_KEY];
+    const agrees =
+      version === MODERN_PROTOCOL_VERSION &&
+      headerValue(request, 'mcp-protocol-version') === version &&
+      headerValue(request, 'mcp-method') === 'resources/read' &&
+      headerValue(request, 'mcp-name')?.trim() === read.uri;
+    return agrees ? read : undefined;
+  };
+
   /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
   const legacy = async (request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> => {
     const messages = Array.isArray(body) ? body : [body];
@@ -145,18 +184,8 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
       }
     }
-    // A catalogue document read: the reply's bytes are shared by every reader of this version.
-    const read = messages.length === 1 ? (messages[0] as { method?: unknown; id?: unknown; params?: { uri?: unknown } }) : undefined;
-    const document = read?.method === 'resources/read' && (typeof read.id === 'string' || typeof read.id === 'number') ? resourceNamed(read.params?.uri, config.baseUrl) : undefined;
-    if (read && document) {
-      const parts = readResourceReply(publisher.current(), document, config.baseUrl, read.id as string | number);
-      return reply
-        .code(200)
-        .header('content-type', 'application/json')
-        .header('cache-control', 'no-store')
-        .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
-        .send(Readable.from(parts));
-    }
+    const shared = sharedRead(body);
+    if (shared) return sendShared(reply, shared);
     const server = serverFor('legacy');
     // A session id generator only on initialize: the transport then sends it; later requests need no state.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
@@ -210,6 +239,8 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       }
       const web = webRequest(request, reply, text);
       if (await isLegacyRequest(web, body)) return legacy(request, reply, text, body);
+      const shared = modernSharedRead(request, body);
+      if (shared) return sendShared(reply, shared, { resultType: 'complete', ...CACHE_HINTS['resources/read'], _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } });
       return sendResponse(reply, await modern.fetch(web, { parsedBody: body }));
     });
 

@@ -91,22 +91,29 @@ export const mcpParameters: Record<string, OpenApiObject> = {
   },
 };
 
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+/** `id`: the refused request's, when it could be read (every example request has id 1); null otherwise. */
+const rpcError = (code: number, message: string, id: number | null = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
 
-/** What the route answers when it refuses a request, word for word (test/openapi.test.ts provokes each). */
+/**
+ * What the route answers when it refuses a request, word for word (test/openapi-operations.test.ts provokes each).
+ * A refusal of a readable single request carries its id.
+ */
 export const MCP_REFUSALS = {
-  noSession: rpcError(-32000, 'Bad Request: Mcp-Session-Id header is required'),
+  noSession: rpcError(-32000, 'Bad Request: Mcp-Session-Id header is required', 1),
+  endWithoutSession: rpcError(-32000, 'Bad Request: Mcp-Session-Id header is required'),
   parseError: rpcError(-32700, 'Parse error: the body is not valid JSON'),
   invalidRequest: rpcError(-32600, 'Invalid Request: not a JSON-RPC 2.0 message'),
   batch: rpcError(-32600, `Invalid Request: protocol version ${EXAMPLE_PROTOCOL_VERSION} does not allow JSON-RPC batches`),
   batchTooLarge: rpcError(-32600, 'Invalid Request: a batch holds at most 8 messages; send the others separately'),
   batchWithRead: rpcError(-32600, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch'),
   tooManyRequests: rpcError(-32600, TOO_MANY_REQUESTS),
-  origin: rpcError(-32000, 'Forbidden: Origin https://elsewhere.example is not allowed'),
-  sessionNotFound: rpcError(-32001, 'Session not found'),
-  notAcceptable: rpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
+  origin: rpcError(-32000, 'Forbidden: Origin https://elsewhere.example is not allowed', 1),
+  sessionNotFound: rpcError(-32001, 'Session not found', 1),
+  endUnknownSession: rpcError(-32001, 'Session not found'),
+  originEnd: rpcError(-32000, 'Forbidden: Origin https://elsewhere.example is not allowed'),
+  notAcceptable: rpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream', 1),
   tooLarge: rpcError(-32600, 'Request body too large'),
-  unsupportedMediaType: rpcError(-32000, 'Unsupported Media Type: Content-Type must be application/json'),
+  unsupportedMediaType: rpcError(-32000, 'Unsupported Media Type: Content-Type must be application/json', 1),
   getNotAllowed: rpcError(-32000, 'Method Not Allowed: this server sends no stream on GET; POST requests'),
 } as const;
 
@@ -210,9 +217,9 @@ export function mcpPathItem(examples: Examples, bodyLimit: string): OpenApiObjec
       parameters: [{ ...mcpParameters.McpSessionId, required: true, description: 'The session to end' }],
       responses: {
         '204': { description: 'Ended' },
-        '400': refusal('No Mcp-Session-Id header', ['noSession']),
-        '403': forbidden,
-        '404': sessionNotFound,
+        '400': refusal('No Mcp-Session-Id header', ['endWithoutSession']),
+        '403': refusal('The request carries an Origin that is neither BASE_URL\'s nor in MCP_ALLOWED_ORIGINS (DNS-rebinding protection)', ['originEnd']),
+        '404': refusal('The Mcp-Session-Id is forged, expired or ended', ['endUnknownSession']),
         '429': refusal('More than RATE_LIMIT_MCP_PER_MINUTE requests to POST and DELETE /mcp from this client (an IPv6 client counts by its /64) within a minute', ['tooManyRequests'], { 'Retry-After': RETRY_AFTER }),
         '431': responseRef('RequestHeaderFieldsTooLarge'),
       },

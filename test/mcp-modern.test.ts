@@ -1,0 +1,135 @@
+// MCP revision 2026-07-28 beside the 2025 sessions on one endpoint: the SDK's v2 client, stateless, lists and calls
+// every tool and reads every document; the wire carries caching hints and answers every error with its request id.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemo } from '../src/demo/generate.js';
+import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
+
+const dir = tempDir('reviews-mcp-modern-');
+let server: RunningServer;
+let client: Client;
+const demo = generateDemo({ seed: 5, reviews: 200 });
+const MODERN = '2026-07-28';
+const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+
+beforeAll(async () => {
+  server = await startServer(`${dir.path}/modern.db`);
+  await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
+  await server.app.publisher.insightsReady();
+  client = new Client({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+  dir.remove();
+});
+
+/** One raw 2026-07-28 request, with the routing headers the revision requires unless `headers` says otherwise. */
+async function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, id = 7) {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const response = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }),
+  });
+  return { status: response.status, headers: response.headers, json: (await response.json()) as { id: unknown; result?: Record<string, unknown>; error?: { code: number; data?: unknown } } };
+}
+
+describe('a 2026-07-28 client', () => {
+  it('talks without a session: the era is modern and no request carried an Mcp-Session-Id', async () => {
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+    expect(client.getServerVersion()?.name).toBe('reviews-service');
+    expect(client.getInstructions()).toMatch(/search_reviews/);
+  });
+
+  it('lists every tool with a title, read-only annotations and an output schema, and calls each', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_business', 'get_insights', 'get_review', 'get_reviews_since', 'search_reviews']);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      expect(tool.outputSchema, tool.name).toBeTypeOf('object');
+    }
+    const search = await client.callTool({ name: 'search_reviews', arguments: { rating: 5, limit: 3 } });
+    const rest = (await (await fetch(`${server.url}/api/reviews/search?rating=5&limit=3`)).json()) as unknown;
+    expect(search.structuredContent).toEqual(rest);
+    const business = await client.callTool({ name: 'get_business', arguments: {} });
+    expect((business.structuredContent as { business: { name: string } }).business.name).toBe(demo.business.name);
+    const id = (rest as { reviews: { id: string }[] }).reviews[0]!.id;
+    const one = await client.callTool({ name: 'get_review', arguments: { id } });
+    expect((one.structuredContent as { review: { id: string } }).review.id).toBe(id);
+    const since = await client.callTool({ name: 'get_reviews_since', arguments: { date: '2026-01-01', limit: 2 } });
+    expect((since.structuredContent as { count: number }).count).toBe(2);
+    const insights = await client.callTool({ name: 'get_insights', arguments: { section: 'summary' } });
+    expect((insights.structuredContent as { section: string }).section).toBe('summary');
+  });
+
+  it('reads every catalogue document, byte for byte what HTTP serves', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.length).toBe(4);
+    for (const resource of resources) {
+      const read = await client.readResource({ uri: resource.uri });
+      const served = await (await fetch(resource.uri)).text();
+      const first = read.contents[0] as { text?: string };
+      expect(first.text, resource.uri).toBe(served);
+    }
+  });
+});
+
+describe('the 2026-07-28 wire', () => {
+  it('answers server/discover with the supported versions, capabilities and caching hints', async () => {
+    const { status, json } = await modern('server/discover');
+    expect(status).toBe(200);
+    expect(json.result).toMatchObject({ supportedVersions: [MODERN], resultType: 'complete', cacheScope: 'public' });
+    expect(json.result?.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(json.result?.ttlMs).toBeTypeOf('number');
+  });
+
+  it('puts ttlMs and cacheScope on every list and on reads, the shared document reads included', async () => {
+    for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']) {
+      const { json } = await modern(method);
+      expect(json.result, method).toMatchObject({ resultType: 'complete', cacheScope: 'public' });
+      expect(json.result?.ttlMs, method).toBeGreaterThan(0);
+    }
+    const read = await modern('resources/read', { uri: `${server.url}/feed.xml` });
+    expect(read.json.result).toMatchObject({ resultType: 'complete', cacheScope: 'public', ttlMs: 60000 });
+    expect(read.json.result?._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': { name: 'reviews-service', version: '1.0.0' } });
+  });
+
+  it('refuses a read whose Mcp-Name disagrees with its uri, with the request id', async () => {
+    const { status, json } = await modern('resources/read', { uri: `${server.url}/reviews.json` }, { 'mcp-name': `${server.url}/feed.xml` }, 41);
+    expect(status).toBe(400);
+    expect(json.id).toBe(41);
+    expect(json.error?.code).toBe(-32020);
+  });
+
+  it('answers a document nobody serves with -32602 naming the uri', async () => {
+    const uri = 'test://nonexistent';
+    const { json } = await modern('resources/read', { uri }, {}, 42);
+    expect(json.id).toBe(42);
+    expect(json.error).toMatchObject({ code: -32602, data: { uri } });
+  });
+
+  it('answers removed methods with 404 and -32601, and every refusal with the request id', async () => {
+    for (const method of ['initialize', 'ping', 'resources/subscribe', 'no/such/method']) {
+      const { status, json } = await modern(method, {}, {}, 43);
+      expect(status, method).toBe(404);
+      expect(json).toMatchObject({ id: 43, error: { code: -32601 } });
+    }
+    const foreign = await modern('tools/list', {}, { origin: 'https://elsewhere.example' }, 44);
+    expect(foreign.status).toBe(403);
+    expect(foreign.json.id).toBe(44);
+    const wrongAccept = await modern('tools/list', {}, { accept: 'application/json' }, 45);
+    expect(wrongAccept.status).toBe(406);
+    expect(wrongAccept.json.id).toBe(45);
+  });
+});
