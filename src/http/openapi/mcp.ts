@@ -1,6 +1,6 @@
 // The /mcp path item: MCP over streamable HTTP, its JSON-RPC 2.0 bodies as schemas, its headers and every status the route gives.
 import { TOO_MANY_REQUESTS } from '../limits.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { INSTRUCTIONS, SERVER_INFO } from '../../mcp/tools.js';
 import { ROUTES } from '../../reviews/links.js';
