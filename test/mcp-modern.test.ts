@@ -133,3 +133,40 @@ describe('the 2026-07-28 wire', () => {
     expect(wrongAccept.json.id).toBe(45);
   });
 });
+
+describe('resource templates and completions', () => {
+  const technician = demo.business.technicians[0]!.name;
+  const service = demo.business.services[0]!.id;
+
+  it('lists the four templates', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['reviews://aspect/{id}', 'reviews://review/{id}', 'reviews://service/{id}', 'reviews://technician/{name}']);
+  });
+
+  it('reads each as the JSON the datasets hold for it', async () => {
+    const dataset = (await (await fetch(`${server.url}/reviews.json`)).json()) as { reviews: { id: string }[] };
+    const insights = (await (await fetch(`${server.url}/insights.json`)).json()) as {
+      aspects: { id: string }[];
+      entities: { technicians: { name: string }[]; services: { id: string }[] };
+    };
+    const readJson = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as unknown;
+    expect(await readJson(`reviews://review/${encodeURIComponent(dataset.reviews[0]!.id)}`)).toEqual(dataset.reviews[0]);
+    const named = insights.entities.technicians.find((t) => t.name === technician)!;
+    // The first name, in lower case, accents folded, finds the technician, as search does.
+    const first = technician.split(' ')[0]!.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+    expect(await readJson(`reviews://technician/${encodeURIComponent(first)}`)).toEqual(named);
+    expect(await readJson(`reviews://service/${service}`)).toEqual(insights.entities.services.find((s) => s.id === service));
+    expect(await readJson('reviews://aspect/punctuality')).toEqual(insights.aspects.find((a) => a.id === 'punctuality'));
+    await expect(client.readResource({ uri: 'reviews://review/no-such-review' })).rejects.toMatchObject({ code: -32602, data: { uri: 'reviews://review/no-such-review' } });
+  });
+
+  it('completes review ids, technician names, service ids and aspect ids from what was typed', async () => {
+    const complete = async (uri: string, name: string, value: string) => (await client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion.values;
+    expect(await complete('reviews://aspect/{id}', 'id', 'pr')).toEqual(['price', 'professionalism']);
+    expect(await complete('reviews://service/{id}', 'id', service.slice(0, 3))).toContain(service);
+    expect(await complete('reviews://technician/{name}', 'name', technician.slice(0, 2).toLowerCase())).toContain(technician);
+    const ids = await complete('reviews://review/{id}', 'id', 'rv-00001');
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id.startsWith('rv-00001'))).toBe(true);
+  });
+});

@@ -9,6 +9,7 @@ import { InsightsDocument } from '../reviews/insights-document.js';
 import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
 import { technicianKeys } from '../reviews/text.js';
+import { registerTemplates } from './templates.js';
 
 export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
 
@@ -238,6 +239,8 @@ export function createMcpServer(view: View, baseUrl: string, _era: ProtocolEra =
       () => ({ contents: [{ uri, mimeType: representation.contentType, text: representation.variants.identity.body.toString('utf8') }] }),
     );
   }
+
+  registerTemplates(server, view);
 
   server.registerPrompt(
     'summarize_reviews',
