@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
+import { until } from './support/wait.js';
 
 const dir = tempDir('reviews-mcp-modern-');
 let server: RunningServer;
@@ -168,5 +169,23 @@ describe('resource templates and completions', () => {
     const ids = await complete('reviews://review/{id}', 'id', 'rv-00001');
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.every((id) => id.startsWith('rv-00001'))).toBe(true);
+  });
+});
+
+describe('subscriptions/listen', () => {
+  it('tells a listening client that a document changed when an import changes it', async () => {
+    const listener = new Client({ name: 'listener', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await listener.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const updated: string[] = [];
+    listener.setNotificationHandler('notifications/resources/updated', async (notification) => void updated.push(notification.params.uri));
+    const feed = `${server.url}/api/feed.json`;
+    const subscription = await listener.listen({ resourceSubscriptions: [feed] });
+    expect(subscription.honoredFilter.resourceSubscriptions).toEqual([feed]);
+    await publish(server, { reviews: [{ id: 'listen-1', date: '2026-11-24', rating: 5, text: 'Heard about it at once.', author: 'L. Listener', technicians: [], services: [], verified: true }], replace: false });
+    await until(() => updated.includes(feed), 5000, 'a resources/updated notification for the feed');
+    // Only what was asked for: the reviews dataset changed too, but this client did not subscribe to it.
+    expect(updated.every((uri) => uri === feed)).toBe(true);
+    await subscription.close();
+    await listener.close();
   });
 });

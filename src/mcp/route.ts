@@ -23,7 +23,7 @@ import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
 import { readResourceReply, resourceNamed } from './resources.js';
 import { CACHE_HINTS, createMcpServer, SERVER_INFO, toolLabel } from './tools.js';
-import type { DocumentName } from '../reviews/catalogue.js';
+import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 
 /** The stateless revision, served by the SDK's handler. */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -93,6 +93,17 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   const modern = createMcpHandler(({ era }) => serverFor(era), {
     legacy: 'reject',
     onerror: (error) => app.log.warn({ err: error }, 'MCP request failed'),
+  });
+  // The documents whose bytes changed are announced to the subscriptions/listen streams of this process (each
+  // replica tells its own listeners when it serves the change), as WebSub announces its topics.
+  const announce = (names: readonly DocumentName[]) => {
+    for (const name of names) modern.notify.resourceUpdated(`${config.baseUrl}${documentNamed(name).path}`);
+  };
+  publisher.on('published', (_view, changed) => announce(changed));
+  publisher.on('insights', () => announce(['insights']));
+  // Open listen streams end before the server stops taking connections, so a shutdown does not wait on them.
+  app.addHook('preClose', async () => {
+    await modern.close();
   });
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */

@@ -136,10 +136,12 @@ const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
 export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
 
 /** Builds a server for one request over the snapshot current at that moment. */
-export function createMcpServer(view: View, baseUrl: string, _era: ProtocolEra = 'legacy'): McpServer {
+export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 'legacy'): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    // 2026-07-28 clients subscribe to documents with subscriptions/listen; a 2025 session has no stream to hear
+    // resources/updated on (every answer comes on its POST), so it is not offered there.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: era === 'modern' }, prompts: { listChanged: false } },
     cacheHints: CACHE_HINTS,
   });
   const { snapshot } = view;

@@ -152,7 +152,7 @@ function requestExamples(): Record<string, OpenApiObject> {
 function postOperation(examples: Examples, bodyLimit: string): OpenApiObject {
   const initializeResult = {
     protocolVersion: EXAMPLE_PROTOCOL_VERSION,
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
     serverInfo: SERVER_INFO,
     instructions: INSTRUCTIONS,
   };
