@@ -12,6 +12,7 @@ import { registerSiteRoutes, SITE_ROUTES } from './http/site-routes.js';
 import { InsightsWorker } from './insights/worker.js';
 import { RevokedSessions } from './mcp/revocations.js';
 import { registerMcp } from './mcp/route.js';
+import { serverInfo } from './mcp/tools.js';
 import { Hub } from './websub/hub.js';
 import { registerHubRoute } from './websub/route.js';
 import { Publisher } from './publishing/publisher.js';
@@ -71,7 +72,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   operations.register(http);
   const limits = await registerLimits(http, config, (group) => operations.refused(group));
   await publisher.start();
-  const openapi = await encodeRepresentation(JSON.stringify(await buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub } })), {
+  const assets = new Assets();
+  const mcpInfo = serverInfo(config.baseUrl, assets.paths.icon);
+  const openapi = await encodeRepresentation(JSON.stringify(await buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, mcpServerInfo: mcpInfo, websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub } })), {
     contentType: 'application/json',
     cacheControl: CACHE_CONTROL.static,
     lastModified: null,
@@ -80,7 +83,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     effort: 'fast',
   });
   registerReadRoutes(http, publisher, openapi, limits, Object.values(SITE_ROUTES));
-  const site = new SitePages({ baseUrl: config.baseUrl }, new Assets());
+  const site = new SitePages({ baseUrl: config.baseUrl }, assets);
   registerSiteRoutes(http, publisher, site, limits);
   // The home page of every version served is made as soon as it is (and again with its insights).
   const warm = (view: View) => site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
@@ -88,7 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   publisher.on('published', (view) => void warm(view));
   publisher.on('insights', (view) => void warm(view));
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
-  registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool) });
+  registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool), info: mcpInfo });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
   operations.watchHub(hub);

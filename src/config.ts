@@ -103,8 +103,20 @@ export interface Config {
 }
 
 /** Browser origins whose requests /mcp accepts: BASE_URL's and the configured ones. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Browser origins MCP accepts: BASE_URL's, the configured ones, and, when BASE_URL is on loopback, the same scheme
+ * and port under every loopback name (a page at http://localhost:3000 talks to a server whose BASE_URL says
+ * 127.0.0.1).
+ */
 export function mcpOrigins(config: Pick<Config, 'baseUrl' | 'mcp'>): ReadonlySet<string> {
-  return new Set([new URL(config.baseUrl).origin, ...config.mcp.allowedOrigins]);
+  const base = new URL(config.baseUrl);
+  const origins = new Set([base.origin, ...config.mcp.allowedOrigins]);
+  if (LOOPBACK_NAMES.includes(base.hostname)) {
+    for (const name of LOOPBACK_NAMES) origins.add(`${base.protocol}//${name}${base.port ? `:${base.port}` : ''}`);
+  }
+  return origins;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };

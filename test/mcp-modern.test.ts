@@ -103,7 +103,10 @@ describe('the 2026-07-28 wire', () => {
     }
     const read = await modern('resources/read', { uri: `${server.url}/feed.xml` });
     expect(read.json.result).toMatchObject({ resultType: 'complete', cacheScope: 'public', ttlMs: 60000 });
-    expect(read.json.result?._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': { name: 'reviews-service', version: '1.0.0' } });
+    // Answered from the shared bytes, with the serverInfo the SDK puts on its own results.
+    const listed = await modern('tools/list');
+    expect(read.json.result?._meta).toEqual(listed.json.result?._meta);
+    expect(read.json.result?._meta).toMatchObject({ 'io.modelcontextprotocol/serverInfo': { name: 'reviews-service', version: '1.0.0' } });
   });
 
   it('refuses a read whose Mcp-Name disagrees with its uri, with the request id', async () => {
@@ -187,5 +190,36 @@ describe('subscriptions/listen', () => {
     expect(updated.every((uri) => uri === feed)).toBe(true);
     await subscription.close();
     await listener.close();
+  });
+});
+
+describe('origins', () => {
+  it('counts every loopback name as the origin of a BASE_URL on loopback, and nothing else', async () => {
+    const port = new URL(server.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]) {
+      expect((await modern('tools/list', {}, { origin })).status, origin).toBe(200);
+    }
+    for (const origin of [`http://localhost:${Number(port) + 1}`, `https://localhost:${port}`, 'http://localhost.example']) {
+      expect((await modern('tools/list', {}, { origin })).status, origin).toBe(403);
+    }
+  });
+});
+
+describe('the server card', () => {
+  it('describes the endpoint and lists exactly what the server lists, at both names', async () => {
+    const answers = await Promise.all(['/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json'].map((path) => fetch(`${server.url}${path}`)));
+    for (const answer of answers) expect(answer.status).toBe(200);
+    const [card, again] = (await Promise.all(answers.map((a) => a.json()))) as Record<string, unknown>[];
+    expect(again).toEqual(card);
+    expect(card).toMatchObject({ $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json', version: '1.0.0' });
+    expect(card!.name).toMatch(/^[^/]+\/reviews$/);
+    expect(card!.remotes).toEqual([expect.objectContaining({ type: 'streamable-http', url: `${server.url}/mcp`, supportedProtocolVersions: expect.arrayContaining([MODERN, '2025-06-18']) })]);
+    const listed = await client.listTools();
+    expect(card!.tools).toEqual(JSON.parse(JSON.stringify(listed.tools)));
+    expect((card!.resourceTemplates as unknown[]).length).toBe(4);
+    // The icon is served here.
+    const icon = (card!.icons as { src: string }[])[0]!.src;
+    expect(icon.startsWith(server.url)).toBe(true);
+    expect((await fetch(icon)).headers.get('content-type')).toBe('image/svg+xml');
   });
 });

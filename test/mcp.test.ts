@@ -90,7 +90,13 @@ afterAll(async () => {
 describe('MCP initialize', () => {
   it('connects the SDK client with a session id, server info and tools, resources and prompts capabilities', () => {
     expect(transport.sessionId).toMatch(/^[\x21-\x7E]+$/);
-    expect(client.getServerVersion()).toStrictEqual({ name: 'reviews-service', version: '1.0.0' });
+    expect(client.getServerVersion()).toStrictEqual({
+      name: 'reviews-service',
+      version: '1.0.0',
+      title: 'Verified customer reviews',
+      websiteUrl: `${server.url}/`,
+      icons: [{ src: expect.stringMatching(new RegExp(`^${server.url}/assets/icon\\.[\\w-]+\\.svg$`)), mimeType: 'image/svg+xml', sizes: ['any'] }],
+    });
     const capabilities = client.getServerCapabilities();
     expect(capabilities?.tools).toBeDefined();
     expect(capabilities?.resources).toBeDefined();

@@ -12,6 +12,7 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
+  type Implementation,
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,8 +23,11 @@ import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
 import { readResourceReply, resourceNamed } from './resources.js';
-import { CACHE_HINTS, createMcpServer, SERVER_INFO, toolLabel } from './tools.js';
+import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
+import { sendRepresentation } from '../http/conditional.js';
+import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
+import { SERVER_CARD_PATHS, serverCard } from './server-card.js';
 
 /** The stateless revision, served by the SDK's handler. */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -85,11 +89,13 @@ export interface McpDeps {
   limits: Limits;
   /** Told the tool of each tools/call (metrics). */
   onToolCall?: (tool: string) => void;
+  /** Name, version, title and icons (serverInfo). */
+  info: Implementation;
 }
 
-export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall }: McpDeps): void {
+export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, info }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
-  const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era);
+  const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era, info);
   const modern = createMcpHandler(({ era }) => serverFor(era), {
     legacy: 'reject',
     onerror: (error) => app.log.warn({ err: error }, 'MCP request failed'),
@@ -251,7 +257,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       const web = webRequest(request, reply, text);
       if (await isLegacyRequest(web, body)) return legacy(request, reply, text, body);
       const shared = modernSharedRead(request, body);
-      if (shared) return sendShared(reply, shared, { resultType: 'complete', ...CACHE_HINTS['resources/read'], _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } });
+      if (shared) return sendShared(reply, shared, { resultType: 'complete', ...CACHE_HINTS['resources/read'], _meta: { [SERVER_INFO_META_KEY]: info } });
       return sendResponse(reply, await modern.fetch(web, { parsedBody: body }));
     });
 
@@ -263,6 +269,16 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       await revoked.revoke(session.sid, session.exp);
       return reply.code(204).send();
     });
+
+    // The server card, made once from the server's own answers, with the caching of static documents.
+    let card: Promise<Representation> | undefined;
+    const cardRepresentation = () =>
+      (card ??= serverCard((web) => modern.fetch(web), config.baseUrl, info, [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]).then((value) =>
+        encodeRepresentation(JSON.stringify(value), { contentType: 'application/json', cacheControl: CACHE_CONTROL.static, lastModified: null, effort: 'best' }),
+      ));
+    for (const path of SERVER_CARD_PATHS) {
+      scope.route({ method: ['GET', 'HEAD'], url: path, handler: async (request, reply) => sendRepresentation(request, reply, await cardRepresentation()) });
+    }
 
     // No server-initiated stream is offered: every response comes on its POST.
     scope.get(ROUTES.mcp, async (request, reply) => {

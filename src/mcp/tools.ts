@@ -1,5 +1,5 @@
 // The MCP server's tools, resources and prompt over the current snapshot: read-only, schemas shared with the REST API.
-import { McpServer, type CacheHint, type ProtocolEra } from '@modelcontextprotocol/server';
+import { McpServer, type CacheHint, type Implementation, type ProtocolEra, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
@@ -12,6 +12,11 @@ import { technicianKeys } from '../reviews/text.js';
 import { registerTemplates } from './templates.js';
 
 export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
+
+/** What the server says it is: name and version, a title, and the site's icon (from this origin). */
+export function serverInfo(baseUrl: string, iconPath: string): Implementation {
+  return { ...SERVER_INFO, title: 'Verified customer reviews', websiteUrl: `${baseUrl}/`, icons: [{ src: `${baseUrl}${iconPath}`, mimeType: 'image/svg+xml', sizes: ['any'] }] };
+}
 
 export const INSTRUCTIONS =
   'Verified customer reviews of one home-services business (cooling, plumbing, electrical). Use get_business for who they are, their services (with ids) and technicians; search_reviews to find reviews by rating, date, text, technician or service; get_insights for what customers say overall (aspects such as punctuality or price, per technician, service and area, recurring topics, an FAQ and a summary). Every review cited has an id that get_review returns in full.';
@@ -80,6 +85,36 @@ const InsightsResult = z
 const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating });
 const ReviewResult = z.object({ review: Review });
 
+/**
+ * The same schema, its JSON Schema made once. The SDK converts each tool's Zod schemas to JSON Schema for every
+ * server it builds, which is one per request: tools/list spent some 6 ms of its 7 doing that.
+ */
+function once<S extends StandardSchemaWithJSON>(schema: S): S {
+  const standard = schema['~standard'];
+  const made = new Map<string, Record<string, unknown>>();
+  const remembered = (kind: 'input' | 'output') => (options: Parameters<typeof standard.jsonSchema.input>[0]) => {
+    const key = `${kind} ${options.target}`;
+    let json = made.get(key);
+    if (!json) made.set(key, (json = standard.jsonSchema[kind](options)));
+    return json;
+  };
+  return Object.assign(Object.create(schema) as S, { '~standard': { ...standard, jsonSchema: { input: remembered('input'), output: remembered('output') } } });
+}
+
+const EMPTY = once(z.object({}).strict());
+const REVIEW_ID = once(z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict());
+const SEARCH_ARGUMENTS = once(SearchParams);
+const SCHEMAS = {
+  business: once(BusinessResult),
+  search: once(SearchResponse),
+  sinceArguments: once(SinceArguments),
+  since: once(SinceResult),
+  insightsArguments: once(InsightsArguments),
+  insights: once(InsightsResult),
+  review: once(ReviewResult),
+  prompt: once(z.object({ about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') })),
+};
+
 /** A tool result: the structured value and the same value as a JSON text block for clients that read only text. */
 function result<T extends Record<string, unknown>>(structuredContent: T) {
   return { structuredContent, content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }] };
@@ -136,8 +171,8 @@ const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
 export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
 
 /** Builds a server for one request over the snapshot current at that moment. */
-export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 'legacy'): McpServer {
-  const server = new McpServer(SERVER_INFO, {
+export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, info: Implementation): McpServer {
+  const server = new McpServer(info, {
     instructions: INSTRUCTIONS,
     // 2026-07-28 clients subscribe to documents with subscriptions/listen; a 2025 session has no stream to hear
     // resources/updated on (every answer comes on its POST), so it is not offered there.
@@ -152,8 +187,8 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 
       title: 'Business details',
       description:
         'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars).',
-      inputSchema: z.object({}).strict(),
-      outputSchema: BusinessResult,
+      inputSchema: EMPTY,
+      outputSchema: SCHEMAS.business,
       annotations: { title: 'Business details', ...readOnly },
     },
     () => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating }),
@@ -165,8 +200,8 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 
       title: 'Search reviews',
       description:
         'Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars 1-5), min_rating (1-5), since/until (YYYY-MM-DD, inclusive), query (case- and accent-insensitive text substring), mentions_technician (full or first name), mentions_service (a service id from get_business), limit (1-100, default 20). Returns newest first, with count (returned) and total (matched).',
-      inputSchema: SearchParams,
-      outputSchema: SearchResponse,
+      inputSchema: SEARCH_ARGUMENTS,
+      outputSchema: SCHEMAS.search,
       annotations: { title: 'Search reviews', ...readOnly },
     },
     (params) => result(searchResponse(snapshot.index, params)),
@@ -177,8 +212,8 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 
     {
       title: 'Reviews since a date',
       description: `Verified reviews dated on or after a date (YYYY-MM-DD), newest first, at most limit (default ${SINCE_LIMIT.default}); total says how many there are in all. Use it to see what is new.`,
-      inputSchema: SinceArguments,
-      outputSchema: SinceResult,
+      inputSchema: SCHEMAS.sinceArguments,
+      outputSchema: SCHEMAS.since,
       annotations: { title: 'Reviews since a date', ...readOnly },
     },
     ({ date, limit }) => {
@@ -194,8 +229,8 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 
       title: 'What customers say',
       description:
         'Insights computed from the reviews, one section at a time: aspects (punctuality, responsiveness, price, quality, professionalism, communication, cleanliness, expertise: mentions, sentiment, trend, quotes), technicians, services, areas, topics (recurring phrases), faq (common questions answered with figures) or summary. Give name to pick one entry, e.g. section technicians with name "Zoë". Every figure cites review ids that get_review returns.',
-      inputSchema: InsightsArguments,
-      outputSchema: InsightsResult,
+      inputSchema: SCHEMAS.insightsArguments,
+      outputSchema: SCHEMAS.insights,
       annotations: { title: 'What customers say', ...readOnly },
     },
     ({ section, name }) => {
@@ -221,8 +256,8 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 
     {
       title: 'One review',
       description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
-      inputSchema: z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict(),
-      outputSchema: ReviewResult,
+      inputSchema: REVIEW_ID,
+      outputSchema: SCHEMAS.review,
       annotations: { title: 'One review', ...readOnly },
     },
     ({ id }) => {
@@ -249,7 +284,7 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra = 
     {
       title: 'Summarize what customers say',
       description: 'Asks for a summary of what customers say, overall or about one technician, service, area or aspect.',
-      argsSchema: z.object({ about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') }),
+      argsSchema: SCHEMAS.prompt,
     },
     ({ about }) => ({
       messages: [

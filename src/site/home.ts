@@ -207,7 +207,7 @@ function machinesSection(site: SiteContext): Html {
 <li><a href="/.well-known/openapi.json">OpenAPI 3.1 description</a> and the <a href="/docs">API reference</a>, including search</li>
 <li><a href="/llms.txt">/llms.txt</a>: a summary for language models</li>
 </ul>
-<p>Connect an AI assistant: add <code>${mcp}</code> as a remote MCP server (streamable HTTP, no key), e.g. <code>claude mcp add --transport http reviews ${mcp}</code>.</p>
+<p>Connect an AI assistant: add <code>${mcp}</code> as a remote MCP server (streamable HTTP, no key), e.g. <code>claude mcp add --transport http reviews ${mcp}</code>. Its <a href="/.well-known/mcp/server-card">server card</a> lists every tool.</p>
 </section>`;
 }
 

@@ -1,4 +1,5 @@
 // The OpenAPI 3.1.0 description of the whole service, generated from the Zod schemas the code validates and renders with.
+import type { Implementation } from '@modelcontextprotocol/server';
 import { operationsPaths } from './operations.js';
 import { pagePaths } from './pages.js';
 import { z } from 'zod';
@@ -23,6 +24,8 @@ import { HUB_PATH, hubPathItem, hubRequestSchema, type HubSettings } from './web
 export interface DescriptionSettings {
   /** Request bodies larger than this are refused with 413. */
   bodyLimitBytes: number;
+  /** What the MCP server says it is (initialize's serverInfo). */
+  mcpServerInfo: Implementation;
   websub: HubSettings;
 }
 
@@ -95,7 +98,7 @@ export async function buildOpenApiDocument(baseUrl: string, settings: Descriptio
   };
   const paths: Record<string, OpenApiObject> = {
     ...readPaths(DOCUMENTS, examples),
-    [MCP_PATH]: mcpPathItem(examples, bodyLimit),
+    [MCP_PATH]: mcpPathItem(examples, bodyLimit, settings.mcpServerInfo),
     [HUB_PATH]: hubPathItem(topics, baseUrl, settings.websub, bodyLimit),
     ...operationsPaths(),
     ...pagePaths(),

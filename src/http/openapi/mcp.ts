@@ -2,7 +2,8 @@
 import { TOO_MANY_REQUESTS } from '../limits.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { INSTRUCTIONS, SERVER_INFO } from '../../mcp/tools.js';
+import { INSTRUCTIONS } from '../../mcp/tools.js';
+import type { Implementation } from '@modelcontextprotocol/server';
 import { ROUTES } from '../../reviews/links.js';
 import { header, NO_STORE, RETRY_AFTER, parameterRef, responseRef, schemaRef, type OpenApiObject } from './components.js';
 import { EXAMPLE_SEARCH, type Examples } from './examples.js';
@@ -149,11 +150,11 @@ function requestExamples(): Record<string, OpenApiObject> {
   };
 }
 
-function postOperation(examples: Examples, bodyLimit: string): OpenApiObject {
+function postOperation(examples: Examples, bodyLimit: string, serverInfo: Implementation): OpenApiObject {
   const initializeResult = {
     protocolVersion: EXAMPLE_PROTOCOL_VERSION,
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
-    serverInfo: SERVER_INFO,
+    serverInfo,
     instructions: INSTRUCTIONS,
   };
   const toolResult = { content: [{ type: 'text', text: JSON.stringify(examples.search) }], structuredContent: examples.search };
@@ -162,10 +163,11 @@ function postOperation(examples: Examples, bodyLimit: string): OpenApiObject {
     tags: ['mcp'],
     summary: 'Send a JSON-RPC message to the MCP server',
     description: [
-      'Model Context Protocol over streamable HTTP, read-only tools over the same data as the REST API (tools/list names them).',
+      'Model Context Protocol over streamable HTTP, read-only tools over the same data as the REST API (tools/list names them), and resource templates for one review, technician, service or aspect.',
       'Send `Accept: application/json, text/event-stream` (both, or 406) and `Content-Type: application/json` (or 415).',
-      'Begin with `initialize`: its answer carries `Mcp-Session-Id`; send that header on every later request, with `MCP-Protocol-Version`.',
-      'Answers are JSON, never an event stream. No authentication: only the session id is used.',
+      'Two revisions on this one endpoint. **2026-07-28** (stateless): every request carries `_meta` with `io.modelcontextprotocol/protocolVersion` and client capabilities, and the headers `MCP-Protocol-Version`, `Mcp-Method` and (for tools/call, resources/read, prompts/get) `Mcp-Name`; start with `server/discover`; lists and reads carry `ttlMs` and `cacheScope`; `subscriptions/listen` streams `notifications/resources/updated` when a document changes.',
+      '**2025** sessions: begin with `initialize`; its answer carries `Mcp-Session-Id`; send that header on every later request, with `MCP-Protocol-Version`. Answers are JSON.',
+      'No authentication. What the server offers, without connecting: the server card at `/.well-known/mcp/server-card`.',
     ].join(' '),
     parameters: [parameterRef('McpSessionId'), parameterRef('McpProtocolVersion')],
     requestBody: {
@@ -206,9 +208,9 @@ function postOperation(examples: Examples, bodyLimit: string): OpenApiObject {
   };
 }
 
-export function mcpPathItem(examples: Examples, bodyLimit: string): OpenApiObject {
+export function mcpPathItem(examples: Examples, bodyLimit: string, serverInfo: Implementation): OpenApiObject {
   return {
-    post: postOperation(examples, bodyLimit),
+    post: postOperation(examples, bodyLimit, serverInfo),
     delete: {
       operationId: 'deleteMcpSession',
       tags: ['mcp'],

@@ -1,6 +1,7 @@
 // Path items of the pages: the home page, review permalinks, the API reference, the badge and embed for the
 // business's own site, and what crawlers and language models read first.
 import { SearchParams } from '../../reviews/search.js';
+import { SERVER_CARD_PATHS } from '../../mcp/server-card.js';
 import { SITE_ROUTES } from '../site-routes.js';
 import { cacheControl, conditionalParameters, errorContent, header, NO_STORE, parameterSchema, responseRef, type OpenApiObject } from './components.js';
 import { readHeaders } from './reads.js';
@@ -83,6 +84,18 @@ export function pagePaths(): Record<string, OpenApiObject> {
       parameters: [{ name: 'part', in: 'query', required: false, description: 'A part of the sitemap, from 1, when it has an index', schema: { type: 'integer', minimum: 1 } }],
       errors: { '404': NOT_FOUND },
     }),
+    ...Object.fromEntries(
+      SERVER_CARD_PATHS.map((path, i) => [
+        path,
+        read(
+          i === 0 ? 'getMcpServerCard' : 'getMcpServerCardJson',
+          i === 0 ? 'MCP server card' : 'MCP server card (.json name)',
+          'What the MCP server at /mcp is and offers, readable without connecting (the MCP server-card extension, SEP-2127): name, version, the streamable-HTTP remote with its protocol versions, capabilities, and every tool, resource, template and prompt, as the server itself lists them. Both names serve the same card.',
+          'application/json',
+          { cache: cacheControl('public, max-age=3600') },
+        ),
+      ]),
+    ),
     [SITE_ROUTES.asset]: read('getAsset', 'Page asset', 'Stylesheets, scripts and icons the pages load, at paths that change with their content.', '*/*', {
       cache: IMMUTABLE,
       parameters: [{ name: 'file', in: 'path', required: true, description: 'The file name, with its content hash', schema: { type: 'string' } }],
