@@ -73,13 +73,22 @@ function webRequest(request: FastifyRequest, reply: FastifyReply, body: string |
   });
 }
 
-/** Sends the SDK's answer through Fastify (so hooks still add CORS, nosniff and the request log). */
-function sendResponse(reply: FastifyReply, response: Response): FastifyReply {
+/**
+ * Sends the SDK's answer through Fastify (so hooks still add CORS, nosniff and the request log). A JSON answer is
+ * read whole first and sent with its length; only an event stream (subscriptions/listen) is streamed.
+ */
+async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   reply.code(response.status);
-  response.headers.forEach((value, name) => void reply.header(name, value));
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'transfer-encoding') void reply.header(name, value);
+  });
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+  }
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return reply.header('content-length', String(bytes.length)).send(bytes);
 }
 
 export interface McpDeps {
@@ -208,7 +217,9 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return sendResponse(reply, await transport.handleRequest(webRequest(request, reply, text), { parsedBody: body }));
+      // Sent before the transport closes: closing it ends a body still being streamed, and clients saw connections
+      // closed mid-answer (in the load test, a few in 100,000, and the next request on the same connection failed).
+      return await sendResponse(reply, await transport.handleRequest(webRequest(request, reply, text), { parsedBody: body }));
     } finally {
       void transport.close();
       void server.close();
