@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookH
 import type { Publisher } from '../publishing/publisher.js';
 import type { Representation } from '../publishing/representation.js';
 import { ASSETS_PREFIX } from '../site/assets.js';
-import { FILTER_NAMES } from '../site/home.js';
+import { isSearch, type Filters } from '../site/home.js';
 import type { Limits } from './limits.js';
 import { prefersJson, type PageAnswer, type SitePages } from '../site/pages.js';
 import { sendRepresentation } from './conditional.js';
@@ -61,7 +61,6 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, answer: PageAnsw
  */
 export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, site: SitePages, limits: Limits): void {
   const queryLimit = limits('queries').onRequest;
-  const searching = (request: FastifyRequest) => FILTER_NAMES.some((name) => (request.query as Record<string, unknown>)[name] !== undefined);
   app.addHook('onSend', async (request, reply, payload) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) securityHeaders(request, reply);
@@ -75,7 +74,7 @@ export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, s
     SITE_ROUTES.home,
     async (request, reply) => sendPage(request, reply, await site.home(publisher.current(), request.query as Record<string, unknown>)),
     async function (request, reply) {
-      if (searching(request)) await (queryLimit as onRequestAsyncHookHandler).call(this, request, reply);
+      if (isSearch(request.query as Filters)) await (queryLimit as onRequestAsyncHookHandler).call(this, request, reply);
     },
   );
   read(SITE_ROUTES.review, async (request, reply) => sendPage(request, reply, await site.review(publisher.current(), (request.params as { id: string }).id)));

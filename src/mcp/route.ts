@@ -171,7 +171,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   };
 
   /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
-  const legacy = async (request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> => {
+  const legacy = async (request: FastifyRequest, reply: FastifyReply, web: Request, body: unknown): Promise<FastifyReply> => {
     const messages = Array.isArray(body) ? body : [body];
     const id = idOf(body);
     let sessionIdGenerator: (() => string) | undefined;
@@ -219,7 +219,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     try {
       // Sent before the transport closes: closing it ends a body still being streamed, and clients saw connections
       // closed mid-answer (in the load test, a few in 100,000, and the next request on the same connection failed).
-      return await sendResponse(reply, await transport.handleRequest(webRequest(request, reply, text), { parsedBody: body }));
+      return await sendResponse(reply, await transport.handleRequest(web, { parsedBody: body }));
     } finally {
       void transport.close();
       void server.close();
@@ -266,7 +266,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
       }
       const web = webRequest(request, reply, text);
-      if (await isLegacyRequest(web, body)) return legacy(request, reply, text, body);
+      if (await isLegacyRequest(web, body)) return legacy(request, reply, web, body);
       const shared = modernSharedRead(request, body);
       if (shared) return sendShared(reply, shared, { resultType: 'complete', ...CACHE_HINTS['resources/read'], _meta: { [SERVER_INFO_META_KEY]: info } });
       return sendResponse(reply, await modern.fetch(web, { parsedBody: body }));
