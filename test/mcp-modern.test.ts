@@ -1,8 +1,10 @@
 // MCP revision 2026-07-28 beside the 2025 sessions on one endpoint: the SDK's v2 client, stateless, lists and calls
 // every tool and reads every document; the wire carries caching hints and answers every error with its request id.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, type Implementation } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
+import { createMcpServer } from '../src/mcp/tools.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { until } from './support/wait.js';
 
@@ -62,7 +64,7 @@ describe('a 2026-07-28 client', () => {
     }
     const search = await client.callTool({ name: 'search_reviews', arguments: { rating: 5, limit: 3 } });
     const rest = (await (await fetch(`${server.url}/api/reviews/search?rating=5&limit=3`)).json()) as unknown;
-    expect(search.structuredContent).toEqual(rest);
+    expect(search.structuredContent).toEqual({ ...(rest as object), hint: expect.stringContaining('Narrow with') });
     const business = await client.callTool({ name: 'get_business', arguments: {} });
     expect((business.structuredContent as { business: { name: string } }).business.name).toBe(demo.business.name);
     const id = (rest as { reviews: { id: string }[] }).reviews[0]!.id;
@@ -135,6 +137,59 @@ describe('the 2026-07-28 wire', () => {
     const wrongAccept = await modern('tools/list', {}, { accept: 'application/json' }, 45);
     expect(wrongAccept.status).toBe(406);
     expect(wrongAccept.json.id).toBe(45);
+  });
+});
+
+describe('calls and reads the route answers itself', () => {
+  // The route answers tools/call and catalogue reads from bytes kept per version; the SDK's own server, built here
+  // over the same version, must give the same answer to the same request.
+  const sdk = () => {
+    const info = { name: 'reviews-service', version: '1.0.0' } as Implementation;
+    return async (method: string, params: Record<string, unknown>, serverInfo: Implementation) => {
+      const handler = createMcpHandler(({ era }) => createMcpServer(server.app.publisher.current(), server.url, era, serverInfo ?? info), { legacy: 'reject' });
+      const name = typeof params.name === 'string' ? params.name : (params.uri as string);
+      const response = await handler.fetch(
+        new Request(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }),
+        }),
+      );
+      await handler.close();
+      return (await response.json()) as unknown;
+    };
+  };
+  const calls: [string, Record<string, unknown>][] = [
+    ['get_business', {}],
+    ['search_reviews', { mentions_technician: 'zoe', min_rating: 4 }],
+    ['search_reviews', { query: 'no such words at all' }],
+    ['get_reviews_since', { date: '2026-01-01', limit: 3 }],
+    ['get_insights', { section: 'technicians', limit: 2, ids: 1 }],
+    ['get_insights', { section: 'aspects', name: 'price' }],
+    ['get_insights', { section: 'technicians', name: 'Nobody Atall' }],
+    ['get_review', { id: demo.reviews[0]!.id }],
+    ['get_review', { id: 'no-such-review' }],
+  ];
+
+  it.each(calls)('%s %o: the same answer as the SDK server, twice (the second from what was kept)', async (name, args) => {
+    const ours = await modern('tools/call', { name, arguments: args });
+    const again = await modern('tools/call', { name, arguments: args });
+    expect(ours.status).toBe(200);
+    const serverInfo = (ours.json.result?._meta as Record<string, Implementation>)['io.modelcontextprotocol/serverInfo']!;
+    expect(ours.json).toEqual(await sdk()('tools/call', { name, arguments: args }, serverInfo));
+    expect(again.json).toEqual(ours.json);
+  });
+
+  it('reads the feed as the SDK server does', async () => {
+    const params = { uri: `${server.url}/api/feed.json` };
+    const ours = await modern('resources/read', params);
+    const serverInfo = (ours.json.result?._meta as Record<string, Implementation>)['io.modelcontextprotocol/serverInfo']!;
+    expect(ours.json).toEqual(await sdk()('resources/read', params, serverInfo));
+  });
+
+  it('leaves arguments that do not parse to the SDK, which names them', async () => {
+    const { json } = await modern('tools/call', { name: 'search_reviews', arguments: { limit: 0 } });
+    expect(json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('limit') }] });
   });
 });
 

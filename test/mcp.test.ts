@@ -68,6 +68,27 @@ function structured(result: CallToolResult): Record<string, unknown> {
   return result.structuredContent!;
 }
 
+/**
+ * Checks that `cut` is `full` with every list of review ids (`reviewIds`, `examples`) cut to its `keep` newest,
+ * and nothing else changed; returns how many ids were left out.
+ */
+function expectCut(full: unknown, cut: unknown, keep: number, key = ''): number {
+  if ((key === 'reviewIds' || key === 'examples') && Array.isArray(full)) {
+    expect(cut, key).toStrictEqual(full.slice(0, keep));
+    return Math.max(0, full.length - keep);
+  }
+  if (Array.isArray(full)) {
+    expect(Array.isArray(cut) && cut.length === full.length, key).toBe(true);
+    return full.reduce<number>((n, item, i) => n + expectCut(item, (cut as unknown[])[i], keep, key), 0);
+  }
+  if (full && typeof full === 'object') {
+    expect(Object.keys(cut as object).sort(), key).toStrictEqual(Object.keys(full).sort());
+    return Object.entries(full).reduce<number>((n, [k, v]) => n + expectCut(v, (cut as Record<string, unknown>)[k], keep, key === 'reviewIds' ? key : k), 0);
+  }
+  expect(cut, key).toStrictEqual(full);
+  return 0;
+}
+
 async function connectClient(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const c = new Client({ name: 'mcp-test-client', version: '1.0.0' });
   const t = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));
@@ -182,8 +203,11 @@ describe('MCP search_reviews', () => {
 
   it.each(parameterSets)('returns the REST search body for %o', async (params) => {
     const rest = await restJson<{ count: number; total: number; reviews: ReviewJson[] }>(searchPath(params));
-    const mcp = structured(await callTool('search_reviews', params));
+    const { hint, ...mcp } = structured(await callTool('search_reviews', params));
     expect(mcp).toStrictEqual(rest);
+    // A hint to narrow or raise the limit exactly when more matched than were returned.
+    if (rest.count < rest.total) expect(hint).toContain(`of ${rest.total.toLocaleString('en-US')}`);
+    else expect(hint).toBeUndefined();
   });
 
   it('finds the accented review by an unaccented first name and text', async () => {
@@ -194,10 +218,10 @@ describe('MCP search_reviews', () => {
 
 describe('MCP get_reviews_since', () => {
   it('returns the REST since body when limit covers every review, with total equal to its count', async () => {
-    const rest = await restJson<SinceJson>('/api/reviews/since/2025-06-01');
+    const rest = await restJson<SinceJson>('/api/reviews/since/2026-04-01');
     expect(rest.count).toBeGreaterThan(0);
-    expect(rest.count).toBeLessThanOrEqual(500);
-    const mcp = structured(await callTool('get_reviews_since', { date: '2025-06-01', limit: 500 }));
+    expect(rest.count).toBeLessThanOrEqual(100);
+    const mcp = structured(await callTool('get_reviews_since', { date: '2026-04-01', limit: 100 }));
     expect(mcp).toStrictEqual({ since: rest.since, count: rest.count, total: rest.count, reviews: rest.reviews });
   });
 
@@ -205,9 +229,10 @@ describe('MCP get_reviews_since', () => {
     const rest = await restJson<SinceJson>('/api/reviews/since/2022-01-01');
     expect(rest.count).toBeGreaterThan(100);
     const limited = structured(await callTool('get_reviews_since', { date: '2022-01-01', limit: 5 }));
-    expect(limited).toStrictEqual({ since: '2022-01-01', count: 5, total: rest.count, reviews: rest.reviews.slice(0, 5) });
+    const hint = expect.stringContaining(`Showing the newest 5 of ${rest.count}`);
+    expect(limited).toStrictEqual({ since: '2022-01-01', count: 5, total: rest.count, reviews: rest.reviews.slice(0, 5), hint });
     const byDefault = structured(await callTool('get_reviews_since', { date: '2022-01-01' }));
-    expect(byDefault).toStrictEqual({ since: '2022-01-01', count: 100, total: rest.count, reviews: rest.reviews.slice(0, 100) });
+    expect(byDefault).toStrictEqual({ since: '2022-01-01', count: 20, total: rest.count, reviews: rest.reviews.slice(0, 20), hint: expect.stringContaining('newest 20') });
   });
 
   it('returns nothing after the newest review', async () => {
@@ -239,9 +264,9 @@ describe('MCP get_business, get_review and get_insights', () => {
     expect(textOf(result)).toContain('no-such-review');
   });
 
-  it.each(INSIGHT_SECTIONS)('get_insights returns the %s section of /insights.json', async (section) => {
+  it.each(INSIGHT_SECTIONS)('get_insights returns the %s section of /insights.json, cut to its limits', async (section) => {
     const insights = await restJson<Record<string, unknown> & { entities: Record<string, unknown> }>('/insights.json');
-    const expected: Record<(typeof INSIGHT_SECTIONS)[number], unknown> = {
+    const full: Record<(typeof INSIGHT_SECTIONS)[number], unknown> = {
       aspects: insights.aspects,
       technicians: insights.entities.technicians,
       services: insights.entities.services,
@@ -250,8 +275,21 @@ describe('MCP get_business, get_review and get_insights', () => {
       faq: insights.faq,
       summary: insights.summary,
     };
-    const mcp = structured(await callTool('get_insights', { section }));
-    expect(mcp).toStrictEqual({ section, generatedAt: insights.generatedAt, asOf: insights.asOf, reviewCount: insights.reviewCount, data: expected[section] });
+    const head = { section, generatedAt: insights.generatedAt, asOf: insights.asOf, reviewCount: insights.reviewCount };
+    for (const [limits, entries, ids] of [[{}, 10, 5], [{ limit: 3, ids: 0 }, 3, 0], [{ limit: 50, ids: 100 }, 50, 100]] as const) {
+      const mcp = structured(await callTool('get_insights', { section, ...limits }));
+      const expected = full[section];
+      if (!Array.isArray(expected)) {
+        expect(mcp).toStrictEqual({ ...head, data: expected });
+        continue;
+      }
+      const { data, entries: counted, reviewIdsCut, hint, ...rest } = mcp as { data: unknown[]; entries: unknown; reviewIdsCut?: number; hint?: string };
+      expect(rest).toStrictEqual(head);
+      expect(counted).toStrictEqual({ returned: Math.min(entries, expected.length), total: expected.length });
+      const cut = expectCut(expected.slice(0, entries), data, ids);
+      expect(reviewIdsCut).toBe(cut || undefined);
+      expect(hint !== undefined).toBe(cut > 0 || entries < expected.length);
+    }
   });
 
   it('get_insights with a name that does not exist is a tool error naming the section and the name', async () => {
@@ -277,7 +315,9 @@ describe('MCP invalid tool calls', () => {
     ['an unknown argument', 'search_reviews', { colour: 'red' }, 'colour'],
     ['get_reviews_since without date', 'get_reviews_since', {}, 'date'],
     ['get_reviews_since date 2025-02-30', 'get_reviews_since', { date: '2025-02-30' }, 'date'],
-    ['get_reviews_since limit 501', 'get_reviews_since', { date: '2025-01-01', limit: 501 }, 'limit'],
+    ['get_reviews_since limit 101', 'get_reviews_since', { date: '2025-01-01', limit: 101 }, 'limit'],
+    ['get_insights limit 51', 'get_insights', { section: 'topics', limit: 51 }, 'limit'],
+    ['get_insights ids -1', 'get_insights', { section: 'topics', ids: -1 }, 'ids'],
     ['get_insights unknown section', 'get_insights', { section: 'weather' }, 'section'],
     ['get_business with an argument', 'get_business', { verbose: true }, 'verbose'],
     ['get_review without id', 'get_review', {}, 'id'],

@@ -4,9 +4,9 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
-  isLegacyRequest,
   LATEST_PROTOCOL_VERSION,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
@@ -22,7 +22,7 @@ import type { Limits } from '../http/limits.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
-import { readResourceReply, resourceNamed } from './resources.js';
+import { readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { sendRepresentation } from '../http/conditional.js';
@@ -137,16 +137,26 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     return check.claims;
   };
 
-  /** A resources/read of a catalogue document, which is answered from bytes shared by every reader of a version. */
-  const sharedRead = (body: unknown): { id: string | number; document: DocumentName; uri: string } | undefined => {
-    if (Array.isArray(body)) return undefined;
-    const read = body as { method?: unknown; id?: unknown; params?: { uri?: unknown } };
-    if (read.method !== 'resources/read' || (typeof read.id !== 'string' && typeof read.id !== 'number')) return undefined;
-    const document = resourceNamed(read.params?.uri, config.baseUrl);
-    return document && { id: read.id, document, uri: read.params?.uri as string };
-  };
-  const sendShared = (reply: FastifyReply, read: { id: string | number; document: DocumentName }, resultFields?: Record<string, unknown>) => {
-    const parts = readResourceReply(publisher.current(), read.document, config.baseUrl, read.id, resultFields);
+  /**
+   * Answers a resources/read of a catalogue document or a tools/call of a read tool from bytes kept per version
+   * (see replies.ts); undefined for any other request, which the SDK serves.
+   */
+  const ownAnswer = async (reply: FastifyReply, message: unknown, resultFields: (method: string) => Record<string, unknown>): Promise<FastifyReply | undefined> => {
+    if (Array.isArray(message)) return undefined;
+    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || typeof params !== 'object' || params === null) return undefined;
+    // Only the parameters these answers take: a request with others (a task, say) is the SDK's to judge.
+    const only = (...keys: string[]) => Object.keys(params).every((key) => key === '_meta' || keys.includes(key));
+    const view = publisher.current();
+    let result: Buffer | undefined;
+    if (method === 'resources/read' && only('uri')) {
+      const document = resourceNamed(params['uri'], config.baseUrl);
+      result = document && readResult(view, document, config.baseUrl);
+    } else if (method === 'tools/call' && only('name', 'arguments')) {
+      result = await toolCallResult(view, params);
+    }
+    if (!result) return undefined;
+    const parts = replyParts(id, result, resultFields(method));
     return reply
       .code(200)
       .header('content-type', 'application/json')
@@ -154,24 +164,26 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
       .send(Readable.from(parts));
   };
+  /** What a 2026-07-28 result holds besides the answer: its type, the caching hint of a read, and who answered. */
+  const modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: info } });
   /**
-   * The same for a 2026-07-28 read whose routing headers agree with its body (what the SDK would check); any
-   * other request goes to the SDK, which answers it or says what is wrong.
+   * A 2026-07-28 request whose routing headers agree with its body (the checks the SDK makes before serving one);
+   * any other goes to the SDK, which answers it or says what is wrong.
    */
-  const modernSharedRead = (request: FastifyRequest, body: unknown) => {
-    const read = sharedRead(body);
-    if (!read) return undefined;
-    const version = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[PROTOCOL_VERSION_META_KEY];
-    const agrees =
+  const modernAgrees = (request: FastifyRequest, message: { method: string; params?: Record<string, unknown> }) => {
+    const version = (message.params?.['_meta'] as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+    const named = message.method === 'tools/call' ? message.params?.['name'] : message.params?.['uri'];
+    return (
       version === MODERN_PROTOCOL_VERSION &&
-      headerValue(request, 'mcp-protocol-version') === version &&
-      headerValue(request, 'mcp-method') === 'resources/read' &&
-      headerValue(request, 'mcp-name')?.trim() === read.uri;
-    return agrees ? read : undefined;
+      headerValue(request, 'mcp-protocol-version')?.trim() === version &&
+      headerValue(request, 'mcp-method')?.trim() === message.method &&
+      typeof named === 'string' &&
+      headerValue(request, 'mcp-name')?.trim() === named
+    );
   };
 
   /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
-  const legacy = async (request: FastifyRequest, reply: FastifyReply, web: Request, body: unknown): Promise<FastifyReply> => {
+  const legacy = async (request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> => {
     const messages = Array.isArray(body) ? body : [body];
     const id = idOf(body);
     let sessionIdGenerator: (() => string) | undefined;
@@ -210,8 +222,9 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
       }
     }
-    const shared = sharedRead(body);
-    if (shared) return sendShared(reply, shared);
+    const answered = await ownAnswer(reply, body, () => ({}));
+    if (answered) return answered;
+    const web = webRequest(request, reply, text);
     const server = serverFor('legacy');
     // A session id generator only on initialize: the transport then sends it; later requests need no state.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
@@ -265,11 +278,19 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       for (const m of messages as { method?: unknown; params?: { name?: unknown } }[]) {
         if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
       }
-      const web = webRequest(request, reply, text);
-      if (await isLegacyRequest(web, body)) return legacy(request, reply, web, body);
-      const shared = modernSharedRead(request, body);
-      if (shared) return sendShared(reply, shared, { resultType: 'complete', ...CACHE_HINTS['resources/read'], _meta: { [SERVER_INFO_META_KEY]: info } });
-      return sendResponse(reply, await modern.fetch(web, { parsedBody: body }));
+      const route = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: headerValue(request, 'mcp-protocol-version'),
+        mcpMethodHeader: headerValue(request, 'mcp-method'),
+        mcpNameHeader: headerValue(request, 'mcp-name'),
+        body,
+      });
+      if (route.kind === 'legacy') return legacy(request, reply, text, body);
+      if (route.kind === 'modern' && route.messageKind === 'request' && modernAgrees(request, route.message)) {
+        const answered = await ownAnswer(reply, route.message, modernFields);
+        if (answered) return answered;
+      }
+      return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }));
     });
 
     scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {

@@ -5,10 +5,9 @@ import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
 import { toPublic } from '../reviews/documents.js';
 import { SearchResponse, searchResponse, SinceResponse } from '../reviews/responses.js';
-import { InsightsDocument } from '../reviews/insights-document.js';
 import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
-import { technicianKeys } from '../reviews/text.js';
+import { InsightsArguments, insightsAnswer, InsightsResult, INSIGHT_LIMITS } from './insights-tool.js';
 import { registerTemplates } from './templates.js';
 
 export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as const;
@@ -23,7 +22,7 @@ export const INSTRUCTIONS =
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-const SINCE_LIMIT = { max: 500, default: 100 } as const;
+const SINCE_LIMIT = { max: 100, default: 20 } as const;
 
 const SinceArguments = z
   .object({
@@ -38,49 +37,9 @@ const SinceArguments = z
   })
   .strict();
 
-const SinceResult = SinceResponse.extend({ total: z.number().int().describe('Reviews dated on or after `since`, before the limit') });
-
-const INSIGHT_SECTIONS = ['aspects', 'technicians', 'services', 'areas', 'topics', 'faq', 'summary'] as const;
-
-const InsightsArguments = z
-  .object({
-    section: z.enum(INSIGHT_SECTIONS).describe('Which part of the insights: aspects, technicians, services, areas, topics, faq or summary'),
-    name: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Pick one entry of the section: an aspect id, technician name (first name works), service id or name, area, topic or question'),
-  })
-  .strict();
-
-const { aspects, entities, topics, faq, summary } = InsightsDocument.shape;
-const { technicians, services, serviceAreas } = entities.shape;
-
-/** What each section holds: a list of entries, or the summary. */
-interface SectionData {
-  aspects: InsightsDocument['aspects'];
-  technicians: InsightsDocument['entities']['technicians'];
-  services: InsightsDocument['entities']['services'];
-  areas: InsightsDocument['entities']['serviceAreas'];
-  topics: InsightsDocument['topics'];
-  faq: InsightsDocument['faq'];
-  summary: InsightsDocument['summary'];
-}
-
-type Section = (typeof INSIGHT_SECTIONS)[number];
-
-const InsightsResult = z
-  .object({
-    section: z.enum(INSIGHT_SECTIONS),
-    generatedAt: InsightsDocument.shape.generatedAt,
-    asOf: InsightsDocument.shape.asOf,
-    reviewCount: z.number().int().describe('Verified reviews the insights describe'),
-    data: z
-      .union([aspects, aspects.element, technicians, technicians.element, services, services.element, serviceAreas, serviceAreas.element, topics, topics.element, faq, faq.element, summary])
-      .describe('The section: a list of entries, the one entry `name` picked, or the summary object'),
-  })
-  .strict();
+const Hint = z.string().optional().describe('Present when more matched than were returned: how to narrow the question or see more');
+const SearchResult = SearchResponse.extend({ hint: Hint });
+const SinceResult = SinceResponse.extend({ total: z.number().int().describe('Reviews dated on or after `since`, before the limit'), hint: Hint });
 
 const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating });
 const ReviewResult = z.object({ review: Review });
@@ -101,46 +60,136 @@ function once<S extends StandardSchemaWithJSON>(schema: S): S {
   return Object.assign(Object.create(schema) as S, { '~standard': { ...standard, jsonSchema: { input: remembered('input'), output: remembered('output') } } });
 }
 
-const EMPTY = once(z.object({}).strict());
-const REVIEW_ID = once(z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict());
-const SEARCH_ARGUMENTS = once(SearchParams);
-const SCHEMAS = {
-  business: once(BusinessResult),
-  search: once(SearchResponse),
-  sinceArguments: once(SinceArguments),
-  since: once(SinceResult),
-  insightsArguments: once(InsightsArguments),
-  insights: once(InsightsResult),
-  review: once(ReviewResult),
-  prompt: once(z.object({ about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') })),
-};
+const PROMPT_ARGUMENTS = once(z.object({ about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') }));
 
-/** A tool result: the structured value and the same value as a JSON text block for clients that read only text. */
-function result<T extends Record<string, unknown>>(structuredContent: T) {
-  return { structuredContent, content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }] };
+/** A tool's answer: the structured value and the same value as a JSON text block, or an error the model can read. */
+export type ToolResult =
+  | { content: [{ type: 'text'; text: string }]; structuredContent: Record<string, unknown> }
+  | { isError: true; content: [{ type: 'text'; text: string }] };
+
+function result<T extends Record<string, unknown>>(structuredContent: T): ToolResult {
+  return { content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }], structuredContent };
 }
 
-function toolError(message: string) {
+function toolError(message: string): ToolResult {
   return { isError: true, content: [{ type: 'text' as const, text: message }] };
 }
 
-function insightSection(insights: InsightsDocument, section: Section): SectionData[Section] {
-  switch (section) {
-    case 'technicians':
-      return insights.entities.technicians;
-    case 'services':
-      return insights.entities.services;
-    case 'areas':
-      return insights.entities.serviceAreas;
-    default:
-      return insights[section];
-  }
+/** Says how to see more when a list was cut at `limit`. */
+function moreHint(count: number, total: number, narrow: string): { hint?: string } {
+  return count < total ? { hint: `Showing the newest ${count} of ${total.toLocaleString('en-US')}. ${narrow}` } : {};
 }
 
-/** The text an entry is picked by: its id, name, topic phrase or question. */
-function entryNames(entry: object): string[] {
-  return (['id', 'name', 'phrase', 'question'] as const).flatMap((k) => (k in entry && typeof (entry as Record<typeof k, unknown>)[k] === 'string' ? [(entry as Record<typeof k, string>)[k]] : []));
+/** The tools' names: the only values the tool metric is labelled with. */
+export const TOOLS = {
+  get_business: 'get_business',
+  search_reviews: 'search_reviews',
+  get_reviews_since: 'get_reviews_since',
+  get_insights: 'get_insights',
+  get_review: 'get_review',
+} as const;
+type ToolName = (typeof TOOLS)[keyof typeof TOOLS];
+const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
+
+/** The tool a tools/call names, or `unknown` (a client's made-up name must not become a metric series). */
+export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
+
+/**
+ * A read tool: registered on the SDK's server, and called directly by the route for requests it can answer from
+ * a cache. Both run the same function over arguments parsed by the same schema.
+ */
+export interface ReadTool {
+  readonly name: ToolName;
+  /** The answer depends on the insights as well as the reviews. */
+  readonly usesInsights: boolean;
+  /** Arguments as the SDK parses them (defaults applied), or undefined when they do not parse (the SDK says why). */
+  parse(args: unknown): Record<string, unknown> | undefined;
+  /** The answer to arguments `parse` returned. */
+  run(view: View, args: Record<string, unknown>): ToolResult;
+  register(server: McpServer, view: View): void;
 }
+
+function defineTool<S extends z.ZodObject>(
+  name: ToolName,
+  spec: { title: string; description: string; input: S; output: z.ZodObject; usesInsights?: boolean; run: (view: View, args: z.output<S>) => ToolResult },
+): ReadTool {
+  // Registered through the base type: the SDK then hands the callback what `spec.input` parsed.
+  const inputSchema: z.ZodObject = once(spec.input);
+  const outputSchema = once(spec.output);
+  return {
+    name,
+    usesInsights: spec.usesInsights ?? false,
+    parse: (args) => {
+      const parsed = spec.input.safeParse(args);
+      return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
+    },
+    run: (view, args) => spec.run(view, args as z.output<S>),
+    register: (server, view) =>
+      server.registerTool(
+        name,
+        { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations: { title: spec.title, ...readOnly } },
+        (args) => spec.run(view, args as z.output<S>),
+      ),
+  };
+}
+
+export const READ_TOOLS: readonly ReadTool[] = [
+  defineTool(TOOLS.get_business, {
+    title: 'Business details',
+    description:
+      'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars).',
+    input: z.object({}).strict(),
+    output: BusinessResult,
+    run: ({ snapshot }) => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating }),
+  }),
+  defineTool(TOOLS.search_reviews, {
+    title: 'Search reviews',
+    description:
+      'Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars 1-5), min_rating (1-5), since/until (YYYY-MM-DD, inclusive), query (case- and accent-insensitive text substring), mentions_technician (full or first name), mentions_service (a service id from get_business), limit (1-100, default 20). Returns newest first, with count (returned) and total (matched).',
+    input: SearchParams,
+    output: SearchResult,
+    run: ({ snapshot }, params) => {
+      const found = searchResponse(snapshot.index, params);
+      return result({ ...found, ...moreHint(found.count, found.total, 'Narrow with since/until, rating or min_rating, query, mentions_technician or mentions_service, or raise limit (up to 100).') });
+    },
+  }),
+  defineTool(TOOLS.get_reviews_since, {
+    title: 'Reviews since a date',
+    description: `Verified reviews dated on or after a date (YYYY-MM-DD), newest first, at most limit (default ${SINCE_LIMIT.default}); total says how many there are in all. Use it to see what is new.`,
+    input: SinceArguments,
+    output: SinceResult,
+    run: ({ snapshot }, { date, limit }) => {
+      const reviews = snapshot.index.since(date);
+      const returned = reviews.slice(0, limit).map(toPublic);
+      const hint = moreHint(returned.length, reviews.length, `Use a later date, or search_reviews with since/until and other filters to narrow, or raise limit (up to ${SINCE_LIMIT.max}).`);
+      return result({ since: date, count: returned.length, total: reviews.length, reviews: returned, ...hint });
+    },
+  }),
+  defineTool(TOOLS.get_insights, {
+    title: 'What customers say',
+    description: `Insights computed from the reviews, one section at a time: aspects (punctuality, responsiveness, price, quality, professionalism, communication, cleanliness, expertise: mentions, sentiment, trend, quotes), technicians, services, areas, topics (recurring phrases), faq (common questions answered with figures) or summary. Give name to pick one entry, e.g. section technicians with name "Zoë". Lists of entries are cut at limit (default ${INSIGHT_LIMITS.entries.default}) and lists of review ids at ids (default ${INSIGHT_LIMITS.ids.default}); the counts are always complete. Every figure cites review ids that get_review returns.`,
+    input: InsightsArguments,
+    output: InsightsResult,
+    usesInsights: true,
+    run: (view, args) => {
+      const answer = insightsAnswer(view.insights.document, args);
+      return answer.ok ? result(answer.value) : toolError(answer.message);
+    },
+  }),
+  defineTool(TOOLS.get_review, {
+    title: 'One review',
+    description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
+    input: z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict(),
+    output: ReviewResult,
+    run: ({ snapshot }, { id }) => {
+      const review = snapshot.index.get(id);
+      return review ? result({ review: toPublic(review) }) : toolError(`No verified review has id "${id}". Ids come from search_reviews or get_insights.`);
+    },
+  }),
+];
+
+const TOOL_BY_NAME = new Map(READ_TOOLS.map((tool) => [tool.name as string, tool]));
+export const readTool = (name: unknown): ReadTool | undefined => (typeof name === 'string' ? TOOL_BY_NAME.get(name) : undefined);
 
 /**
  * How long a 2026-07-28 client may reuse a list or a read (`ttlMs`), shared by any client (`cacheScope` public:
@@ -157,19 +206,6 @@ export const CACHE_HINTS = {
   'resources/read': { ttlMs: 60_000, cacheScope: 'public' },
 } as const satisfies Record<string, CacheHint>;
 
-/** The tools' names: the only values the tool metric is labelled with. */
-export const TOOLS = {
-  get_business: 'get_business',
-  search_reviews: 'search_reviews',
-  get_reviews_since: 'get_reviews_since',
-  get_insights: 'get_insights',
-  get_review: 'get_review',
-} as const;
-const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
-
-/** The tool a tools/call names, or `unknown` (a client's made-up name must not become a metric series). */
-export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
-
 /** Builds a server for one request over the snapshot current at that moment. */
 export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, info: Implementation): McpServer {
   const server = new McpServer(info, {
@@ -179,92 +215,7 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, i
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: era === 'modern' }, prompts: { listChanged: false } },
     cacheHints: CACHE_HINTS,
   });
-  const { snapshot } = view;
-
-  server.registerTool(
-    TOOLS.get_business,
-    {
-      title: 'Business details',
-      description:
-        'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars).',
-      inputSchema: EMPTY,
-      outputSchema: SCHEMAS.business,
-      annotations: { title: 'Business details', ...readOnly },
-    },
-    () => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating }),
-  );
-
-  server.registerTool(
-    TOOLS.search_reviews,
-    {
-      title: 'Search reviews',
-      description:
-        'Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars 1-5), min_rating (1-5), since/until (YYYY-MM-DD, inclusive), query (case- and accent-insensitive text substring), mentions_technician (full or first name), mentions_service (a service id from get_business), limit (1-100, default 20). Returns newest first, with count (returned) and total (matched).',
-      inputSchema: SEARCH_ARGUMENTS,
-      outputSchema: SCHEMAS.search,
-      annotations: { title: 'Search reviews', ...readOnly },
-    },
-    (params) => result(searchResponse(snapshot.index, params)),
-  );
-
-  server.registerTool(
-    TOOLS.get_reviews_since,
-    {
-      title: 'Reviews since a date',
-      description: `Verified reviews dated on or after a date (YYYY-MM-DD), newest first, at most limit (default ${SINCE_LIMIT.default}); total says how many there are in all. Use it to see what is new.`,
-      inputSchema: SCHEMAS.sinceArguments,
-      outputSchema: SCHEMAS.since,
-      annotations: { title: 'Reviews since a date', ...readOnly },
-    },
-    ({ date, limit }) => {
-      const reviews = snapshot.index.since(date);
-      const returned = reviews.slice(0, limit).map(toPublic);
-      return result({ since: date, count: returned.length, total: reviews.length, reviews: returned });
-    },
-  );
-
-  server.registerTool(
-    TOOLS.get_insights,
-    {
-      title: 'What customers say',
-      description:
-        'Insights computed from the reviews, one section at a time: aspects (punctuality, responsiveness, price, quality, professionalism, communication, cleanliness, expertise: mentions, sentiment, trend, quotes), technicians, services, areas, topics (recurring phrases), faq (common questions answered with figures) or summary. Give name to pick one entry, e.g. section technicians with name "Zoë". Every figure cites review ids that get_review returns.',
-      inputSchema: SCHEMAS.insightsArguments,
-      outputSchema: SCHEMAS.insights,
-      annotations: { title: 'What customers say', ...readOnly },
-    },
-    ({ section, name }) => {
-      const insights = view.insights.document;
-      let data = insightSection(insights, section);
-      if (name !== undefined) {
-        const entries: object[] = Array.isArray(data) ? data : [];
-        const wanted = technicianKeys(name)[0] ?? '';
-        // Full or first name, as search's mentions_technician: "zoe" picks "Zoë Martínez".
-        const entry = entries.find((e) => entryNames(e).some((n) => technicianKeys(n).includes(wanted)));
-        if (!entry) {
-          const known = entries.flatMap((e) => entryNames(e).slice(0, 1));
-          return toolError(`No ${section} entry named "${name}". ${known.length ? `Known: ${known.join(', ')}.` : 'This section has no entries yet.'}`);
-        }
-        data = entry as typeof data;
-      }
-      return result({ section, generatedAt: insights.generatedAt, asOf: insights.asOf, reviewCount: insights.reviewCount, data });
-    },
-  );
-
-  server.registerTool(
-    TOOLS.get_review,
-    {
-      title: 'One review',
-      description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
-      inputSchema: REVIEW_ID,
-      outputSchema: SCHEMAS.review,
-      annotations: { title: 'One review', ...readOnly },
-    },
-    ({ id }) => {
-      const review = snapshot.index.get(id);
-      return review ? result({ review: toPublic(review) }) : toolError(`No verified review has id "${id}". Ids come from search_reviews or get_insights.`);
-    },
-  );
+  for (const tool of READ_TOOLS) tool.register(server, view);
 
   for (const document of DOCUMENTS) {
     const uri = `${baseUrl}${document.path}`;
@@ -284,7 +235,7 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, i
     {
       title: 'Summarize what customers say',
       description: 'Asks for a summary of what customers say, overall or about one technician, service, area or aspect.',
-      argsSchema: SCHEMAS.prompt,
+      argsSchema: PROMPT_ARGUMENTS,
     },
     ({ about }) => ({
       messages: [
