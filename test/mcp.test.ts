@@ -300,6 +300,40 @@ describe('MCP get_business, get_review and get_insights', () => {
   });
 });
 
+describe('MCP resource templates and completions in a session', () => {
+  it('lists the four templates, reads each as the JSON the datasets hold, and completes each argument', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toStrictEqual(['reviews://aspect/{id}', 'reviews://review/{id}', 'reviews://service/{id}', 'reviews://technician/{name}']);
+    const dataset = await restJson<ReviewsDatasetJson>('/reviews.json');
+    const insights = await restJson<{ aspects: { id: string }[]; entities: { technicians: { name: string }[]; services: { id: string }[] } }>('/insights.json');
+    const complete = async (uri: string, name: string, value: string) => (await client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion.values;
+    const readJson = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as unknown;
+
+    // Each argument completed from a prefix, then the completed value read.
+    const review = dataset.reviews.find((r) => r.id === 'zz-mcp-1')!;
+    const reviewIds = await complete('reviews://review/{id}', 'id', 'zz-mcp');
+    expect(reviewIds.sort()).toStrictEqual(['zz-mcp-1', 'zz-mcp-2']);
+    expect(await readJson(`reviews://review/${reviewIds[0]}`)).toStrictEqual(review);
+
+    const zoe = insights.entities.technicians.find((t) => t.name === 'Zoë Martínez');
+    const names = await complete('reviews://technician/{name}', 'name', 'zo');
+    expect(names).toContain('Zoë Martínez');
+    if (zoe) expect(await readJson(`reviews://technician/${encodeURIComponent('Zoë Martínez')}`)).toStrictEqual(zoe);
+    const technician = insights.entities.technicians[0]!;
+    expect(await complete('reviews://technician/{name}', 'name', technician.name.slice(0, 3))).toContain(technician.name);
+    expect(await readJson(`reviews://technician/${encodeURIComponent(technician.name)}`)).toStrictEqual(technician);
+
+    const service = insights.entities.services[0]!;
+    expect(await complete('reviews://service/{id}', 'id', service.id.slice(0, 2))).toContain(service.id);
+    expect(await readJson(`reviews://service/${service.id}`)).toStrictEqual(service);
+
+    expect((await complete('reviews://aspect/{id}', 'id', 'c')).sort()).toStrictEqual(['cleanliness', 'communication']);
+    expect(await readJson('reviews://aspect/price')).toStrictEqual(insights.aspects.find((a) => a.id === 'price'));
+
+    await expect(client.readResource({ uri: 'reviews://service/no-such-service' })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
 describe('MCP invalid tool calls', () => {
   const invalid: [string, string, Record<string, unknown>, string][] = [
     ['rating 0', 'search_reviews', { rating: 0 }, 'rating'],

@@ -35,6 +35,9 @@ const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
 
+/** Answers up to this size are sent as one buffer: a stream of parts costs a write per part. */
+const JOIN_BELOW_BYTES = 1 << 20;
+
 /** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
 const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000, sessionNotFound: -32001 } as const;
 
@@ -138,10 +141,10 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   };
 
   /**
-   * Answers a resources/read of a catalogue document or a tools/call of a read tool from bytes kept per version
-   * (see replies.ts); undefined for any other request, which the SDK serves.
+   * The answer to a resources/read of a catalogue document or a tools/call of a read tool, made from bytes kept
+   * per version (see replies.ts), in parts; undefined for any other request, which the SDK serves.
    */
-  const ownAnswer = async (reply: FastifyReply, message: unknown, resultFields: (method: string) => Record<string, unknown>): Promise<FastifyReply | undefined> => {
+  const ownAnswer = async (message: unknown, resultFields: (method: string) => Record<string, unknown>): Promise<Buffer[] | undefined> => {
     if (Array.isArray(message)) return undefined;
     const { id, method, params } = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
     if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || typeof params !== 'object' || params === null) return undefined;
@@ -155,14 +158,13 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     } else if (method === 'tools/call' && only('name', 'arguments')) {
       result = await toolCallResult(view, params);
     }
-    if (!result) return undefined;
-    const parts = replyParts(id, result, resultFields(method));
-    return reply
-      .code(200)
-      .header('content-type', 'application/json')
-      .header('cache-control', 'no-store')
-      .header('content-length', String(parts.reduce((n, p) => n + p.length, 0)))
-      .send(Readable.from(parts));
+    return result && replyParts(id, result, resultFields(method));
+  };
+  /** Joined into one write when small (most answers); streamed when large (a whole dataset), not copied. */
+  const sendParts = (reply: FastifyReply, parts: Buffer[]) => {
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    reply.code(200).header('content-type', 'application/json').header('cache-control', 'no-store').header('content-length', String(length));
+    return reply.send(length <= JOIN_BELOW_BYTES ? Buffer.concat(parts, length) : Readable.from(parts));
   };
   /** What a 2026-07-28 result holds besides the answer: its type, the caching hint of a read, and who answered. */
   const modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: info } });
@@ -222,8 +224,8 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
       }
     }
-    const answered = await ownAnswer(reply, body, () => ({}));
-    if (answered) return answered;
+    const answer = await ownAnswer(body, () => ({}));
+    if (answer) return sendParts(reply, answer);
     const web = webRequest(request, reply, text);
     const server = serverFor('legacy');
     // A session id generator only on initialize: the transport then sends it; later requests need no state.
@@ -287,8 +289,8 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       });
       if (route.kind === 'legacy') return legacy(request, reply, text, body);
       if (route.kind === 'modern' && route.messageKind === 'request' && modernAgrees(request, route.message)) {
-        const answered = await ownAnswer(reply, route.message, modernFields);
-        if (answered) return answered;
+        const answer = await ownAnswer(route.message, modernFields);
+        if (answer) return sendParts(reply, answer);
       }
       return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }));
     });
