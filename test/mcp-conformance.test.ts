@@ -117,6 +117,7 @@ describe.skipIf(!conformanceNode)('MCP conformance suite 0.1.16, the 2025 sessio
 const SearchResult = z.object({
   count: z.number(),
   total: z.number(),
+  hint: z.string().optional(),
   reviews: z.array(z.object({ id: z.string(), rating: z.number() }).passthrough()),
 });
 const InspectorToolCall = z.object({
