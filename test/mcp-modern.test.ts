@@ -147,11 +147,11 @@ describe('calls and reads the route answers itself', () => {
     const info = { name: 'reviews-service', version: '1.0.0' } as Implementation;
     return async (method: string, params: Record<string, unknown>, serverInfo: Implementation) => {
       const handler = createMcpHandler(({ era }) => createMcpServer(server.app.publisher.current(), server.url, era, serverInfo ?? info), { legacy: 'reject' });
-      const name = typeof params.name === 'string' ? params.name : (params.uri as string);
+      const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
       const response = await handler.fetch(
         new Request(`${server.url}/mcp`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
           body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }),
         }),
       );
@@ -178,6 +178,16 @@ describe('calls and reads the route answers itself', () => {
     const serverInfo = (ours.json.result?._meta as Record<string, Implementation>)['io.modelcontextprotocol/serverInfo']!;
     expect(ours.json).toEqual(await sdk()('tools/call', { name, arguments: args }, serverInfo));
     expect(again.json).toEqual(ours.json);
+  });
+
+  it.each(['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'])('%s: the SDK server\'s answer, kept for the version', async (method) => {
+    const first = await modern(method, {}, {}, 11);
+    const kept = await modern(method, {}, {}, 'twelve' as unknown as number);
+    expect(first.status).toBe(200);
+    const serverInfo = (first.json.result?._meta as Record<string, Implementation>)['io.modelcontextprotocol/serverInfo']!;
+    const fresh = (await sdk()(method, {}, serverInfo)) as { id: unknown };
+    expect(first.json).toEqual({ ...fresh, id: 11 });
+    expect(kept.json).toEqual({ ...fresh, id: 'twelve' });
   });
 
   it('reads the feed as the SDK server does', async () => {

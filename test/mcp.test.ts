@@ -140,6 +140,8 @@ describe('MCP initialize', () => {
 describe('MCP tools/list', () => {
   it('lists exactly the five read-only tools, each described with input and output schemas', async () => {
     const { tools } = await client.listTools();
+    // The second list in a session is the first one kept for the version: the same.
+    expect((await client.listTools()).tools).toStrictEqual(tools);
     expect(tools.map((t) => t.name).sort()).toStrictEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);

@@ -1,6 +1,7 @@
 // Answers the route makes itself, from bytes kept per version: a catalogue document's resources/read (shared by
-// every reader: the reviews dataset is 43 MB at 100,000 reviews) and a read tool's tools/call (kept per arguments,
-// as REST keeps a search's answer). Each is the result the SDK would give; what they cannot answer goes to the SDK.
+// every reader: the reviews dataset is 43 MB at 100,000 reviews), a read tool's tools/call (kept per arguments, as
+// REST keeps a search's answer) and the lists (the SDK's own first answer, kept). Each is the result the SDK would
+// give; what they cannot answer goes to the SDK.
 import { representationOf } from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
@@ -43,6 +44,25 @@ export async function toolCallResult(view: View, params: Record<string, unknown>
     representationOf(Buffer.from(JSON.stringify(tool.run(view, args)), 'utf8'), undefined, { contentType: 'application/json', cacheControl: 'no-store', lastModified: null }),
   );
   return made.variants.identity.body;
+}
+
+/** Methods whose result depends only on the version served and the protocol revision (without a cursor). */
+export const LIST_METHODS: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+
+/** The SDK's result of each list, per view, per method and protocol revision. */
+const listResults = new WeakMap<View, Map<string, Buffer>>();
+
+export function keptList(view: View, method: string, revision: string): Buffer | undefined {
+  return listResults.get(view)?.get(`${method} ${revision}`);
+}
+
+/** Keeps the `result` of the SDK's answer to a list (a JSON-RPC response's bytes), for the rest of this version. */
+export function keepList(view: View, method: string, revision: string, response: Buffer): void {
+  const { result } = JSON.parse(response.toString('utf8')) as { result?: unknown };
+  if (!result || typeof result !== 'object') return;
+  let byKey = listResults.get(view);
+  if (!byKey) listResults.set(view, (byKey = new Map()));
+  byKey.set(`${method} ${revision}`, Buffer.from(JSON.stringify(result), 'utf8'));
 }
 
 /**

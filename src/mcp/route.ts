@@ -22,7 +22,7 @@ import type { Limits } from '../http/limits.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { checkSession, issueSession, type SessionClaims } from './session.js';
-import { readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
+import { keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { sendRepresentation } from '../http/conditional.js';
@@ -80,7 +80,7 @@ function webRequest(request: FastifyRequest, reply: FastifyReply, body: string |
  * Sends the SDK's answer through Fastify (so hooks still add CORS, nosniff and the request log). A JSON answer is
  * read whole first and sent with its length; only an event stream (subscriptions/listen) is streamed.
  */
-async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+async function sendResponse(reply: FastifyReply, response: Response, keep?: (json: Buffer) => void): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'transfer-encoding') void reply.header(name, value);
@@ -91,6 +91,7 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
     return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
   }
   const bytes = Buffer.from(await response.arrayBuffer());
+  if (response.status === 200) keep?.(bytes);
   return reply.header('content-length', String(bytes.length)).send(bytes);
 }
 
@@ -141,24 +142,38 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   };
 
   /**
-   * The answer to a resources/read of a catalogue document or a tools/call of a read tool, made from bytes kept
-   * per version (see replies.ts), in parts; undefined for any other request, which the SDK serves.
+   * The answer to a resources/read of a catalogue document, a tools/call of a read tool or a list, made from bytes
+   * kept per version (see replies.ts), in parts; undefined for any other request, which the SDK serves.
+   * `revision`: the protocol revision served (lists differ between revisions); `resultFields`: what a read or a
+   * call adds in that revision (a kept list holds the SDK's whole result).
    */
-  const ownAnswer = async (message: unknown, resultFields: (method: string) => Record<string, unknown>): Promise<Buffer[] | undefined> => {
+  const ownAnswer = async (message: unknown, revision: string, resultFields: (method: string) => Record<string, unknown>): Promise<Buffer[] | undefined> => {
     if (Array.isArray(message)) return undefined;
-    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    const { id, method, params = {} } = message as { id?: unknown; method?: unknown; params?: unknown };
     if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || typeof params !== 'object' || params === null) return undefined;
-    // Only the parameters these answers take: a request with others (a task, say) is the SDK's to judge.
-    const only = (...keys: string[]) => Object.keys(params).every((key) => key === '_meta' || keys.includes(key));
+    const given = params as Record<string, unknown>;
+    // Only the parameters these answers take: a request with others (a cursor, a task) is the SDK's to judge.
+    const only = (...keys: string[]) => Object.keys(given).every((key) => key === '_meta' || keys.includes(key));
     const view = publisher.current();
+    if (LIST_METHODS.has(method) && only()) {
+      const kept = keptList(view, method, revision);
+      return kept && replyParts(id, kept);
+    }
     let result: Buffer | undefined;
     if (method === 'resources/read' && only('uri')) {
-      const document = resourceNamed(params['uri'], config.baseUrl);
+      const document = resourceNamed(given['uri'], config.baseUrl);
       result = document && readResult(view, document, config.baseUrl);
     } else if (method === 'tools/call' && only('name', 'arguments')) {
-      result = await toolCallResult(view, params);
+      result = await toolCallResult(view, given);
     }
     return result && replyParts(id, result, resultFields(method));
+  };
+  /** Keeps the SDK's answer to a list without a cursor, so that the next is answered from it. */
+  const keeper = (message: unknown, revision: string) => {
+    const { method, params = {} } = (Array.isArray(message) ? {} : message) as { method?: unknown; params?: unknown };
+    if (typeof method !== 'string' || !LIST_METHODS.has(method) || typeof params !== 'object' || params === null || Object.keys(params).some((key) => key !== '_meta')) return undefined;
+    const view = publisher.current();
+    return (json: Buffer) => keepList(view, method, revision, json);
   };
   /** Joined into one write when small (most answers); streamed when large (a whole dataset), not copied. */
   const sendParts = (reply: FastifyReply, parts: Buffer[]) => {
@@ -174,12 +189,11 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
    */
   const modernAgrees = (request: FastifyRequest, message: { method: string; params?: Record<string, unknown> }) => {
     const version = (message.params?.['_meta'] as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
-    const named = message.method === 'tools/call' ? message.params?.['name'] : message.params?.['uri'];
+    const named = message.method === 'tools/call' ? message.params?.['name'] : message.method === 'resources/read' ? message.params?.['uri'] : undefined;
     return (
       version === MODERN_PROTOCOL_VERSION &&
       headerValue(request, 'mcp-protocol-version')?.trim() === version &&
       headerValue(request, 'mcp-method')?.trim() === message.method &&
-      typeof named === 'string' &&
       headerValue(request, 'mcp-name')?.trim() === named
     );
   };
@@ -224,7 +238,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
       }
     }
-    const answer = await ownAnswer(body, () => ({}));
+    const answer = await ownAnswer(body, version, () => ({}));
     if (answer) return sendParts(reply, answer);
     const web = webRequest(request, reply, text);
     const server = serverFor('legacy');
@@ -234,7 +248,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     try {
       // Sent before the transport closes: closing it ends a body still being streamed, and clients saw connections
       // closed mid-answer (in the load test, a few in 100,000, and the next request on the same connection failed).
-      return await sendResponse(reply, await transport.handleRequest(web, { parsedBody: body }));
+      return await sendResponse(reply, await transport.handleRequest(web, { parsedBody: body }), keeper(body, version));
     } finally {
       void transport.close();
       void server.close();
@@ -288,11 +302,12 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
         body,
       });
       if (route.kind === 'legacy') return legacy(request, reply, text, body);
-      if (route.kind === 'modern' && route.messageKind === 'request' && modernAgrees(request, route.message)) {
-        const answer = await ownAnswer(route.message, modernFields);
-        if (answer) return sendParts(reply, answer);
-      }
-      return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }));
+      // A well-formed 2026-07-28 request is answered here when it can be, and a list the SDK answers is kept.
+      const agreed = route.kind === 'modern' && route.messageKind === 'request' && modernAgrees(request, route.message) ? route.message : undefined;
+      const answer = agreed && (await ownAnswer(agreed, MODERN_PROTOCOL_VERSION, modernFields));
+      if (answer) return sendParts(reply, answer);
+      const keep = agreed && keeper(agreed, MODERN_PROTOCOL_VERSION);
+      return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep);
     });
 
     scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
