@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { issueSession } from '../src/mcp/session.js';
+import { issueSession, sessionChecker } from '../src/mcp/session.js';
 import {
   initializeRequest,
   isJsonRpcError,
@@ -156,6 +156,14 @@ describe('MCP session header', () => {
     expectRpcError(await mcpRequest(server.url, { sessionId: expired, protocolVersion: '2025-06-18', body: toolsCall('get_business') }), 404);
     const young = issueSession('2025-06-18', SECRET, Date.now() - 23 * hour).token;
     expect((await mcpRequest(server.url, { sessionId: young, protocolVersion: '2025-06-18', body: toolsCall('get_business') })).status).toBe(200);
+  });
+
+  it('still ends a session whose signature was checked and remembered, when its day is over', () => {
+    const check = sessionChecker(SECRET);
+    const { token, claims } = issueSession('2025-06-18', SECRET);
+    expect(check(token)).toEqual({ ok: true, claims });
+    expect(check(token, (claims.exp + 1) * 1000)).toEqual({ ok: false, reason: 'expired' });
+    expect(check(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).toMatchObject({ ok: false });
   });
 });
 

@@ -21,7 +21,7 @@ import type { Publisher } from '../publishing/publisher.js';
 import type { Limits } from '../http/limits.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
-import { checkSession, issueSession, type SessionClaims } from './session.js';
+import { issueSession, sessionChecker, type SessionClaims } from './session.js';
 import { keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
@@ -108,6 +108,7 @@ export interface McpDeps {
 
 export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, info }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
+  const checkSession = sessionChecker(config.mcp.sessionSecret);
   const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era, info);
   const modern = createMcpHandler(({ era }) => serverFor(era), {
     legacy: 'reject',
@@ -136,7 +137,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   const sessionOf = async (request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | FastifyReply> => {
     const session = headerValue(request, 'mcp-session-id');
     if (!session) return rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required', id);
-    const check = checkSession(session, config.mcp.sessionSecret);
+    const check = checkSession(session);
     if (!check.ok || (await revoked.has(check.claims.sid))) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found', id);
     return check.claims;
   };

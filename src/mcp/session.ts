@@ -46,3 +46,24 @@ export function checkSession(token: string, secret: string, nowMs = Date.now()):
   if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
   return { ok: true, claims };
 }
+
+/** Signatures checked and remembered at most; the oldest are forgotten first (and checked again if sent). */
+const REMEMBERED_SIGNATURES = 10_000;
+
+/**
+ * checkSession with the signatures it verified remembered: a session sends its id on every request, and the HMAC
+ * was a tenth of a tools/call's time. Expiry is still checked on every request.
+ */
+export function sessionChecker(secret: string): (token: string, nowMs?: number) => SessionCheck {
+  const verified = new Map<string, SessionClaims>();
+  return (token, nowMs = Date.now()) => {
+    const claims = verified.get(token);
+    if (claims) return claims.exp * 1000 <= nowMs ? { ok: false, reason: 'expired' } : { ok: true, claims };
+    const check = checkSession(token, secret, nowMs);
+    if (check.ok) {
+      verified.set(token, check.claims);
+      if (verified.size > REMEMBERED_SIGNATURES) verified.delete(verified.keys().next().value!);
+    }
+    return check;
+  };
+}
