@@ -3,6 +3,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { issueSession, sessionChecker } from '../src/mcp/session.js';
+import { plainLegacyRequest } from '../src/mcp/route.js';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import {
   initializeRequest,
   isJsonRpcError,
@@ -164,6 +166,33 @@ describe('MCP session header', () => {
     expect(check(token)).toEqual({ ok: true, claims });
     expect(check(token, (claims.exp + 1) * 1000)).toEqual({ ok: false, reason: 'expired' });
     expect(check(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).toMatchObject({ ok: false });
+  });
+});
+
+describe('telling a plain 2025 request without the SDK classifier', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const cases: [unknown, string | undefined][] = [
+    [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_business', arguments: {} } }, undefined],
+    [{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }, '2025-06-18'],
+    [{ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, undefined],
+    [{ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, ' 2025-11-25 '],
+    [{ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: meta } }, '2026-07-28'],
+    [{ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { progressToken: 1 } } }, undefined],
+    [{ jsonrpc: '2.0', id: 6, method: 'tools/list' }, '2026-07-28'],
+    [{ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18' } }, '2026-07-28'],
+    [{ jsonrpc: '2.0', id: 1.5, method: 'tools/list' }, undefined],
+    [{ jsonrpc: '2.0', method: 'notifications/initialized' }, undefined],
+    [{ jsonrpc: '2.0', id: 8, result: {} }, undefined],
+    [[{ jsonrpc: '2.0', id: 9, method: 'tools/list' }], undefined],
+    [{ jsonrpc: '1.0', id: 10, method: 'tools/list' }, undefined],
+    [{ jsonrpc: '2.0', id: 11, method: 'tools/list', params: [] }, undefined],
+  ];
+  it.each(cases)('calls %j (version header %s) plain only where the classifier says legacy', (body, header) => {
+    if (plainLegacyRequest(body, header)) expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: header, body }).kind).toBe('legacy');
+  });
+  it('tells the ordinary ones: a 2025 session request and initialize', () => {
+    expect(cases.slice(0, 4).every(([body, header]) => plainLegacyRequest(body, header))).toBe(true);
+    expect(cases.slice(4).some(([body, header]) => plainLegacyRequest(body, header))).toBe(false);
   });
 });
 
