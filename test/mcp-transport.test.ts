@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { issueSession, sessionChecker } from '../src/mcp/session.js';
-import { plainLegacyRequest } from '../src/mcp/route.js';
+import { EraClassifier, plainLegacyRequest } from '../src/mcp/era.js';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import {
   initializeRequest,
@@ -190,6 +190,20 @@ describe('telling a plain 2025 request without the SDK classifier', () => {
   it.each(cases)('calls %j (version header %s) plain only where the classifier says legacy', (body, header) => {
     if (plainLegacyRequest(body, header)) expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: header, body }).kind).toBe('legacy');
   });
+  it('calls a 2026-07-28 request modern only as the classifier does, before and after its envelope is remembered', () => {
+    const eras = new EraClassifier();
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_business', arguments: {}, _meta: meta } };
+    const headers = { protocolVersion: '2026-07-28', method: 'tools/call', name: 'get_business' };
+    for (let i = 0; i < 2; i++) expect(eras.classify(call, headers)).toEqual({ kind: 'modern', request: { id: 1, method: 'tools/call', params: call.params } });
+    // Remembered or not, headers that disagree and envelopes the classifier refuses leave the request to the SDK.
+    expect(eras.classify(call, { ...headers, name: 'search_reviews' }).kind).toBe('sdk');
+    expect(eras.classify(call, { ...headers, method: undefined }).kind).toBe('sdk');
+    const badEnvelope = { ...call, params: { ...call.params, _meta: { ...meta, 'io.modelcontextprotocol/clientInfo': 5 } } };
+    expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/call', mcpNameHeader: 'get_business', body: badEnvelope }).kind).toBe('reject');
+    for (let i = 0; i < 2; i++) expect(eras.classify(badEnvelope, headers).kind).toBe('sdk');
+    expect(eras.classify(cases[0]![0], {}).kind).toBe('legacy');
+  });
+
   it('tells the ordinary ones: a 2025 session request and initialize', () => {
     expect(cases.slice(0, 4).every(([body, header]) => plainLegacyRequest(body, header))).toBe(true);
     expect(cases.slice(4).some(([body, header]) => plainLegacyRequest(body, header))).toBe(false);

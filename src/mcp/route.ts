@@ -4,11 +4,9 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
-  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
-  PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
@@ -22,15 +20,13 @@ import type { Limits } from '../http/limits.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { issueSession, sessionChecker, type SessionClaims } from './session.js';
+import { EraClassifier, MODERN_PROTOCOL_VERSION } from './era.js';
 import { keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { sendRepresentation } from '../http/conditional.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import { SERVER_CARD_PATHS, serverCard } from './server-card.js';
-
-/** The stateless revision, served by the SDK's handler. */
-const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
@@ -60,24 +56,6 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 function idOf(body: unknown): RpcId {
   const id = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-/**
- * A plain 2025-era request: an id, a method, params (if any) without `_meta`, and no MCP-Protocol-Version header
- * naming the 2026 revision. The SDK's classifier routes every such request to the legacy era; telling it here
- * spares the classifier's schema checks, a tenth of a session's tools/call. Anything else is classified.
- */
-export function plainLegacyRequest(body: unknown, protocolVersionHeader: string | undefined): boolean {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const { jsonrpc, id, method, params } = body as Record<string, unknown>;
-  const plainParams = params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params));
-  return (
-    jsonrpc === '2.0' &&
-    (typeof id === 'string' || Number.isSafeInteger(id)) &&
-    typeof method === 'string' &&
-    plainParams &&
-    (protocolVersionHeader === undefined || protocolVersionHeader.trim() < MODERN_PROTOCOL_VERSION)
-  );
 }
 
 /** The request as the SDK's web-standard handlers take it; aborted when the client goes (ends listen streams). */
@@ -127,6 +105,7 @@ export interface McpDeps {
 export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, info }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
   const checkSession = sessionChecker(config.mcp.sessionSecret);
+  const eras = new EraClassifier();
   const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era, info);
   const modern = createMcpHandler(({ era }) => serverFor(era), {
     legacy: 'reject',
@@ -202,20 +181,6 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   };
   /** What a 2026-07-28 result holds besides the answer: its type, the caching hint of a read, and who answered. */
   const modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: info } });
-  /**
-   * A 2026-07-28 request whose routing headers agree with its body (the checks the SDK makes before serving one);
-   * any other goes to the SDK, which answers it or says what is wrong.
-   */
-  const modernAgrees = (request: FastifyRequest, message: { method: string; params?: Record<string, unknown> }) => {
-    const version = (message.params?.['_meta'] as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
-    const named = message.method === 'tools/call' ? message.params?.['name'] : message.method === 'resources/read' ? message.params?.['uri'] : undefined;
-    return (
-      version === MODERN_PROTOCOL_VERSION &&
-      headerValue(request, 'mcp-protocol-version')?.trim() === version &&
-      headerValue(request, 'mcp-method')?.trim() === message.method &&
-      headerValue(request, 'mcp-name')?.trim() === named
-    );
-  };
 
   /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
   const legacy = async (request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> => {
@@ -313,21 +278,12 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       for (const m of messages as { method?: unknown; params?: { name?: unknown } }[]) {
         if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
       }
-      const protocolVersionHeader = headerValue(request, 'mcp-protocol-version');
-      if (plainLegacyRequest(body, protocolVersionHeader)) return legacy(request, reply, text, body);
-      const route = classifyInboundRequest({
-        httpMethod: 'POST',
-        protocolVersionHeader,
-        mcpMethodHeader: headerValue(request, 'mcp-method'),
-        mcpNameHeader: headerValue(request, 'mcp-name'),
-        body,
-      });
-      if (route.kind === 'legacy') return legacy(request, reply, text, body);
+      const era = eras.classify(body, { protocolVersion: headerValue(request, 'mcp-protocol-version'), method: headerValue(request, 'mcp-method'), name: headerValue(request, 'mcp-name') });
+      if (era.kind === 'legacy') return legacy(request, reply, text, body);
       // A well-formed 2026-07-28 request is answered here when it can be, and a list the SDK answers is kept.
-      const agreed = route.kind === 'modern' && route.messageKind === 'request' && modernAgrees(request, route.message) ? route.message : undefined;
-      const answer = agreed && (await ownAnswer(agreed, MODERN_PROTOCOL_VERSION, modernFields));
+      const answer = era.kind === 'modern' && (await ownAnswer(era.request, MODERN_PROTOCOL_VERSION, modernFields));
       if (answer) return sendParts(reply, answer);
-      const keep = agreed && keeper(agreed, MODERN_PROTOCOL_VERSION);
+      const keep = era.kind === 'modern' ? keeper(era.request, MODERN_PROTOCOL_VERSION) : undefined;
       return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep);
     });
 
