@@ -202,6 +202,9 @@ describe('telling a plain 2025 request without the SDK classifier', () => {
     expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/call', mcpNameHeader: 'get_business', body: badEnvelope }).kind).toBe('reject');
     for (let i = 0; i < 2; i++) expect(eras.classify(badEnvelope, headers).kind).toBe('sdk');
     expect(eras.classify(cases[0]![0], {}).kind).toBe('legacy');
+    // An envelope nested deeper than JSON.stringify goes (JSON.parse takes it) is the classifier's to judge.
+    const deep = JSON.parse(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","x":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}}}`) as unknown;
+    expect(() => eras.classify(deep, { protocolVersion: '2026-07-28', method: 'tools/list' })).not.toThrow();
   });
 
   it('tells the ordinary ones: a 2025 session request and initialize', () => {

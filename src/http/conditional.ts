@@ -141,6 +141,15 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
   return reply.code(200).send((rep.variants[coding] ?? rep.variants.identity).body);
 }
 
+/** Bodies up to this size are sent as one buffer: a stream of parts costs a write (a syscall) per part. */
+const JOIN_BELOW_BYTES = 1 << 20;
+
+/** A body made of parts, as Fastify sends it: joined when small, streamed without copying when large. */
+export function bodyOfParts(parts: readonly Buffer[]): { body: Buffer | Readable; length: number } {
+  const length = parts.reduce((n, part) => n + part.length, 0);
+  return { body: length <= JOIN_BELOW_BYTES ? Buffer.concat(parts, length) : Readable.from(parts), length };
+}
+
 /** The same for a body composed of parts when sent: only the coding asked for is made, and only for a 200. */
 export async function sendComposed(
   request: FastifyRequest,
@@ -150,7 +159,6 @@ export async function sendComposed(
 ): Promise<FastifyReply> {
   const coding = negotiate(request, reply, fields, etagsOf(variants));
   if (coding === undefined) return reply;
-  const parts = await (variants[coding] ?? variants.identity).parts();
-  reply.header('content-length', String(parts.reduce((n, part) => n + part.length, 0)));
-  return reply.code(200).send(Readable.from(parts));
+  const { body, length } = bodyOfParts(await (variants[coding] ?? variants.identity).parts());
+  return reply.code(200).header('content-length', String(length)).send(body);
 }

@@ -58,11 +58,19 @@ function headersAgree(request: ModernRequest, headers: RoutingHeaders): boolean 
   );
 }
 
-/** A 2026-07-28 request with its envelope, if the body is one by shape. */
+/** A 2026-07-28 request with its envelope (as JSON), if the body is one by shape. */
 function modernShape(body: unknown): { request: ModernRequest; envelope: string } | undefined {
   const shape = requestShape(body);
-  if (!shape?.params || !isPlainObject(shape.params['_meta'])) return undefined;
-  return { request: { id: shape.id, method: shape.method, params: shape.params }, envelope: JSON.stringify(shape.params['_meta']) };
+  const meta = shape?.params?.['_meta'];
+  if (!shape?.params || !isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION) return undefined;
+  let envelope: string;
+  try {
+    envelope = JSON.stringify(meta);
+  } catch {
+    // Nested too deep to write back (JSON.parse took it): the classifier judges it.
+    return undefined;
+  }
+  return { request: { id: shape.id, method: shape.method, params: shape.params }, envelope };
 }
 
 /**

@@ -24,15 +24,12 @@ import { EraClassifier, MODERN_PROTOCOL_VERSION } from './era.js';
 import { keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
-import { sendRepresentation } from '../http/conditional.js';
+import { bodyOfParts, sendRepresentation } from '../http/conditional.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import { SERVER_CARD_PATHS, serverCard } from './server-card.js';
 
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
-
-/** Answers up to this size are sent as one buffer: a stream of parts costs a write per part. */
-const JOIN_BELOW_BYTES = 1 << 20;
 
 /** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
 const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000, sessionNotFound: -32001 } as const;
@@ -173,11 +170,9 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     const view = publisher.current();
     return (json: Buffer) => keepList(view, method, revision, json);
   };
-  /** Joined into one write when small (most answers); streamed when large (a whole dataset), not copied. */
   const sendParts = (reply: FastifyReply, parts: Buffer[]) => {
-    const length = parts.reduce((n, p) => n + p.length, 0);
-    reply.code(200).header('content-type', 'application/json').header('cache-control', 'no-store').header('content-length', String(length));
-    return reply.send(length <= JOIN_BELOW_BYTES ? Buffer.concat(parts, length) : Readable.from(parts));
+    const { body, length } = bodyOfParts(parts);
+    return reply.code(200).header('content-type', 'application/json').header('cache-control', 'no-store').header('content-length', String(length)).send(body);
   };
   /** What a 2026-07-28 result holds besides the answer: its type, the caching hint of a read, and who answered. */
   const modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: info } });
