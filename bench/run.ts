@@ -1,16 +1,16 @@
 // `npm run bench`: import, startup, memory and size figures, and throughput as ratios against a baseline run side by side.
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { generateDemo } from '../src/demo/generate.js';
 import { rssMiB, until, waitFor } from './process.js';
 import { benchImportStall } from './import-stall.js';
 import { benchReplicas } from './replicas.js';
 import { benchRestart } from './restart.js';
 import { benchWebSub } from './websub.js';
+import { benchServing } from './serving.js';
 import { SearchIndex, type SearchParams } from '../src/reviews/search.js';
 import { fold, technicianKeys } from '../src/reviews/text.js';
 import { openStore } from '../src/store/open.js';
@@ -31,6 +31,9 @@ const { values } = parseArgs({
   },
 });
 const sizes = values.reviews!.split(',').map(Number);
+/** The parts to run (`--only core,restart`); all but `stall` when not given. */
+const parts = values.only?.split(',');
+const runs = (part: string) => (parts ? parts.includes(part) : part !== 'stall');
 const duration = Number(values.duration);
 const work = mkdtempSync(join(tmpdir(), 'reviews-bench-'));
 const rows: string[][] = [];
@@ -46,52 +49,6 @@ const env = (extra: Record<string, string>) => {
 
 /** The rate limits raised out of the way: the bench measures serving, not the allowance. */
 const UNLIMITED = { RATE_LIMIT_QUERIES_PER_MINUTE: '1000000000', RATE_LIMIT_MCP_PER_MINUTE: '1000000000' };
-
-/** Load with autocannon; every answer must have the expected status, or the figure would measure refusals. */
-async function load(url: string, options: { headers?: Record<string, string>; requests?: autocannon.Request[]; method?: 'POST'; body?: string; status?: number } = {}) {
-  const { status = 200, ...rest } = options;
-  const result = await autocannon({ url, connections: 10, duration, ...rest });
-  const other = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== status);
-  if (other.length > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${url}: expected only ${status}, got ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  return { rps: result.requests.average, p99: result.latency.p99 };
-}
-
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-/** tools/call search_reviews in a 2025-06-18 session (initialize once, then every call carries the session id). */
-async function loadMcpSession(base: string, args: Record<string, unknown>) {
-  const init = await fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
-  });
-  const session = init.headers.get('mcp-session-id')!;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: args } });
-  return load(`${base}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body });
-}
-
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-
-/** A 2026-07-28 tools/list, one connection (the time one answer takes). */
-async function loadMcpList(base: string) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: MODERN_META } });
-  const headers = { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
-  const result = await autocannon({ url: `${base}/mcp`, connections: 1, duration, method: 'POST', headers, body });
-  if (result.non2xx > 0) throw new Error(`tools/list: ${result.non2xx} answers were not 200`);
-  return { rps: result.requests.average, mean: result.latency.mean };
-}
-
-/** The same call as a self-contained 2026-07-28 request (no session; version and client in `_meta`). */
-async function loadMcpStateless(base: string, args: Record<string, unknown>) {
-  const _meta = MODERN_META;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: args, _meta } });
-  const probe = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' }, body });
-  const answer = (await probe.json()) as { result?: { structuredContent?: unknown } };
-  if (!answer.result?.structuredContent) throw new Error(`2026-07-28 tools/call did not answer a result: ${JSON.stringify(answer).slice(0, 300)}`);
-  return load(`${base}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' }, body });
-}
 
 function bruteForce(reviews: readonly PublishedReview[], p: SearchParams): number {
   const q = p.query === undefined ? undefined : fold(p.query);
@@ -147,45 +104,8 @@ async function benchSize(size: number, port: number): Promise<void> {
       row(size, `/reviews.json ${coding}`, kb(Number(res.headers.get('content-length'))));
     }
 
-    // The same bytes from a bare node:http server: the floor that the service's overhead is measured against.
-    const feed = await fetch(`${base}/api/feed.json`, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit);
-    const feedBytes = join(work, 'feed.gz');
-    writeFileSync(feedBytes, Buffer.from(await feed.arrayBuffer()));
-    const baseline = await startBaseline(feedBytes, port + 1);
-    try {
-      const ours = await load(`${base}/api/feed.json`, { headers: { 'accept-encoding': 'gzip' } });
-      const floor = await load(`http://127.0.0.1:${port + 1}/api/feed.json`);
-      row(size, 'GET /api/feed.json gzip req/s (p99 ms)', `${ours.rps.toFixed(0)} (${ours.p99})`, `baseline ${floor.rps.toFixed(0)} (${floor.p99})`, `ratio ${(ours.rps / floor.rps).toFixed(2)}`);
-      const etag = feed.headers.get('etag')!;
-      const revalidate = await load(`${base}/api/feed.json`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag }, status: 304 });
-      row(size, '304 revalidation req/s (p99 ms)', `${revalidate.rps.toFixed(0)} (${revalidate.p99})`, `baseline ${floor.rps.toFixed(0)}`, `ratio ${(revalidate.rps / floor.rps).toFixed(2)}`);
-      const searches = ['rating=5&limit=20', 'query=water%20heater&limit=20', 'mentions_technician=zoe&min_rating=4', 'since=2025-01-01&until=2025-03-31&mentions_service=ac-repair']
-        .map((qs) => ({ method: 'GET' as const, path: `/api/reviews/search?${qs}` }));
-      const search = await load(`${base}/api/reviews/search`, { requests: searches });
-      row(size, 'GET search (4 queries, cached) req/s (p99 ms)', `${search.rps.toFixed(0)} (${search.p99})`, `baseline ${floor.rps.toFixed(0)}`, `ratio ${(search.rps / floor.rps).toFixed(2)}`);
-
-      // MCP tools/call search_reviews against the REST search for the same query, side by side, in both revisions.
-      const query = { mentions_technician: 'zoe', min_rating: 4, limit: 20 };
-      // Three alternating rounds, each figure their median: the machine's noise moves single rounds by ±20%.
-      const rounds: Record<'rest' | 'session' | 'stateless', { rps: number; p99: number }[]> = { rest: [], session: [], stateless: [] };
-      for (let round = 0; round < 3; round++) {
-        rounds.rest.push(await load(`${base}/api/reviews/search?mentions_technician=zoe&min_rating=4&limit=20`));
-        rounds.session.push(await loadMcpSession(base, query));
-        rounds.stateless.push(await loadMcpStateless(base, query));
-      }
-      const median = (runs: { rps: number; p99: number }[]) => {
-        const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-        return { rps: middle(runs.map((r) => r.rps)), p99: middle(runs.map((r) => r.p99)) };
-      };
-      const [rest, session, stateless] = [median(rounds.rest), median(rounds.session), median(rounds.stateless)];
-      const ratio = (m: { rps: number; p99: number }) => `ratio ${(m.rps / rest.rps).toFixed(2)}, p99 ${(m.p99 / Math.max(rest.p99, 1)).toFixed(1)}×`;
-      row(size, 'MCP tools/call search_reviews, 2025-06-18 session, req/s (p99 ms), median of 3', `${session.rps.toFixed(0)} (${session.p99})`, `REST ${rest.rps.toFixed(0)} (${rest.p99})`, ratio(session));
-      row(size, 'MCP tools/call search_reviews, 2026-07-28 stateless, req/s (p99 ms), median of 3', `${stateless.rps.toFixed(0)} (${stateless.p99})`, `REST ${rest.rps.toFixed(0)} (${rest.p99})`, ratio(stateless));
-      const list = await loadMcpList(base);
-      row(size, 'MCP tools/list, 2026-07-28, one connection, req/s (mean ms)', `${list.rps.toFixed(0)} (${list.mean})`);
-    } finally {
-      baseline.kill();
-    }
+    await benchServing({ root, work, base, twinPort: port + 1, size, duration, row });
+    row(size, 'RSS after the loads', `${rssMiB(server.pid!).toFixed(0)} MiB`);
   } finally {
     server.kill('SIGTERM');
   }
@@ -207,23 +127,15 @@ async function benchSize(size: number, port: number): Promise<void> {
   row(size, 'search in-process ops/s, uncached (index vs brute force)', indexed.toFixed(0), `baseline ${brute.toFixed(0)}`, `ratio ${(indexed / brute).toFixed(1)}`);
 }
 
-function startBaseline(bodyFile: string, port: number): Promise<ChildProcess> {
-  return new Promise((done, fail) => {
-    const child = fork(join(root, 'dist/bench/baseline-server.js'), [bodyFile, String(port), 'application/feed+json', 'gzip'], { stdio: 'ignore' });
-    child.once('message', () => done(child));
-    child.once('error', fail);
-  });
-}
-
 try {
   let port = 3900;
-  if (values.only === undefined || values.only === 'core') {
+  if (runs('core')) {
     for (const size of sizes) {
       await benchSize(size, port);
       port += 2;
     }
   }
-  if (values.only === undefined || values.only === 'insights') {
+  if (runs('insights')) {
     process.stderr.write('\nInsights\n');
     for (const size of sizes) {
       const out = execFileSync(process.execPath, [join(root, 'dist/bench/insights.js'), String(size)], { maxBuffer: 16 << 20 }).toString();
@@ -235,29 +147,35 @@ try {
       row(size, '/insights.json size', kb(r.insightsBytes));
     }
   }
-  if (values.only === undefined || values.only === 'restart') {
+  if (runs('restart')) {
     process.stderr.write('\nStored insights: first build, restart, one-review import\n');
     for (const size of sizes) await benchRestart({ root, work, port: port++, size, row });
   }
-  if (values.only === 'stall') {
+  if (runs('stall')) {
     process.stderr.write('\nA cached GET while the CLI imports a large file\n');
     await benchImportStall({ root, work, port: port++, size: Number(values.stall), row });
   }
-  if (values.only === undefined || values.only === 'replicas') {
+  if (runs('replicas')) {
     process.stderr.write('\nPostgreSQL: import, one and two replicas, propagation\n');
     for (const size of sizes) {
       await benchReplicas({ root, work, port, size, duration, row });
       port += 3;
     }
   }
-  if (values.only === undefined || values.only === 'websub') {
+  if (runs('websub')) {
     process.stderr.write('\nWebSub\n');
     for (const concurrency of [32, 128]) {
       await benchWebSub({ root, work, port: port++, subscribers: Number(values.subscribers), concurrency, row });
     }
   }
+  // The table, and the same rows with when, where and how they were taken in bench/results.json.
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const command = `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
+  process.stdout.write(`\n${new Date().toISOString().slice(0, 10)}, ${machine}: \`${command}\`\n`);
   process.stdout.write(`\n| reviews | measure | value | baseline | ratio |\n|---|---|---|---|---|\n`);
   for (const r of rows) process.stdout.write(`| ${[...r, '', '', ''].slice(0, 5).join(' | ')} |\n`);
+  const results = { date: new Date().toISOString(), machine, command, rows: rows.map(([reviews, measure, value, baseline, ratio]) => ({ reviews, measure, value, baseline, ratio })) };
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
