@@ -58,11 +58,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // A hop count trusts that many proxies nearest to the server (what Fastify does with a number).
     trustProxy: typeof config.http.trustProxy === 'number' ? trustHops(config.http.trustProxy) : config.http.trustProxy,
   });
-  http.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+  http.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
   registerErrorHandling(http);
   registerCors(http, config);

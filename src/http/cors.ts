@@ -23,10 +23,11 @@ export function registerCors(app: FastifyInstance, config: Config): void {
     return 'GET, HEAD';
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', EXPOSED);
+    done();
   });
   app.options('/*', (request, reply) => {
     const methods = methodsFor(request);

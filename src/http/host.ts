@@ -14,9 +14,10 @@ const hostName = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
 export function registerHostCheck(app: FastifyInstance, config: Pick<Config, 'host' | 'baseUrl'>): void {
   if (!LOOPBACK_BINDS.has(config.host)) return;
   const allowed = new Set([...LOOPBACK_NAMES, new URL(config.baseUrl).hostname.toLowerCase()]);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const host = request.headers.host;
-    if (host !== undefined && allowed.has(hostName(host))) return;
-    return sendError(reply, 'invalid_request', `This server is bound to loopback and answers only requests addressed to ${[...allowed].join(', ')}`);
+    if (host !== undefined && allowed.has(hostName(host))) return done();
+    // A reply sent from a hook ends the request there.
+    void sendError(reply, 'invalid_request', `This server is bound to loopback and answers only requests addressed to ${[...allowed].join(', ')}`);
   });
 }

@@ -62,11 +62,12 @@ export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, o
 
   // Decided before the body is read: a write to a read path is 405 (with Allow), anything else unknown is 404.
   const patterns = readPaths.map((p) => new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`));
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
+    // Answered here: a reply sent from a hook ends the request.
     const path = request.url.split('?')[0] ?? '';
-    if (!patterns.some((p) => p.test(path))) return notFound(request, reply);
+    if (!patterns.some((p) => p.test(path))) return void notFound(request, reply);
     reply.header('allow', 'GET, HEAD, OPTIONS');
-    return sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; this API is read-only`);
+    void sendError(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; this API is read-only`);
   });
 }

@@ -61,10 +61,10 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, answer: PageAnsw
  */
 export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, site: SitePages, limits: Limits): void {
   const queryLimit = limits('queries').onRequest;
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) securityHeaders(request, reply);
-    return payload;
+    done(null, payload);
   });
   const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, onRequest?: onRequestAsyncHookHandler) =>
     app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler, ...(onRequest ? { onRequest } : {}) });
