@@ -107,7 +107,8 @@ export interface Config {
 }
 
 /** Browser origins whose requests /mcp accepts: BASE_URL's and the configured ones. */
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** The names a loopback address goes by in a URL or a Host header. */
+export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * Browser origins MCP accepts: BASE_URL's, the configured ones, and, when BASE_URL is on loopback, the same scheme

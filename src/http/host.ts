@@ -2,11 +2,10 @@
 // 127.0.0.1 reaches this server with that name in Host. Such a server answers only requests addressed to
 // loopback names or to BASE_URL's host; one bound to a public address serves whatever name points at it.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import { LOOPBACK_NAMES, type Config } from '../config.js';
 import { sendError } from './errors.js';
 
 const LOOPBACK_BINDS = new Set(['127.0.0.1', '::1', 'localhost']);
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /** The host name of a Host header, lower case, without the port. */
 const hostName = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
