@@ -28,6 +28,11 @@ import { bodyOfParts, sendRepresentation } from '../http/conditional.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import { SERVER_CARD_PATHS, serverCard } from './server-card.js';
 
+/** A list request without a cursor or other parameters (`_meta` aside): the kind whose answer is kept per version. */
+function plainList(method: string, params: unknown): boolean {
+  return LIST_METHODS.has(method) && typeof params === 'object' && params !== null && Object.keys(params).every((key) => key === '_meta');
+}
+
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
 
@@ -150,7 +155,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     // Only the parameters these answers take: a request with others (a cursor, a task) is the SDK's to judge.
     const only = (...keys: string[]) => Object.keys(given).every((key) => key === '_meta' || keys.includes(key));
     const view = publisher.current();
-    if (LIST_METHODS.has(method) && only()) {
+    if (plainList(method, given)) {
       const kept = keptList(view, method, revision);
       return kept && replyParts(id, kept);
     }
@@ -166,7 +171,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
   /** Keeps the SDK's answer to a list without a cursor, so that the next is answered from it. */
   const keeper = (message: unknown, revision: string) => {
     const { method, params = {} } = (Array.isArray(message) ? {} : message) as { method?: unknown; params?: unknown };
-    if (typeof method !== 'string' || !LIST_METHODS.has(method) || typeof params !== 'object' || params === null || Object.keys(params).some((key) => key !== '_meta')) return undefined;
+    if (typeof method !== 'string' || !plainList(method, params)) return undefined;
     const view = publisher.current();
     return (json: Buffer) => keepList(view, method, revision, json);
   };
