@@ -1,8 +1,10 @@
 // buildApp(config, deps): wires the store, the publisher and the HTTP routes into one Fastify instance.
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerCors } from './http/cors.js';
-import { registerHostCheck } from './http/host.js';
+import { FastRevalidation } from './http/fast-path.js';
+import { hostCheck, registerHostCheck } from './http/host.js';
 import { registerLimits } from './http/limits.js';
 import { Operations } from './http/operations.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
@@ -40,6 +42,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
+  const fast = new FastRevalidation();
   const http = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -47,12 +50,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // No request may hold a connection open by sending slowly, and no idle connection lives long.
-    requestTimeout: config.http.requestTimeoutMs,
-    connectionTimeout: config.http.idleTimeoutMs,
-    keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    // Node checks those deadlines every connectionsCheckingInterval (30 s unless told): once a second here.
-    http: { headersTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    // The server is made here, so revalidations can be answered before Fastify (see FastRevalidation).
+    serverFactory: (handler) => {
+      // Node checks the deadlines below every connectionsCheckingInterval (30 s unless told): once a second here.
+      const server = createServer({ headersTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1000 }, fast.listener(handler));
+      // No request may hold a connection open by sending slowly, and no idle connection lives long.
+      server.requestTimeout = config.http.requestTimeoutMs;
+      server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+      server.setTimeout(config.http.idleTimeoutMs);
+      return server;
+    },
     clientErrorHandler,
     frameworkErrors,
     // A hop count trusts that many proxies nearest to the server (what Fastify does with a number).
@@ -81,6 +88,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     effort: 'fast',
   });
   registerReadRoutes(http, publisher, openapi, limits, Object.values(SITE_ROUTES));
+  fast.enable({ publisher, operations, hostAnswered: hostCheck(config), log: http.log });
   const site = new SitePages({ baseUrl: config.baseUrl }, assets);
   registerSiteRoutes(http, publisher, site, limits);
   // The home page of every version served is made as soon as it is (and again with its insights).

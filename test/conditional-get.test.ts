@@ -1,5 +1,6 @@
 // Conditional GET over real HTTP, exactly as RFC 9110 has it: validators, content-coding variants, 304 and HEAD.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENTS } from '../src/reviews/catalogue.js';
 import type { Business, ImportedReview } from '../src/reviews/schemas.js';
 import type { ImportPlan } from '../src/store/types.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
@@ -391,5 +392,45 @@ describe('validators across imports', () => {
       return;
     }
     throw new Error('no two imports landed within one second in ten attempts');
+  });
+});
+
+// A revalidation of a catalogue document at its exact path is answered before the routes (src/http/fast-path.ts);
+// the same request with a query string goes through them. Both must be the same answer.
+describe('revalidations answered before the routes', () => {
+  const withoutDate = (res: RawResponse) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'date'));
+  const metric = async (path: string, status: number): Promise<number> => {
+    const text = (await get('/metrics')).body.toString('utf8');
+    const line = text.split('\n').find((l) => l.startsWith(`http_requests_total{method="GET",route="${path}",status="${status}"}`));
+    return Number(line?.split(' ').at(-1) ?? 0);
+  };
+
+  it.each(DOCUMENTS.map((d) => d.path))('%s: the same 304, headers and all, as the route gives, counted in the metrics', async (path) => {
+    for (const acceptEncoding of ['br', 'gzip', undefined]) {
+      const current = await get(path, withEncoding(acceptEncoding));
+      const conditional = { ...withEncoding(acceptEncoding), 'if-none-match': header(current, 'etag') ?? '' };
+      const before = await metric(path, 304);
+      const fast = await get(path, conditional);
+      const routed = await get(`${path}?`, conditional);
+      expect(fast.status).toBe(304);
+      expect(fast.body.length).toBe(0);
+      expect(withoutDate(fast)).toEqual(withoutDate(routed));
+      expect(await metric(path, 304)).toBe(before + 2);
+      // If-Modified-Since alone is answered the same way too.
+      const bySince = { ...withEncoding(acceptEncoding), 'if-modified-since': header(current, 'last-modified') ?? '' };
+      expect(withoutDate(await get(path, bySince))).toEqual(withoutDate(await get(`${path}?`, bySince)));
+    }
+  });
+
+  it('a revalidation that does not match, a HEAD, and a request for another name are answered as before', async () => {
+    const current = await get('/reviews.json', { 'accept-encoding': 'br' });
+    const stale = await get('/reviews.json', { 'accept-encoding': 'br', 'if-none-match': '"an-old-tag"' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.equals(current.body)).toBe(true);
+    const headed = await head('/reviews.json', { 'accept-encoding': 'br', 'if-none-match': header(current, 'etag') ?? '' });
+    expect(headed.status).toBe(304);
+    // The server is bound to loopback: a name it does not answer to is refused, fast path or not.
+    const rebound = await get('/reviews.json', { host: 'attacker.example', 'if-none-match': header(current, 'etag') ?? '' });
+    expect(rebound.status).toBe(400);
   });
 });

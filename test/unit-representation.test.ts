@@ -2,9 +2,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isNotModified, negotiateCoding } from '../src/http/conditional.js';
+import { isNotModified, negotiateCoding, sendRepresentation } from '../src/http/conditional.js';
 import { RepresentationCache } from '../src/publishing/query-cache.js';
-import { contentTag, encodeRepresentation, succeeding, withLastModified, type Coding, type EncodeOptions } from '../src/publishing/representation.js';
+import { contentTag, DEFER_ABOVE_BYTES, encodeRepresentation, succeeding, withLastModified, type Coding, type EncodeOptions, type Representation } from '../src/publishing/representation.js';
+import { header, rawRequest } from './support/wire.js';
 
 const ALL: readonly Coding[] = ['identity', 'gzip', 'br'];
 
@@ -48,7 +49,7 @@ const LAST_MODIFIED = new Date('2024-03-05T10:20:30.000Z');
 /** isNotModified as a route calls it: on a real Fastify request carrying `headers`. */
 async function notModified(headers: Record<string, string>, etag = ETAG, lastModified: Date | null = LAST_MODIFIED, lastModifiedShared = false): Promise<boolean> {
   const app = Fastify();
-  app.get('/', async (request) => ({ notModified: isNotModified(request, etag, { lastModified, lastModifiedShared }) }));
+  app.get('/', async (request) => ({ notModified: isNotModified(request.headers, etag, { lastModified, lastModifiedShared }) }));
   try {
     const response = await app.inject({ method: 'GET', url: '/', headers });
     return (response.json() as { notModified: boolean }).notModified;
@@ -210,6 +211,65 @@ describe('encodeRepresentation', () => {
     expect(rep.cacheControl).toBe('public, max-age=300');
     expect(rep.lastModified?.toISOString()).toBe('2024-03-05T10:20:30.000Z');
     expect((await encodeRepresentation('{}', { ...options, lastModified: null })).lastModified).toBeNull();
+  });
+});
+
+describe('deferred compression of a large body', () => {
+  /** Just over the threshold, varied enough that compression takes some work. */
+  const HUGE = Array.from({ length: DEFER_ABOVE_BYTES / 20 }, (_, i) => `{"n":${i},"t":"review ${i % 977}"}`).join(',');
+
+  /** A real server that sends the representation as the routes do. */
+  async function serving<T>(rep: Representation, run: (url: string) => Promise<T>): Promise<T> {
+    const app = Fastify();
+    app.get('/', (request, reply) => sendRepresentation(request, reply, rep));
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      return await run(url);
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('makes no compressed copy until a client asks, then each coding once, decoding to the body', async () => {
+    const rep = await encodeRepresentation(HUGE, options);
+    const body = Buffer.from(HUGE, 'utf8');
+    expect(Object.keys(rep.variants)).toEqual(['identity']);
+    expect(await rep.deferred!.bytes()).toBe(0);
+    const tag = contentTag(body);
+    await serving(rep, async (url) => {
+      const br = await rawRequest(url, { headers: { 'accept-encoding': 'br' } });
+      expect(header(br, 'content-encoding')).toBe('br');
+      expect(header(br, 'etag')).toBe(`"${tag}-br"`);
+      expect(brotliDecompressSync(br.body).equals(body)).toBe(true);
+      const afterBr = await rep.deferred!.bytes();
+      expect(afterBr).toBe(br.body.length);
+      // Asked again: the same bytes, not made again.
+      const again = await rawRequest(url, { headers: { 'accept-encoding': 'br' } });
+      expect(again.body.equals(br.body)).toBe(true);
+      expect(await rep.deferred!.bytes()).toBe(afterBr);
+      const gzip = await rawRequest(url, { headers: { 'accept-encoding': 'gzip' } });
+      expect(header(gzip, 'etag')).toBe(`"${tag}-gzip"`);
+      expect(gunzipSync(gzip.body).equals(body)).toBe(true);
+      expect(await rep.deferred!.bytes()).toBe(afterBr + gzip.body.length);
+    });
+  });
+
+  it('answers a revalidation of a coding not made yet with 304, and still makes nothing', async () => {
+    const rep = await encodeRepresentation(HUGE, options);
+    await serving(rep, async (url) => {
+      const etag = rep.deferred!.etag('br');
+      const revalidated = await rawRequest(url, { headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+      expect(revalidated.status).toBe(304);
+      expect(header(revalidated, 'etag')).toBe(etag);
+    });
+    expect(await rep.deferred!.bytes()).toBe(0);
+  });
+
+  it('shares the copies made among the copies of a representation (a new Last-Modified, the same bytes)', async () => {
+    const rep = await encodeRepresentation(HUGE, options);
+    const later = withLastModified(rep, new Date('2025-01-01T00:00:00Z'));
+    const [a, b] = await Promise.all([rep.deferred!.variant('br'), later.deferred!.variant('br')]);
+    expect(a.body).toBe(b.body);
   });
 });
 

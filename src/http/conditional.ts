@@ -1,4 +1,5 @@
 // Exact RFC 9110 conditional GET over encoded representations: content-coding negotiation, validators, 304.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { Coding, ComposedBody, Representation } from '../publishing/representation.js';
@@ -95,10 +96,10 @@ function parseHttpDate(value: string): number | null {
 }
 
 /** RFC 9110 §13.2.2: If-None-Match, when present, decides alone; otherwise If-Modified-Since (GET and HEAD only). */
-export function isNotModified(request: FastifyRequest, etag: string, fields: Pick<Representation, 'lastModified' | 'lastModifiedShared'>): boolean {
-  const inm = request.headers['if-none-match'];
+export function isNotModified(headers: IncomingHttpHeaders, etag: string, fields: Pick<Representation, 'lastModified' | 'lastModifiedShared'>): boolean {
+  const inm = headers['if-none-match'];
   if (inm !== undefined) return ifNoneMatchMatches(Array.isArray(inm) ? inm.join(',') : inm, etag);
-  const ims = request.headers['if-modified-since'];
+  const ims = headers['if-modified-since'];
   if (ims === undefined || fields.lastModified === null) return false;
   const since = parseHttpDate(ims);
   if (since === null) return false;
@@ -110,18 +111,27 @@ export function isNotModified(request: FastifyRequest, etag: string, fields: Pic
 /** What a response says about its body besides the bytes. */
 type BodyFields = Pick<Representation, 'contentType' | 'cacheControl' | 'lastModified' | 'retryAfterSeconds' | 'lastModifiedShared'>;
 
+/** The tag of every coding a body is offered in. */
+export type Etags = Partial<Record<Coding, string>> & { identity: string };
+
+/** What a request gets: the coding negotiated, its tag, and whether the client's copy is current (a 304). */
+export function decide(headers: IncomingHttpHeaders, fields: BodyFields, etags: Etags): { coding: Coding; etag: string; notModified: boolean } {
+  const coding = negotiateCoding(headers['accept-encoding'], Object.keys(etags) as Coding[]);
+  const etag = etags[coding] ?? etags.identity;
+  return { coding, etag, notModified: isNotModified(headers, etag, fields) };
+}
+
 /**
  * Negotiates the coding and sets the headers; answers 304 itself and returns undefined then, else returns the
  * coding whose body the caller sends.
  */
-function negotiate(request: FastifyRequest, reply: FastifyReply, fields: BodyFields, etags: Partial<Record<Coding, string>> & { identity: string }): Coding | undefined {
-  const coding = negotiateCoding(request.headers['accept-encoding'], Object.keys(etags) as Coding[]);
-  const etag = etags[coding] ?? etags.identity;
+function negotiate(request: FastifyRequest, reply: FastifyReply, fields: BodyFields, etags: Etags): Coding | undefined {
+  const { coding, etag, notModified } = decide(request.headers, fields, etags);
   reply.header('vary', 'Accept-Encoding');
   reply.header('etag', etag);
   reply.header('cache-control', fields.cacheControl);
   if (fields.retryAfterSeconds !== undefined) reply.header('retry-after', String(fields.retryAfterSeconds));
-  if (isNotModified(request, etag, fields)) {
+  if (notModified) {
     void reply.code(304).send();
     return undefined;
   }
@@ -132,13 +142,34 @@ function negotiate(request: FastifyRequest, reply: FastifyReply, fields: BodyFie
 }
 
 const etagsOf = <V extends { etag: string }>(variants: Partial<Record<Coding, V>> & { identity: V }) =>
-  Object.fromEntries(Object.entries(variants).map(([coding, v]) => [coding, v.etag])) as Partial<Record<Coding, string>> & { identity: string };
+  Object.fromEntries(Object.entries(variants).map(([coding, v]) => [coding, v.etag])) as Etags;
 
-/** Sends a representation: 200 with the negotiated coding, or 304 with only the validators and caching fields. */
+/** The tag of every coding a representation offers, its deferred ones included. */
+export function etagsOfRepresentation(rep: Representation): Etags {
+  const etags = etagsOf(rep.variants);
+  if (rep.deferred) for (const coding of ['gzip', 'br'] as const) etags[coding] ??= rep.deferred.etag(coding);
+  return etags;
+}
+
+/**
+ * Sends a representation: 200 with the negotiated coding, or 304 with only the validators and caching fields. A
+ * deferred coding is made first (on the thread pool) by the first request that asks for it.
+ */
 export function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
-  const coding = negotiate(request, reply, rep, etagsOf(rep.variants));
+  const coding = negotiate(request, reply, rep, etagsOfRepresentation(rep));
   if (coding === undefined) return reply;
-  return reply.code(200).send((rep.variants[coding] ?? rep.variants.identity).body);
+  const variant = rep.variants[coding];
+  if (variant || coding === 'identity' || !rep.deferred) return reply.code(200).send((variant ?? rep.variants.identity).body);
+  rep.deferred.variant(coding).then(
+    (made) => reply.code(200).send(made.body),
+    (error: unknown) => {
+      // Compression failed (it should not): the body as it is, under its own tag, is still a right answer.
+      request.log.error({ err: error, coding }, 'compressing a document failed');
+      reply.removeHeader('content-encoding');
+      void reply.code(200).header('etag', rep.variants.identity.etag).send(rep.variants.identity.body);
+    },
+  );
+  return reply;
 }
 
 /** Bodies up to this size are sent as one buffer: a stream of parts costs a write (a syscall) per part. */

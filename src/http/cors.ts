@@ -10,6 +10,13 @@ const EXPOSED = 'ETag, Last-Modified, Link, Mcp-Session-Id, Retry-After';
 // Authorization is allowed (and ignored) so a browser client that always sends it is not refused by the preflight.
 const ALLOWED_REQUEST_HEADERS = 'If-None-Match, If-Modified-Since, Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
 
+/** Headers every answer carries (the fast path of revalidations sends them too). */
+export const EVERY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED,
+};
+
 export function registerCors(app: FastifyInstance, config: Config): void {
   const allowed = mcpOrigins(config);
   /** The methods a browser at this origin may use on this path, beyond OPTIONS. */
@@ -24,9 +31,7 @@ export function registerCors(app: FastifyInstance, config: Config): void {
   };
 
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-expose-headers', EXPOSED);
+    reply.headers(EVERY_RESPONSE_HEADERS);
     done();
   });
   app.options('/*', (request, reply) => {

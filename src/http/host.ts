@@ -10,12 +10,23 @@ const LOOPBACK_BINDS = new Set(['127.0.0.1', '::1', 'localhost']);
 /** The host name of a Host header, lower case, without the port. */
 const hostName = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
 
+/** The names a server bound to loopback answers to; undefined when it answers any (bound to a public address). */
+function allowedNames(config: Pick<Config, 'host' | 'baseUrl'>): ReadonlySet<string> | undefined {
+  return LOOPBACK_BINDS.has(config.host) ? new Set([...LOOPBACK_NAMES, new URL(config.baseUrl).hostname.toLowerCase()]) : undefined;
+}
+
+/** Whether a request with this Host header is answered (the fast path of revalidations asks too). */
+export function hostCheck(config: Pick<Config, 'host' | 'baseUrl'>): (host: string | undefined) => boolean {
+  const allowed = allowedNames(config);
+  return allowed ? (host) => host !== undefined && allowed.has(hostName(host)) : () => true;
+}
+
 export function registerHostCheck(app: FastifyInstance, config: Pick<Config, 'host' | 'baseUrl'>): void {
-  if (!LOOPBACK_BINDS.has(config.host)) return;
-  const allowed = new Set([...LOOPBACK_NAMES, new URL(config.baseUrl).hostname.toLowerCase()]);
+  const allowed = allowedNames(config);
+  if (!allowed) return;
+  const answered = hostCheck(config);
   app.addHook('onRequest', (request, reply, done) => {
-    const host = request.headers.host;
-    if (host !== undefined && allowed.has(hostName(host))) return done();
+    if (answered(request.headers.host)) return done();
     // A reply sent from a hook ends the request there.
     void sendError(reply, 'invalid_request', `This server is bound to loopback and answers only requests addressed to ${[...allowed].join(', ')}`);
   });

@@ -125,6 +125,26 @@ export class Operations {
     ]).finally(() => clearTimeout(timer));
   }
 
+  private readonly counters = new Map<string, { inc: () => void }>();
+  private readonly timers = new Map<string, { observe: (seconds: number) => void }>();
+
+  /** Whether the server is shutting down (readiness already says so). */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  /** Counts one answered request; each series is looked up once, not hashed per request. */
+  countRequest(method: string, route: string, statusCode: number, seconds: number): void {
+    const status = String(statusCode);
+    const series = `${method} ${route}`;
+    let counter = this.counters.get(`${series} ${status}`);
+    if (!counter) this.counters.set(`${series} ${status}`, (counter = this.requests.labels({ method, route, status })));
+    let timer = this.timers.get(series);
+    if (!timer) this.timers.set(series, (timer = this.latency.labels({ method, route })));
+    counter.inc();
+    timer.observe(seconds);
+  }
+
   register(app: FastifyInstance): void {
     // While shutting down, every answer closes its connection, so no client sends its next request on a socket the
     // server is about to close: it connects again, and is refused once the server no longer listens.
@@ -134,19 +154,9 @@ export class Operations {
       if (this.closing) reply.header('connection', 'close');
       done(null, payload);
     });
-    const counters = new Map<string, { inc: () => void }>();
-    const timers = new Map<string, { observe: (seconds: number) => void }>();
     app.addHook('onResponse', (request, reply, done) => {
       // The route's template, not the URL: one series per route, whatever clients ask for.
-      const route = request.routeOptions.url ?? 'unmatched';
-      const status = String(reply.statusCode);
-      const series = `${request.method} ${route}`;
-      let counter = counters.get(`${series} ${status}`);
-      if (!counter) counters.set(`${series} ${status}`, (counter = this.requests.labels({ method: request.method, route, status })));
-      let timer = timers.get(series);
-      if (!timer) timers.set(series, (timer = this.latency.labels({ method: request.method, route })));
-      counter.inc();
-      timer.observe(reply.elapsedTime / 1000);
+      this.countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
     const json = (status: number, body: object) => ({ status, body: JSON.stringify(body) });

@@ -25,6 +25,13 @@ const PART = 5000;
 /** How long a stopping thread may take to finish a write and close its store. */
 const STOP_GRACE_MS = 10_000;
 
+/**
+ * A thread idle this long after its last build is stopped, and the memory it holds goes with it (the engine, the
+ * reviews and their analyses: some 200 MB at 100,000 reviews). The next build starts another, which reads the
+ * stored analyses back: imports in a burst share one thread, and a server at rest holds none.
+ */
+export const RETIRE_IDLE_MS = 60_000;
+
 export class InsightsWorker {
   private worker: Worker | undefined;
   private nextId = 0;
@@ -33,8 +40,17 @@ export class InsightsWorker {
   private readonly deltas = new ReviewDeltas();
   private readonly pending = new Map<number, Pending>();
   private sending: Promise<void> = Promise.resolve();
+  private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly databaseUrl: string) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly retireIdleMs = RETIRE_IDLE_MS,
+  ) {}
+
+  /** Whether a thread is running now (started by a build, stopped when idle). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** The engine version documents are keyed by (read from the compiled engine, as the thread reads it). */
   get engineVersion(): string {
@@ -44,6 +60,7 @@ export class InsightsWorker {
   /** `onReady` gets a built document as soon as it is encoded, before it is stored (see InsightsBuilder.build). */
   build(request: BuildRequest, onReady: Pending['onReady'] = () => undefined): Promise<BuildOutcome> {
     if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
+    clearTimeout(this.idle);
     const worker = this.start();
     const id = this.nextId++;
     const answered = new Promise<BuildOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject, onReady }));
@@ -66,6 +83,7 @@ export class InsightsWorker {
   /** Asks the thread to stop (it closes its store); terminates it if it has not within STOP_GRACE_MS. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
@@ -74,6 +92,24 @@ export class InsightsWorker {
     const force = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
     await exited;
     clearTimeout(force);
+  }
+
+  private retireWhenIdle(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.retire(), this.retireIdleMs);
+    this.idle.unref();
+  }
+
+  /** Stops an idle thread; its exit fails no build, and the next build starts a new one with everything sent again. */
+  private retire(): void {
+    const worker = this.worker;
+    if (!worker || this.pending.size > 0) return;
+    this.worker = undefined;
+    this.deltas.forget();
+    worker.removeAllListeners();
+    worker.on('error', () => undefined);
+    worker.postMessage('stop');
+    setTimeout(() => void worker.terminate(), STOP_GRACE_MS).unref();
   }
 
   /** Started at the first build: a server whose stored insights are current never loads the engine. */
@@ -91,6 +127,7 @@ export class InsightsWorker {
         return;
       }
       this.pending.delete(m.id);
+      if (this.pending.size === 0) this.retireWhenIdle();
       if (!m.ok) waiting.reject(new Error(m.error));
       // A built document crossed once, when ready: the outcome refers to it.
       else if (m.outcome.kind === 'built') waiting.resolve({ ...m.outcome, document: waiting.ready! });

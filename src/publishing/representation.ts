@@ -17,6 +17,8 @@ export interface Representation {
   /** Second precision, as HTTP dates carry; null when the data was never published. */
   lastModified: Date | null;
   variants: Partial<Record<Coding, Variant>> & { identity: Variant };
+  /** Compressed copies of a large body, made when first asked for: their tags are known before their bytes. */
+  deferred?: DeferredCompression;
   /** Sent as Retry-After: the body is a placeholder for content still being made. */
   retryAfterSeconds?: number;
   /**
@@ -96,27 +98,73 @@ export interface Compressed {
   br: Buffer;
 }
 
+/** Brotli quality and gzip level for a body of this size (see `compress`). */
+function settings(size: number, effort: EncodeOptions['effort']): { brotli: number; gzip: number } {
+  const large = size > 1 << 20;
+  if (effort === 'fast') return { brotli: large ? 1 : 4, gzip: large ? 1 : 6 };
+  return { brotli: !large ? 11 : size <= 8 << 20 ? 9 : 6, gzip: 9 };
+}
+
+/** One compressed copy, made on libuv's thread pool (this thread only waits for it). */
+function compressTo(coding: 'gzip' | 'br', body: Buffer, effort: EncodeOptions['effort']): Promise<Buffer> {
+  const { brotli, gzip: level } = settings(body.length, effort);
+  if (coding === 'gzip') return gzipAsync(body, { level });
+  return brotliAsync(body, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: brotli,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+    },
+  });
+}
+
+// Best effort (documents made once per version): brotli's best quality costs seconds on multi-megabyte bodies, and
+// every import re-encodes the reviews dataset: quality 11 up to 1 MiB, 9 up to 8 MiB, 6 above (45 MiB, 100k
+// reviews: 1.2 s instead of 3.9 s, 15% larger).
+// Fast effort (bodies made per request, and a new insights document that should be served at once): gzip 6 and
+// brotli 4, and above 1 MiB gzip 1 and brotli 1 (7.8 MB of insights: 41 and 32 ms instead of 209 and 124 for
+// gzip 6 and brotli 4; 16% and 19% larger).
 export async function compress(body: Buffer, effort: EncodeOptions['effort']): Promise<Compressed | undefined> {
   if (body.length < MIN_COMPRESS_BYTES) return undefined;
-  // Best effort (documents made once per version): brotli's best quality costs seconds on multi-megabyte bodies, and
-  // every import re-encodes the reviews dataset: quality 11 up to 1 MiB, 9 up to 8 MiB, 6 above (45 MiB, 100k
-  // reviews: 1.2 s instead of 3.9 s, 15% larger).
-  // Fast effort (bodies made per request, and a new insights document that should be served at once): gzip 6 and
-  // brotli 4, and above 1 MiB gzip 1 and brotli 1 (7.8 MB of insights: 41 and 32 ms instead of 209 and 124 for
-  // gzip 6 and brotli 4; 16% and 19% larger).
-  const large = body.length > 1 << 20;
-  const quality = effort === 'fast' ? (large ? 1 : 4) : !large ? 11 : body.length <= 8 << 20 ? 9 : 6;
-  const [gz, br] = await Promise.all([
-    gzipAsync(body, { level: effort === 'best' ? 9 : large ? 1 : 6 }),
-    brotliAsync(body, {
-      params: {
-        [zlib.BROTLI_PARAM_QUALITY]: quality,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-      },
-    }),
-  ]);
+  const [gz, br] = await Promise.all([compressTo('gzip', body, effort), compressTo('br', body, effort)]);
   return { gzip: gz, br };
+}
+
+/**
+ * Above this size a document's compressed copies are made when a client first asks for that coding, not when the
+ * version is built: a version is served sooner (the 44 MB reviews dataset at 100k reviews took 1 s of gzip 9 and
+ * brotli 6 before its first answer), and a coding nobody asks for takes no memory.
+ */
+export const DEFER_ABOVE_BYTES = 1 << 20;
+
+/** The compressed copies of one body, each made once, when first asked for; every copy of a representation shares them. */
+export class DeferredCompression {
+  private readonly made: Partial<Record<'gzip' | 'br', Promise<Variant>>> = {};
+
+  constructor(
+    private readonly body: Buffer,
+    private readonly tag: string,
+    private readonly effort: EncodeOptions['effort'],
+  ) {}
+
+  etag(coding: 'gzip' | 'br'): string {
+    return `"${this.tag}-${coding}"`;
+  }
+
+  variant(coding: 'gzip' | 'br'): Promise<Variant> {
+    const made = (this.made[coding] ??= compressTo(coding, this.body, this.effort).then((body) => ({ body, etag: this.etag(coding) })));
+    // A failure is not kept: the next request tries again.
+    made.catch(() => {
+      if (this.made[coding] === made) delete this.made[coding];
+    });
+    return made;
+  }
+
+  /** Bytes of the copies made so far (for metrics and tests). */
+  async bytes(): Promise<number> {
+    const made = await Promise.all(Object.values(this.made).map((p) => p.catch(() => undefined)));
+    return made.reduce((n, v) => n + (v?.body.length ?? 0), 0);
+  }
 }
 
 /** A representation of a body and its compressed copies, made here or earlier (stored with the body). */
@@ -130,7 +178,10 @@ export function representationOf(body: Buffer, compressed: Compressed | undefine
   return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified: toSeconds(options.lastModified), variants };
 }
 
+/** The body's representation; a large body's compressed copies are deferred to their first request. */
 export async function encodeRepresentation(content: string | Buffer, options: EncodeOptions): Promise<Representation> {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  return representationOf(body, await compress(body, options.effort), options);
+  if (body.length <= DEFER_ABOVE_BYTES) return representationOf(body, await compress(body, options.effort), options);
+  const tag = options.tag ?? contentTag(body);
+  return { ...representationOf(body, undefined, { ...options, tag }), deferred: new DeferredCompression(body, tag, options.effort) };
 }

@@ -19,7 +19,15 @@ export interface Database extends WebSubTables, InsightsTables {
 /** Rows read at once when reading what changed (some 10 ms of work). */
 const READ_PAGE = 2000;
 
-function fromRow(row: ReviewRow): PublishedReview {
+/** What a published review is made of: not the import's bookkeeping (hash, import time, revision). */
+const PUBLISHED_COLUMNS = [
+  'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
+  'response_date', 'response_text', 'verified', 'updated_at',
+] as const;
+
+type PublishedRow = Pick<ReviewRow, (typeof PUBLISHED_COLUMNS)[number]>;
+
+function fromRow(row: PublishedRow): PublishedReview {
   const review: PublishedReview = {
     id: row.id,
     date: row.date,
@@ -67,7 +75,7 @@ export class KyselyStore implements Store {
     return inSnapshot(this.db, async (trx) => {
       const rows = await trx
         .selectFrom('reviews')
-        .selectAll()
+        .select(PUBLISHED_COLUMNS)
         .where('verified', '=', 1)
         .orderBy('date', 'desc')
         .orderBy('id', 'desc')
@@ -83,7 +91,7 @@ export class KyselyStore implements Store {
       const upsert: PublishedReview[] = [];
       const remove: string[] = [];
       for (let after = ''; ; ) {
-        const page = await trx.selectFrom('reviews').selectAll().where('revision', '>', revision).where('id', '>', after).orderBy('id').limit(READ_PAGE).execute();
+        const page = await trx.selectFrom('reviews').select(PUBLISHED_COLUMNS).where('revision', '>', revision).where('id', '>', after).orderBy('id').limit(READ_PAGE).execute();
         for (const row of page) {
           if (row.verified === 1) upsert.push(fromRow(row));
           else if (known.has(row.id)) remove.push(row.id);
