@@ -270,3 +270,62 @@ describe('SearchIndex against a brute-force filter', () => {
     expect(sliced.get('r77')).toBe(whole.get('r77'));
   });
 });
+
+describe('text search through the word index', () => {
+  const VOCABULARY = ['water', 'heater', 'heaters', 'late', 'plate', 'latest', 'Zoë', 'café', 'a/c', "didn't", 'on-time', '24h', 'fix', 'fixed', 'prefix'];
+  const textArb = fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 8 }).chain((words) =>
+    fc.array(fc.constantFrom(' ', ', ', '. ', ' - ', '!'), { minLength: words.length, maxLength: words.length }).map((seps) => words.map((w, i) => w + seps[i]).join('')),
+  );
+  const reviewsArb = fc.array(textArb, { minLength: 20, maxLength: 120 }).map((texts) =>
+    newestFirst(texts.map((text, i) => review(`t${i}`, `2024-0${(i % 9) + 1}-1${i % 10}`, { text, rating: (i % 5) + 1 }))),
+  );
+
+  it('finds what reading every text finds, for any piece of a text (across words, partial words, punctuation)', () => {
+    fc.assert(
+      fc.property(reviewsArb, fc.nat(), fc.nat(), fc.nat(), fc.boolean(), (reviews, pick, start, length, withRating) => {
+        const text = reviews[pick % reviews.length]!.text;
+        const from = start % text.length;
+        const query = text.slice(from, from + 1 + (length % 12));
+        const params = SearchParams.parse({ query, limit: 100, ...(withRating ? { min_rating: 3 } : {}) });
+        const expected = bruteForceSearch(reviews, params);
+        const result = new SearchIndex(reviews).search(params);
+        expect(result.total).toBe(expected.total);
+        expect(ids(result)).toEqual(expected.ids);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('narrows by words the query needs whole, at the start or at the end of a word', () => {
+    const reviews = newestFirst(
+      Array.from({ length: 40 }, (_, i) => review(`w${i}`, '2024-05-01', { text: i % 4 === 0 ? 'The water heater was fixed.' : i % 4 === 1 ? 'Waterproofing heaters, prefixed.' : 'Nothing to say.' })),
+    );
+    const index = new SearchIndex(reviews);
+    const total = (query: string) => search(index, { query }).total;
+    expect(total('water heater')).toBe(10);
+    expect(total('ater heat')).toBe(10);
+    expect(total('heater')).toBe(20);
+    expect(total('fixed')).toBe(20);
+    expect(total(' fixed')).toBe(10);
+    expect(total('r was f')).toBe(10);
+    expect(total('heaters,')).toBe(10);
+    expect(total('.')).toBe(40);
+    expect(total('no such words')).toBe(0);
+  });
+
+  it('reads every text until a built index has made its words, then uses them, with the same answers', async () => {
+    const reviews = newestFirst(Array.from({ length: 300 }, (_, i) => review(`b${i}`, '2024-05-01', { text: `${VOCABULARY[i % VOCABULARY.length]} and ${VOCABULARY[(i * 7) % VOCABULARY.length]}` })));
+    const built = await SearchIndex.build(reviews, () => new Promise((done) => setImmediate(done)));
+    const whole = new SearchIndex(reviews);
+    for (const query of ['heater', 'late', "n't", 'fix and']) {
+      const params = SearchParams.parse({ query, limit: 100 });
+      // The first text search starts making the words and reads every text meanwhile.
+      expect(ids(built.evaluate(params))).toEqual(ids(whole.evaluate(params)));
+    }
+    await new Promise((done) => setTimeout(done, 50));
+    for (const query of ['heater', 'late', "n't", 'fix and', 'zoe', 'cafe']) {
+      const params = SearchParams.parse({ query, limit: 100 });
+      expect(built.evaluate(params).total).toBe(whole.evaluate(params).total);
+    }
+  });
+});

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { IsoDate, ServiceId } from './schemas.js';
 import { fold, technicianKeys } from './text.js';
 import type { PublishedReview } from './published.js';
+import { bitsetOf, combine, countBits, eachBit, hasBit, setBit, type Bitset } from './bitset.js';
+import { WordIndex } from './word-index.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
@@ -82,19 +84,30 @@ const SLICE = 5000;
 /** Positions are indexes into the newest-first review array, so every posting list is already in result order. */
 export class SearchIndex {
   private readonly foldedText: string[] = [];
-  private readonly technicianKeys: string[][] = [];
-  private readonly byRating = new Map<number, number[]>();
-  private readonly byTechnician = new Map<string, number[]>();
-  private readonly byService = new Map<string, number[]>();
+  private readonly byRating = new Map<number, Bitset>();
+  private readonly byTechnician = new Map<string, Bitset>();
+  private readonly byService = new Map<string, Bitset>();
+  /** The filters' combination, written by each search (one at a time: a search runs to its end on this thread). */
+  private readonly combined: Bitset;
   private readonly byId = new Map<string, PublishedReview>();
   private readonly results = new Map<string, SearchResult>();
+  /** The words of the texts, for `query`: made at once by the constructor, or by `build`'s index on its first `query`. */
+  private words: WordIndex | undefined;
+  private wordsAsked = false;
+  /** What `build` was given to pause with, for the word index made later. */
+  private pause: (() => Promise<void>) | undefined;
 
   /** The index of these reviews (newest first); `build` makes the same index without holding the thread. */
   constructor(
     private readonly reviews: readonly PublishedReview[],
     indexNow = true,
   ) {
-    if (indexNow) this.indexSlice(0, reviews.length);
+    this.combined = bitsetOf(reviews.length);
+    if (!indexNow) return;
+    this.indexSlice(0, reviews.length);
+    this.words = new WordIndex(reviews.length);
+    for (let p = 0; p < reviews.length; p++) this.words.add(p, this.foldedText[p]!);
+    this.words.seal();
   }
 
   /**
@@ -103,6 +116,7 @@ export class SearchIndex {
    */
   static async build(reviews: readonly PublishedReview[], pause: () => Promise<void>): Promise<SearchIndex> {
     const index = new SearchIndex(reviews, false);
+    index.pause = pause;
     for (let from = 0; from < reviews.length; from += SLICE) {
       await pause();
       index.indexSlice(from, Math.min(reviews.length, from + SLICE));
@@ -115,17 +129,41 @@ export class SearchIndex {
       const review = this.reviews[position]!;
       const { text, technicians } = readReview(review);
       this.foldedText.push(text);
-      this.technicianKeys.push(technicians);
       this.byId.set(review.id, review);
-      push(this.byRating, review.rating, position);
-      for (const key of technicians) push(this.byTechnician, key, position);
-      for (const id of new Set(review.services)) push(this.byService, id, position);
+      this.mark(this.byRating, review.rating, position);
+      for (const key of technicians) this.mark(this.byTechnician, key, position);
+      for (const id of review.services) this.mark(this.byService, id, position);
     }
+  }
+
+  private mark<K>(map: Map<K, Bitset>, key: K, position: number): void {
+    let bits = map.get(key);
+    if (!bits) map.set(key, (bits = bitsetOf(this.reviews.length)));
+    setBit(bits, position);
   }
 
   /** The review with this id, if published. */
   get(id: string): PublishedReview | undefined {
     return this.byId.get(id);
+  }
+
+  /**
+   * The word index, or undefined while it is made: a served version makes it when first searched by text (some
+   * 0.5 s at 100,000 reviews, in slices between requests), and reads every text until then.
+   */
+  private wordIndex(): WordIndex | undefined {
+    if (this.words || this.wordsAsked) return this.words;
+    this.wordsAsked = true;
+    const pause = this.pause ?? (async () => undefined);
+    void (async () => {
+      const words = new WordIndex(this.reviews.length);
+      for (let from = 0; from < this.reviews.length; from += SLICE) {
+        await pause();
+        for (let p = from; p < Math.min(this.reviews.length, from + SLICE); p++) words.add(p, this.foldedText[p]!);
+      }
+      this.words = words.seal();
+    })();
+    return undefined;
   }
 
   /** Memoised per parameter set: REST and MCP ask the same questions again and again of one snapshot. */
@@ -145,33 +183,41 @@ export class SearchIndex {
     const technician = params.mentions_technician === undefined ? undefined : fold(params.mentions_technician).trim().replace(/\s+/g, ' ');
     const query = params.query === undefined ? undefined : fold(params.query);
 
-    // Walk the shortest posting list among the indexed filters; check the rest per review.
-    const lists: number[][] = [];
-    if (params.rating !== undefined) lists.push(this.byRating.get(params.rating) ?? []);
-    if (technician !== undefined) lists.push(this.byTechnician.get(technician) ?? []);
-    if (params.mentions_service !== undefined) lists.push(this.byService.get(params.mentions_service) ?? []);
-    const shortest = lists.reduce<number[] | undefined>((a, b) => (a === undefined || b.length < a.length ? b : a), undefined);
-
-    const matches = (p: number): boolean => {
-      const review = this.reviews[p]!;
-      if (p < from || p >= to) return false;
-      if (params.rating !== undefined && review.rating !== params.rating) return false;
-      if (params.min_rating !== undefined && review.rating < params.min_rating) return false;
-      if (technician !== undefined && !this.technicianKeys[p]!.includes(technician)) return false;
-      if (params.mentions_service !== undefined && !review.services.includes(params.mentions_service)) return false;
-      if (query !== undefined && !this.foldedText[p]!.includes(query)) return false;
-      return true;
-    };
+    const none: SearchResult = { count: 0, total: 0, reviews: [] };
+    // Every filter but `query` is a set of positions; they combine a word (32 reviews) at a time.
+    const all: Bitset[] = [];
+    const any: Bitset[][] = [];
+    for (const [map, key] of [[this.byRating, params.rating], [this.byTechnician, technician], [this.byService, params.mentions_service]] as const) {
+      if (key === undefined) continue;
+      const bits = (map as Map<typeof key, Bitset>).get(key);
+      if (!bits) return none;
+      all.push(bits);
+    }
+    if (params.min_rating !== undefined) any.push([...this.byRating].filter(([rating]) => rating >= params.min_rating!).map(([, bits]) => bits));
+    if (from >= to) return none;
+    const [first, end] = combine(this.combined, from, to, all, any);
 
     const found: PublishedReview[] = [];
+    if (query === undefined) {
+      eachBit(this.combined, first, end, (p) => found.push(this.reviews[p]!) < params.limit);
+      return { count: found.length, total: countBits(this.combined, first, end), reviews: found };
+    }
+    // Only the texts that may hold the query are read: those with its words, when the words narrow it down.
     let total = 0;
-    const visit = (p: number) => {
-      if (!matches(p)) return;
+    let exact = false;
+    const read = (p: number) => {
+      if (!exact && !this.foldedText[p]!.includes(query)) return;
       total++;
       if (found.length < params.limit) found.push(this.reviews[p]!);
     };
-    if (shortest) for (const p of shortest) visit(p);
-    else for (let p = from; p < to; p++) visit(p);
+    const narrowed = this.wordIndex()?.narrow(query);
+    exact = narrowed?.exact ?? false;
+    try {
+      if (!narrowed) eachBit(this.combined, first, end, (p) => (read(p), true));
+      else for (const p of narrowed.positions) if (p >= from && p < to && hasBit(this.combined, p)) read(p);
+    } finally {
+      narrowed?.release();
+    }
     return { count: found.length, total, reviews: found };
   }
 
@@ -207,10 +253,4 @@ export class SearchIndex {
     }
     return lo;
   }
-}
-
-function push<K>(map: Map<K, number[]>, key: K, position: number): void {
-  const list = map.get(key);
-  if (list) list.push(position);
-  else map.set(key, [position]);
 }
