@@ -141,6 +141,29 @@ function latencies(fn: () => void, ms = 1500): { mean: number; p99: number } {
   return { mean: times.reduce((a, b) => a + b, 0) / times.length, p99: times[Math.floor(times.length * 0.99)]! };
 }
 
+let failure: string | undefined;
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const command = `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
+
+/** The table, with when, where and how it was taken. */
+function printTable(): void {
+  process.stdout.write(`\n${new Date().toISOString().slice(0, 10)}, ${machine}: \`${command}\`\n`);
+  process.stdout.write(`\n| reviews | measure | value | baseline | ratio |\n|---|---|---|---|---|\n`);
+  for (const r of rows) process.stdout.write(`| ${[...r, '', '', ''].slice(0, 5).join(' | ')} |\n`);
+}
+
+/** The same rows in bench/results.json; a run that failed says so and keeps what it measured. */
+function writeResults(): void {
+  const results = {
+    date: new Date().toISOString(),
+    machine,
+    command,
+    ...(failure ? { failed: failure } : {}),
+    rows: rows.map(([reviews, measure, value, baseline, ratio]) => ({ reviews, measure, value, baseline, ratio })),
+  };
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
 try {
   let port = 3900;
   if (runs('core')) {
@@ -182,14 +205,12 @@ try {
       await benchWebSub({ root, work, port: port++, subscribers: Number(values.subscribers), concurrency, row });
     }
   }
-  // The table, and the same rows with when, where and how they were taken in bench/results.json.
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const command = `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
-  process.stdout.write(`\n${new Date().toISOString().slice(0, 10)}, ${machine}: \`${command}\`\n`);
-  process.stdout.write(`\n| reviews | measure | value | baseline | ratio |\n|---|---|---|---|---|\n`);
-  for (const r of rows) process.stdout.write(`| ${[...r, '', '', ''].slice(0, 5).join(' | ')} |\n`);
-  const results = { date: new Date().toISOString(), machine, command, rows: rows.map(([reviews, measure, value, baseline, ratio]) => ({ reviews, measure, value, baseline, ratio })) };
-  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  printTable();
+} catch (error) {
+  // The rows taken so far are kept, marked as from a run that did not finish.
+  failure = error instanceof Error ? error.message : String(error);
+  throw error;
 } finally {
+  writeResults();
   rmSync(work, { recursive: true, force: true });
 }

@@ -50,6 +50,8 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
     NODE_EXTRA_CA_CERTS: pki.caCert,
     WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
     WEBSUB_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Every subscriber is on 127.0.0.1: one client, as the hub counts them.
+    WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT: '1000000',
     WEBSUB_CONCURRENCY: String(o.concurrency),
     RELOAD_INTERVAL_MS: '200',
   };

@@ -4,9 +4,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { Coding, ComposedBody, Representation } from '../publishing/representation.js';
 
+/** Negotiations remembered by header and codings offered: clients send a handful of distinct Accept-Encoding values. */
+const negotiated = new Map<string, Coding>();
+const NEGOTIATIONS_KEPT = 256;
+
 /** Parses Accept-Encoding and picks the acceptable coding with the highest q; ties prefer br, then gzip, then identity. */
 export function negotiateCoding(header: string | undefined, available: readonly Coding[]): Coding {
   if (header === undefined) return 'identity';
+  const key = `${available.join()} ${header}`;
+  let coding = negotiated.get(key);
+  if (coding === undefined) {
+    coding = pickCoding(header, available);
+    if (negotiated.size >= NEGOTIATIONS_KEPT) negotiated.clear();
+    negotiated.set(key, coding);
+  }
+  return coding;
+}
+
+function pickCoding(header: string, available: readonly Coding[]): Coding {
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {
     const [rawName, ...params] = part.trim().split(';');
@@ -43,6 +58,8 @@ export function negotiateCoding(header: string | undefined, available: readonly 
 
 /** Weak comparison (RFC 9110 §8.8.3.2): opaque tags equal, W/ prefixes ignored. */
 function ifNoneMatchMatches(header: string, etag: string): boolean {
+  // The common case, a client sending back the one tag it was given, needs no parsing.
+  if (header === etag) return true;
   if (header.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   const wanted = opaque(etag);
@@ -146,10 +163,17 @@ const etagsOf = <V extends { etag: string }>(variants: Partial<Record<Coding, V>
 
 /** The tag of every coding a representation offers, its deferred ones included. */
 export function etagsOfRepresentation(rep: Representation): Etags {
-  const etags = etagsOf(rep.variants);
-  if (rep.deferred) for (const coding of ['gzip', 'br'] as const) etags[coding] ??= rep.deferred.etag(coding);
+  let etags = etagsByRepresentation.get(rep);
+  if (!etags) {
+    etags = etagsOf(rep.variants);
+    if (rep.deferred) for (const coding of ['gzip', 'br'] as const) etags[coding] ??= rep.deferred.etag(coding);
+    etagsByRepresentation.set(rep, etags);
+  }
   return etags;
 }
+
+/** A representation never changes once made: its tags are listed once. */
+const etagsByRepresentation = new WeakMap<Representation, Etags>();
 
 /**
  * Sends a representation: 200 with the negotiated coding, or 304 with only the validators and caching fields. A

@@ -4,6 +4,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
+import type { Representation } from '../publishing/representation.js';
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
 import { decide, etagsOfRepresentation } from './conditional.js';
 import { EVERY_RESPONSE_HEADERS } from './cors.js';
@@ -15,6 +16,21 @@ export interface FastPathDeps {
   /** Whether a request with this Host header is answered at all (the host check's verdict). */
   hostAnswered: (host: string | undefined) => boolean;
   log: FastifyBaseLogger;
+}
+
+/** The headers of a 304 for each tag of a representation, made once. */
+const headersByRepresentation = new WeakMap<Representation, Map<string, Readonly<Record<string, string>>>>();
+
+function notModifiedHeaders(rep: Representation, etag: string): Readonly<Record<string, string>> {
+  let byTag = headersByRepresentation.get(rep);
+  if (!byTag) headersByRepresentation.set(rep, (byTag = new Map()));
+  let fields = byTag.get(etag);
+  if (!fields) {
+    const made: Record<string, string> = { ...EVERY_RESPONSE_HEADERS, vary: 'Accept-Encoding', etag, 'cache-control': rep.cacheControl };
+    if (rep.retryAfterSeconds !== undefined) made['retry-after'] = String(rep.retryAfterSeconds);
+    byTag.set(etag, (fields = made));
+  }
+  return fields;
 }
 
 const DOCUMENT_PATHS: ReadonlyMap<string, DocumentName> = new Map(DOCUMENTS.map((d) => [d.path, d.name]));
@@ -50,9 +66,7 @@ export class FastRevalidation {
     const rep = deps.publisher.current().representations[name];
     const { etag, notModified } = decide(headers, rep, etagsOfRepresentation(rep));
     if (!notModified) return false;
-    const fields: Record<string, string> = { ...EVERY_RESPONSE_HEADERS, vary: 'Accept-Encoding', etag, 'cache-control': rep.cacheControl };
-    if (rep.retryAfterSeconds !== undefined) fields['retry-after'] = String(rep.retryAfterSeconds);
-    response.writeHead(304, fields).end();
+    response.writeHead(304, notModifiedHeaders(rep, etag)).end();
     const ms = performance.now() - started;
     deps.operations.countRequest(method, url!, 304, ms / 1000);
     deps.log.info({ method, url, status: 304, ms: Math.round(ms) }, 'request');

@@ -18,7 +18,19 @@ function allowedNames(config: Pick<Config, 'host' | 'baseUrl'>): ReadonlySet<str
 /** Whether a request with this Host header is answered (the fast path of revalidations asks too). */
 export function hostCheck(config: Pick<Config, 'host' | 'baseUrl'>): (host: string | undefined) => boolean {
   const allowed = allowedNames(config);
-  return allowed ? (host) => host !== undefined && allowed.has(hostName(host)) : () => true;
+  if (!allowed) return () => true;
+  // Verdicts remembered by Host header: clients send a handful of them.
+  const verdicts = new Map<string, boolean>();
+  return (host) => {
+    if (host === undefined) return false;
+    let verdict = verdicts.get(host);
+    if (verdict === undefined) {
+      verdict = allowed.has(hostName(host));
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(host, verdict);
+    }
+    return verdict;
+  };
 }
 
 export function registerHostCheck(app: FastifyInstance, config: Pick<Config, 'host' | 'baseUrl'>): void {
