@@ -192,7 +192,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     await settledInsights([a, b], 60_000);
   }, 120_000);
 
-  it('serves a CLI import on both replicas within 2 s, and both settle on one insights document built once', async () => {
+  it('serves a CLI import on both replicas before their poll interval is up (the store\'s notice), and both settle on one insights document built once', async () => {
     const before = await Promise.all([a, b].map((r) => get(r.url, '/reviews.json')));
     expect(before[0]!.etag).toBeTruthy();
     expect(before[1]!.etag).toBe(before[0]!.etag);
@@ -221,7 +221,9 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
       ),
     );
     report(`import commit → A ${delays[0]} ms, B ${delays[1]} ms`);
-    for (const delay of delays) expect(delay).toBeLessThan(2000);
+    // Heard, not polled for: sooner than the poll interval (1.1–1.3 s typical here, 2 s on a busy CI machine; the
+    // bench measures the figure, this only that the notice, not the poll, brought it).
+    for (const delay of delays) expect(delay).toBeLessThan(RELOAD_INTERVAL_MS);
 
     const after = await Promise.all([a, b].map((r) => get(r.url, '/reviews.json')));
     expect(after[0]!.etag).not.toBe(before[0]!.etag);
