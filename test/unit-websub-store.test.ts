@@ -1,4 +1,5 @@
-// Delivery bookkeeping of the WebSub store (settle), on a real SQLite file and on the real PostgreSQL: retries, removal after failures, Gone, newer changes.
+// Delivery bookkeeping of the WebSub store (settle), on a real SQLite file and on the real PostgreSQL: retries, removal
+// after failures, Gone, newer changes, and a change announced while a delivery is claimed (delivered once, newest).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/open.js';
 import type { ClaimedDelivery, Store } from '../src/store/types.js';
@@ -31,12 +32,12 @@ async function freshStore(): Promise<Store> {
   return store;
 }
 
-/** One active subscription with a secret and a day's lease, and the delivery of revision 1 claimed at T0. */
-async function claimedDelivery(): Promise<{ store: Store; delivery: ClaimedDelivery }> {
+/** One active subscription with a secret and a day's lease, and the delivery of revision 1 claimed at T0 until `claimUntil`. */
+async function claimedDelivery(claimUntil = CLAIM_UNTIL): Promise<{ store: Store; delivery: ClaimedDelivery }> {
   const store = await freshStore();
   await store.websub.activate(TOPIC, CALLBACK, { secret: 's3cret', leaseSeconds: 86_400, expiresAt: at(86_400_000) }, at(0));
   expect(await store.websub.announce(TOPIC, 'tag-1', 1, at(0))).toBe(1);
-  const [delivery, ...more] = await store.websub.claimDue(10, at(0), CLAIM_UNTIL, 1);
+  const [delivery, ...more] = await store.websub.claimDue(10, at(0), claimUntil, 1);
   expect(more).toEqual([]);
   if (!delivery) throw new Error('the announced delivery was not claimable');
   return { store, delivery };
@@ -50,6 +51,13 @@ async function claimAgain(store: Store, now: string, maxRevision = 1): Promise<C
 }
 
 const failed = (reason = 'HTTP 500') => ({ kind: 'failed', reason }) as const;
+const delivered = { kind: 'delivered', status: 200 } as const;
+
+/**
+ * The claimed delivery as the worker settles it: carrying the content of the newest version it serves when it sends,
+ * which is `revision` when a newer version was served between the claim and the attempt.
+ */
+const carrying = (delivery: ClaimedDelivery, revision: number): ClaimedDelivery => ({ ...delivery, revision });
 
 for (const each of engines) describe.skipIf(!each.available)(each.name, () => {
   beforeAll(() => {
@@ -187,6 +195,85 @@ for (const each of engines) describe.skipIf(!each.available)(each.name, () => {
       expect(await store.websub.get(TOPIC, CALLBACK)).toBeUndefined();
       expect(await store.websub.list()).toEqual([]);
       expect(await store.websub.nextDueAt()).toBeNull();
+    });
+  });
+
+  describe('a change announced while a delivery is claimed', () => {
+    it('is delivered once, with the newest revision, by another worker after the claim of a worker that died lapses', async () => {
+      const lapsed = at(9000);
+      // The worker holding the claim is gone: its attempt never settles.
+      const { store } = await claimedDelivery(lapsed);
+      expect(await store.websub.announce(TOPIC, 'tag-2', 2, at(1000))).toBe(1);
+      expect(await store.websub.claimDue(10, at(1000), CLAIM_UNTIL, 2)).toEqual([]);
+      expect(await store.websub.claimDue(10, at(8999), CLAIM_UNTIL, 2)).toEqual([]);
+      const [retaken, ...more] = await store.websub.claimDue(10, lapsed, CLAIM_UNTIL, 2);
+      expect(more).toEqual([]);
+      expect(retaken?.revision).toBe(2);
+      expect(await store.websub.settle(carrying(retaken!, 2), delivered, at(9100), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
+      expect(await store.websub.nextDueAt()).toBeNull();
+      expect(await store.websub.claimDue(10, at(86_000_000), CLAIM_UNTIL, 2)).toEqual([]);
+    });
+
+    // A worker claims a delivery of revision 1 while it serves revision 1, then serves revision 2 before it sends,
+    // and sends that; its own announcement of revision 2 lands before or after the attempt settles.
+    it.each([
+      ['before', 'announced', 'settled'],
+      ['after', 'settled', 'announced'],
+    ])('is not sent again when the attempt already carried it, announced %s the attempt settles', async (_when, first, second) => {
+      const { store, delivery } = await claimedDelivery();
+      for (const step of [first, second]) {
+        if (step === 'announced') await store.websub.announce(TOPIC, 'tag-2', 2, at(10));
+        else expect(await store.websub.settle(carrying(delivery, 2), delivered, at(20), DELAYS, MAX_FAILURES)).toEqual({ kind: 'delivered' });
+      }
+      expect(await store.websub.claimDue(10, at(30), CLAIM_UNTIL, 2)).toEqual([]);
+      expect(await store.websub.nextDueAt()).toBeNull();
+      expect(await store.websub.claimDue(10, at(86_000_000), CLAIM_UNTIL, 2)).toEqual([]);
+    });
+
+    it('is sent to another subscriber of the topic that has not had it, once', async () => {
+      const { store, delivery } = await claimedDelivery();
+      const other = `${CALLBACK}-other`;
+      await store.websub.activate(TOPIC, other, { secret: null, leaseSeconds: 86_400, expiresAt: at(86_400_000) }, at(0));
+      await store.websub.settle(carrying(delivery, 2), delivered, at(20), DELAYS, MAX_FAILURES);
+      await store.websub.announce(TOPIC, 'tag-2', 2, at(30));
+      const due = await store.websub.claimDue(10, at(30), CLAIM_UNTIL, 2);
+      expect(due.map((d) => [d.subscription.callback, d.revision])).toEqual([[other, 2]]);
+      await store.websub.settle(due[0]!, delivered, at(40), DELAYS, MAX_FAILURES);
+      expect(await store.websub.claimDue(10, at(86_000_000), CLAIM_UNTIL, 2)).toEqual([]);
+    });
+
+    it('takes the place of a dropped delivery the subscriber already had with the next due one, within the same claim', async () => {
+      const { store, delivery } = await claimedDelivery();
+      const otherTopic = 'https://reviews.example/feed.xml';
+      await store.websub.activate(otherTopic, CALLBACK, { secret: null, leaseSeconds: 86_400, expiresAt: at(86_400_000) }, at(0));
+      await store.websub.settle(carrying(delivery, 2), delivered, at(20), DELAYS, MAX_FAILURES);
+      await store.websub.announce(TOPIC, 'tag-2', 2, at(30));
+      await store.websub.announce(otherTopic, 'feed-2', 2, at(40));
+      const due = await store.websub.claimDue(1, at(50), CLAIM_UNTIL, 2);
+      expect(due.map((d) => [d.subscription.topic, d.revision])).toEqual([[otherTopic, 2]]);
+      expect(await store.websub.stats()).toMatchObject({ pendingDeliveries: 1 });
+    });
+
+    it('is sent once when it is newer than what the attempt carried, announced before or after the attempt settles', async () => {
+      for (const announceFirst of [true, false]) {
+        const { store, delivery } = await claimedDelivery();
+        if (announceFirst) await store.websub.announce(TOPIC, 'tag-3', 3, at(10));
+        await store.websub.settle(carrying(delivery, 2), delivered, at(20), DELAYS, MAX_FAILURES);
+        if (!announceFirst) await store.websub.announce(TOPIC, 'tag-3', 3, at(10));
+        expect(await store.websub.claimDue(10, at(30), CLAIM_UNTIL, 2), 'a worker serving revision 2 has it already').toEqual([]);
+        const [next, ...more] = await store.websub.claimDue(10, at(30), CLAIM_UNTIL, 3);
+        expect(more).toEqual([]);
+        expect(next?.revision).toBe(3);
+        await store.websub.settle(next!, delivered, at(40), DELAYS, MAX_FAILURES);
+        expect(await store.websub.claimDue(10, at(86_000_000), CLAIM_UNTIL, 3)).toEqual([]);
+      }
+    });
+
+    it('is sent again after an attempt that carried it failed', async () => {
+      const { store, delivery } = await claimedDelivery();
+      await store.websub.announce(TOPIC, 'tag-2', 2, at(10));
+      expect(await store.websub.settle(carrying(delivery, 2), failed(), at(20), DELAYS, MAX_FAILURES)).toEqual({ kind: 'retry', retryAt: at(1020) });
+      expect((await claimAgain(store, at(1020), 2)).revision).toBe(2);
     });
   });
 

@@ -112,7 +112,10 @@ export interface Subscription {
 /** A delivery claimed by one worker until `claimedUntil`: the subscription's current content goes to its callback. */
 export interface ClaimedDelivery {
   subscription: Subscription;
-  /** The data revision that made this delivery due; the content sent must be at least that new. */
+  /**
+   * The data revision that made this delivery due (the content sent must be at least that new); when settled, the
+   * revision of the content the attempt carried, which may be newer.
+   */
   revision: number;
 }
 

@@ -21,6 +21,8 @@ export interface WebSubTables {
     updated_at: string;
     /** Who asked (address, an IPv6 one by /64); null for rows older than the per-client cap. */
     client: string | null;
+    /** The newest revision whose content the subscriber acknowledged; null before its first delivery. */
+    delivered_revision: number | null;
   };
   websub_topics: { topic: string; content_tag: string; revision: number };
   websub_deliveries: { subscription_id: string; revision: number; due_at: string; claimed_until: string | null; created_at: string };
@@ -176,29 +178,48 @@ export class KyselyWebSubStore implements WebSubStore {
 
   claimDue(limit: number, now: string, claimUntil: string, maxRevision: number): Promise<ClaimedDelivery[]> {
     return inTransaction(this.db, async (trx) => {
-      const due = await trx
-        .selectFrom('websub_deliveries')
-        .innerJoin('websub_subscriptions', 'websub_subscriptions.id', 'websub_deliveries.subscription_id')
-        .selectAll('websub_subscriptions')
-        .select(['websub_deliveries.revision as delivery_revision'])
-        .where('websub_deliveries.due_at', '<=', now)
-        .where((eb) => eb.or([eb('websub_deliveries.claimed_until', 'is', null), eb('websub_deliveries.claimed_until', '<=', now)]))
-        .where('websub_deliveries.revision', '<=', maxRevision)
-        .orderBy('websub_deliveries.due_at')
-        .limit(limit)
-        // Several processes claim at once on PostgreSQL: each takes rows no other claim holds (SQLite has one writer).
-        .$if(isPostgres(trx), (qb) => qb.forUpdate('websub_deliveries').skipLocked())
-        .execute();
-      if (due.length === 0) return [];
-      await trx
-        .updateTable('websub_deliveries')
-        .set({ claimed_until: claimUntil })
-        .where('subscription_id', 'in', due.map((d) => d.id))
-        .execute();
-      return due.map((row) => ({ subscription: fromRow(row), revision: Number(row.delivery_revision) }));
+      const claimed: ClaimedDelivery[] = [];
+      while (claimed.length < limit) {
+        const wanted = limit - claimed.length;
+        const due = await trx
+          .selectFrom('websub_deliveries')
+          .innerJoin('websub_subscriptions', 'websub_subscriptions.id', 'websub_deliveries.subscription_id')
+          .selectAll('websub_subscriptions')
+          .select(['websub_deliveries.revision as delivery_revision'])
+          .where('websub_deliveries.due_at', '<=', now)
+          .where((eb) => eb.or([eb('websub_deliveries.claimed_until', 'is', null), eb('websub_deliveries.claimed_until', '<=', now)]))
+          .where('websub_deliveries.revision', '<=', maxRevision)
+          .orderBy('websub_deliveries.due_at')
+          .limit(wanted)
+          // Several processes claim at once on PostgreSQL: each takes rows no other claim holds (SQLite has one writer).
+          .$if(isPostgres(trx), (qb) => qb.forUpdate('websub_deliveries').skipLocked())
+          .execute();
+        // The subscriber already acknowledged content at least this new (a worker sent a version newer than the one it
+        // claimed, and that version's announcement queued this row after the attempt settled): dropped, not sent
+        // again. Decided here, under the claim's lock, as announce may read the subscription before such a settle commits.
+        const covered: typeof due = [];
+        const fresh: typeof due = [];
+        for (const row of due) (row.delivered_revision !== null && Number(row.delivery_revision) <= Number(row.delivered_revision) ? covered : fresh).push(row);
+        if (covered.length > 0) await trx.deleteFrom('websub_deliveries').where('subscription_id', 'in', covered.map((d) => d.id)).execute();
+        if (fresh.length > 0) {
+          await trx
+            .updateTable('websub_deliveries')
+            .set({ claimed_until: claimUntil })
+            .where('subscription_id', 'in', fresh.map((d) => d.id))
+            .execute();
+        }
+        claimed.push(...fresh.map((row) => ({ subscription: fromRow(row), revision: Number(row.delivery_revision) })));
+        // Only dropped rows leave room that more due rows may fill; a short batch means none are left.
+        if (covered.length === 0 || due.length < wanted) break;
+      }
+      return claimed;
     });
   }
 
+  /**
+   * `delivery.revision` is the revision of the content the attempt carried: the worker sends the newest version it
+   * serves, which may be newer than the change it claimed, and once acknowledged no change up to it is sent again.
+   */
   settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult> {
     const id = delivery.subscription.id;
     return inTransaction(this.db, async (trx): Promise<SettleResult> => {
@@ -216,6 +237,13 @@ export class KyselyWebSubStore implements WebSubStore {
           .updateTable('websub_subscriptions')
           .set({ failures: 0, last_delivery_at: now, last_delivery_result: `delivered (${outcome.status})`, updated_at: now })
           .where('id', '=', id)
+          .execute();
+        // Never backwards: an attempt that outlived its claim may settle after a newer one did.
+        await trx
+          .updateTable('websub_subscriptions')
+          .set({ delivered_revision: delivery.revision })
+          .where('id', '=', id)
+          .where((eb) => eb.or([eb('delivered_revision', 'is', null), eb('delivered_revision', '<', delivery.revision)]))
           .execute();
         return { kind: 'delivered' };
       }

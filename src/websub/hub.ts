@@ -229,7 +229,8 @@ export class Hub {
       return;
     }
     // The newest content this process serves, which is at least as new as the change that queued the delivery.
-    const { body } = topicContent(this.publisher.current(), topic);
+    const view = this.publisher.current();
+    const { body } = topicContent(view, topic);
     const headers: Record<string, string> = {
       'content-type': topic.document.mediaType,
       link: `<${this.hubUrl}>; rel="hub", <${topic.url}>; rel="self"`,
@@ -243,7 +244,10 @@ export class Hub {
         : response.status >= 200 && response.status < 300
           ? { kind: 'delivered', status: response.status }
           : { kind: 'failed', reason: `HTTP ${response.status}` };
-    const result = await this.store.websub.settle(delivery, outcome, new Date().toISOString(), this.config.websub.retryDelaysMs, MAX_FAILURES);
+    // Settled as what it carried: the view can be newer than the claimed change (served between the claim and now),
+    // and that newer change, announced before or after this settles, must not be sent to this subscriber again.
+    const carried: ClaimedDelivery = { ...delivery, revision: view.snapshot.version.revision };
+    const result = await this.store.websub.settle(carried, outcome, new Date().toISOString(), this.config.websub.retryDelaysMs, MAX_FAILURES);
     this.deliveries[outcome.kind]++;
     this.log.info({ callback: subscription.callback, topic: topic.url, outcome: outcome.kind, result: result.kind }, 'WebSub delivery');
     if (result.kind === 'removed' && result.reason === 'failures') {

@@ -153,6 +153,17 @@ const m007WebSubClient: Migration = {
   },
 };
 
+/**
+ * The newest data revision each subscriber acknowledged: a change no newer than that, queued before or after the
+ * acknowledgement (a worker sends the newest content it serves, which can be newer than the change it claimed), is
+ * not sent again.
+ */
+const m008WebSubDeliveredRevision: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('websub_subscriptions').addColumn('delivered_revision', 'integer').execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
@@ -161,6 +172,7 @@ export const migrations: Record<string, Migration> = {
   '005_review_revision': m005ReviewRevision,
   '006_mcp_revoked_expiry': m006McpRevokedExpiry,
   '007_websub_client': m007WebSubClient,
+  '008_websub_delivered_revision': m008WebSubDeliveredRevision,
 };
 
 export const migrationProvider: MigrationProvider = {
