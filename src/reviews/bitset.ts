@@ -64,3 +64,8 @@ export function eachBit(bits: Bitset, first: number, end: number, visit: (positi
     }
   }
 }
+
+/** Keeps in words [first, end) of `into` only the positions also in `bits`. */
+export function intersect(into: Bitset, bits: Bitset, first: number, end: number): void {
+  for (let w = first; w < end; w++) into[w]! &= bits[w]!;
+}

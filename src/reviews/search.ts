@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IsoDate, ServiceId } from './schemas.js';
 import { fold, technicianKeys } from './text.js';
 import type { PublishedReview } from './published.js';
-import { bitsetOf, combine, countBits, eachBit, hasBit, setBit, type Bitset } from './bitset.js';
+import { bitsetOf, combine, countBits, eachBit, intersect, setBit, type Bitset } from './bitset.js';
 import { WordIndex } from './word-index.js';
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -81,6 +81,14 @@ function readReview(review: PublishedReview): { text: string; technicians: strin
 /** How many reviews `SearchIndex.build` indexes between pauses (some 10 ms of work). */
 const SLICE = 5000;
 
+/** Tries at making a version's word index: a failure is reported and the next text search tries again, this often. */
+const WORD_INDEX_TRIES = 3;
+
+/** Where a failed word index goes when `build`'s caller named no place: the process's warnings (stderr unless handled). */
+function warnWordIndexFailed(error: unknown): void {
+  process.emitWarning(`search word index failed, texts are read meanwhile: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, 'SearchIndexWarning');
+}
+
 /** Positions are indexes into the newest-first review array, so every posting list is already in result order. */
 export class SearchIndex {
   private readonly foldedText: string[] = [];
@@ -93,9 +101,11 @@ export class SearchIndex {
   private readonly results = new Map<string, SearchResult>();
   /** The words of the texts, for `query`: made at once by the constructor, or by `build`'s index on its first `query`. */
   private words: WordIndex | undefined;
-  private wordsAsked = false;
-  /** What `build` was given to pause with, for the word index made later. */
+  private wordsMaking = false;
+  private wordsTries = 0;
+  /** What `build` was given to pause with and to report a failed word index to, for the word index made later. */
   private pause: (() => Promise<void>) | undefined;
+  private onWordIndexError: (error: unknown) => void = warnWordIndexFailed;
 
   /** The index of these reviews (newest first); `build` makes the same index without holding the thread. */
   constructor(
@@ -105,18 +115,24 @@ export class SearchIndex {
     this.combined = bitsetOf(reviews.length);
     if (!indexNow) return;
     this.indexSlice(0, reviews.length);
-    this.words = new WordIndex(reviews.length);
-    for (let p = 0; p < reviews.length; p++) this.words.add(p, this.foldedText[p]!);
-    this.words.seal();
+    const words = new WordIndex(reviews.length);
+    this.addTexts(words, 0, reviews.length);
+    this.words = words.seal();
   }
 
   /**
    * Indexes SLICE reviews at a time, awaiting `pause` before each slice, so a server answers requests meanwhile
-   * (100k reviews take some 0.1 s even with every text read before).
+   * (100k reviews take some 0.1 s even with every text read before). The word index is made the same way on the first
+   * text search; if that fails, `onWordIndexError` hears of it (by default, a process warning) and texts are read.
    */
-  static async build(reviews: readonly PublishedReview[], pause: () => Promise<void>): Promise<SearchIndex> {
+  static async build(
+    reviews: readonly PublishedReview[],
+    pause: () => Promise<void>,
+    onWordIndexError: (error: unknown) => void = warnWordIndexFailed,
+  ): Promise<SearchIndex> {
     const index = new SearchIndex(reviews, false);
     index.pause = pause;
+    index.onWordIndexError = onWordIndexError;
     for (let from = 0; from < reviews.length; from += SLICE) {
       await pause();
       index.indexSlice(from, Math.min(reviews.length, from + SLICE));
@@ -136,6 +152,11 @@ export class SearchIndex {
     }
   }
 
+  /** Adds the texts of reviews [from, to) to `words`, in order. */
+  private addTexts(words: WordIndex, from: number, to: number): void {
+    for (let p = from; p < to; p++) words.add(this.foldedText[p]!);
+  }
+
   private mark<K>(map: Map<K, Bitset>, key: K, position: number): void {
     let bits = map.get(key);
     if (!bits) map.set(key, (bits = bitsetOf(this.reviews.length)));
@@ -149,19 +170,28 @@ export class SearchIndex {
 
   /**
    * The word index, or undefined while it is made: a served version makes it when first searched by text (some
-   * 0.5 s at 100,000 reviews, in slices between requests), and reads every text until then.
+   * 0.5 s at 100,000 reviews, in slices between requests), and reads every text until then. A failed try is
+   * reported, and the next text search tries again (up to WORD_INDEX_TRIES), rather than reading every text for
+   * the rest of the version without a word said.
    */
   private wordIndex(): WordIndex | undefined {
-    if (this.words || this.wordsAsked) return this.words;
-    this.wordsAsked = true;
+    if (this.words || this.wordsMaking || this.wordsTries >= WORD_INDEX_TRIES) return this.words;
+    this.wordsMaking = true;
+    this.wordsTries++;
     const pause = this.pause ?? (async () => undefined);
     void (async () => {
-      const words = new WordIndex(this.reviews.length);
-      for (let from = 0; from < this.reviews.length; from += SLICE) {
-        await pause();
-        for (let p = from; p < Math.min(this.reviews.length, from + SLICE); p++) words.add(p, this.foldedText[p]!);
+      try {
+        const words = new WordIndex(this.reviews.length);
+        for (let from = 0; from < this.reviews.length; from += SLICE) {
+          await pause();
+          this.addTexts(words, from, Math.min(this.reviews.length, from + SLICE));
+        }
+        this.words = words.seal();
+      } catch (error) {
+        this.onWordIndexError(error);
+      } finally {
+        this.wordsMaking = false;
       }
-      this.words = words.seal();
     })();
     return undefined;
   }
@@ -202,22 +232,19 @@ export class SearchIndex {
       eachBit(this.combined, first, end, (p) => found.push(this.reviews[p]!) < params.limit);
       return { count: found.length, total: countBits(this.combined, first, end), reviews: found };
     }
-    // Only the texts that may hold the query are read: those with its words, when the words narrow it down.
-    let total = 0;
-    let exact = false;
-    const read = (p: number) => {
-      if (!exact && !this.foldedText[p]!.includes(query)) return;
-      total++;
-      if (found.length < params.limit) found.push(this.reviews[p]!);
-    };
-    const narrowed = this.wordIndex()?.narrow(query);
-    exact = narrowed?.exact ?? false;
-    try {
-      if (!narrowed) eachBit(this.combined, first, end, (p) => (read(p), true));
-      else for (const p of narrowed.positions) if (p >= from && p < to && hasBit(this.combined, p)) read(p);
-    } finally {
-      narrowed?.release();
+    // Once the words are made, they tell which texts hold the query (or the few to test); until then, texts are read.
+    const match = this.wordIndex()?.match(query, countBits(this.combined, first, end));
+    if (match?.candidates) intersect(this.combined, match.candidates, first, end);
+    if (match?.exact) {
+      eachBit(this.combined, first, end, (p) => found.push(this.reviews[p]!) < params.limit);
+      return { count: found.length, total: countBits(this.combined, first, end), reviews: found };
     }
+    const holds = match?.test ?? ((p: number) => this.foldedText[p]!.includes(query));
+    let total = 0;
+    eachBit(this.combined, first, end, (p) => {
+      if (holds(p) && ++total <= params.limit) found.push(this.reviews[p]!);
+      return true;
+    });
     return { count: found.length, total, reviews: found };
   }
 
