@@ -1,7 +1,7 @@
 // The reviews' JSON is encoded once per review object and assembled: the bytes must be those of encoding the whole.
 import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { renderReviewsDataset, reviewsDataset, reviewsJson, toPublic } from '../src/reviews/documents.js';
+import { adoptReviewsDataset, renderReviewsDataset, reviewsDataset, reviewsJson, toPublic } from '../src/reviews/documents.js';
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 
 const demo = generateDemo({ seed: 5, reviews: 300 });
@@ -38,5 +38,35 @@ describe('assembled review JSON', () => {
     const edited = [{ ...first[0]!, text: 'Zoë fixed it — “perfect” 👍 \u2028 done' }, ...first.slice(1)];
     expect(Buffer.concat(reviewsJson(edited)).toString('utf8')).toBe(JSON.stringify(edited.map(toPublic)));
     expect(Buffer.concat(reviewsJson([])).toString('utf8')).toBe('[]');
+  });
+
+  it('takes a stored dataset of the same data as its own, and refuses one that does not fit', async () => {
+    // New objects for the same reviews (as a restart reads them): nothing of them is encoded yet.
+    const copy = () => reviews.map((r) => ({ ...r }));
+    const body = Buffer.from(JSON.stringify(reviewsDataset(demo.business, reviews)), 'utf8');
+    const fresh = copy();
+    expect(await adoptReviewsDataset(demo.business, fresh, body)).toBe(true);
+    // Each review's bytes are now views of the stored body: listings and the next render are made of them.
+    expect(Buffer.concat(reviewsJson(fresh.slice(3, 40))).toString('utf8')).toBe(JSON.stringify(fresh.slice(3, 40).map(toPublic)));
+    expect(reviewsJson(fresh.slice(0, 1))[1]!.buffer).toBe(body.buffer);
+    expect((await renderReviewsDataset(demo.business, fresh)).equals(body)).toBe(true);
+
+    const text = body.toString('utf8');
+    const second = text.indexOf(',{"id":');
+    const third = text.indexOf(',{"id":', second + 1);
+    const swapped = text.slice(0, second) + text.slice(third) + '';
+    const refused = [
+      ['another business', Buffer.from(JSON.stringify(reviewsDataset(null, reviews)))],
+      ['an entry missing', Buffer.from(swapped)],
+      ['two entries swapped', Buffer.from(JSON.stringify(reviewsDataset(demo.business, [reviews[1]!, reviews[0]!, ...reviews.slice(2)])))],
+      ['cut short', body.subarray(0, body.length - 10)],
+      ['something after it', Buffer.concat([body, Buffer.from(' ')])],
+    ] as const;
+    for (const [what, bytes] of refused) {
+      const others = copy();
+      expect(await adoptReviewsDataset(demo.business, others, bytes), what).toBe(false);
+      // Nothing taken: the reviews are encoded afresh when asked for.
+      expect(reviewsJson(others.slice(0, 1))[1]!.buffer, what).not.toBe(bytes.buffer);
+    }
   });
 });

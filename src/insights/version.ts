@@ -1,8 +1,7 @@
 // Fingerprints of the insights engine's code and data, so stored analyses and documents go stale by themselves
 // when a lexicon, a model or the code that applies them changes.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { compiledFolder, hashFolder } from '../fingerprint.js';
 
 export interface EngineVersions {
   /** Keys per-review analyses: the analyzer's code, lexicons and models. */
@@ -11,20 +10,9 @@ export interface EngineVersions {
   document: string;
 }
 
-/** The compiled engine: under the test runner these modules are TypeScript source, and the build lives in dist/. */
+/** The compiled engine (the insights thread runs it, and its files are fingerprinted). */
 export function compiledInsightsDir(): URL {
-  const here = new URL(import.meta.url);
-  return here.pathname.endsWith('.ts') ? new URL('../../dist/src/insights/', here) : new URL('./', here);
-}
-
-function hashFolder(hash: ReturnType<typeof createHash>, folder: URL): void {
-  const path = fileURLToPath(folder);
-  const files = readdirSync(path, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.(js|json)$/.test(f))
-    .sort();
-  for (const file of files) {
-    hash.update(file).update('\0').update(readFileSync(`${path}/${file}`)).update('\0');
-  }
+  return compiledFolder(import.meta.url, 'insights');
 }
 
 let computed: EngineVersions | undefined;

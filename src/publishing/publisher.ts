@@ -9,13 +9,14 @@ import type { DataVersion, PublishedData } from '../reviews/published.js';
 import { ReviewSet } from '../reviews/review-set.js';
 import { SearchIndex } from '../reviews/search.js';
 import { buildSnapshot } from '../reviews/snapshot.js';
-import type { Store, StoredInsights } from '../store/types.js';
+import type { Store, StoredInsights, StoredRendering } from '../store/types.js';
+import { renderKey } from '../reviews/render-key.js';
 import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
 import { SinceListings } from './since.js';
-import { sharesLastModified, succeeding } from './representation.js';
-import { renderDocuments, turn, type View } from './view.js';
+import { sharesLastModified, succeeding, type CompressedCopies } from './representation.js';
+import { renderDocuments, renderingsOf, turn, type RenderedDocuments, type View } from './view.js';
 
 export interface PublisherEvents {
   /** A new version is being served; `changed` names the documents whose bytes differ from the previous one. */
@@ -46,6 +47,8 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private readonly reviews = new ReviewSet();
   /** The newest data read from the store (served, or being rendered). */
   private latest: PublishedData | undefined;
+  /** The last write of rendered documents or compressed copies: the next waits for it (a copy needs its document stored). */
+  private renderingsSaved: Promise<unknown> = Promise.resolve();
   /** Insights of the newest data that were ready before the first view was. */
   private early: { data: PublishedData; insights: ServedInsights; analysed: number } | undefined;
 
@@ -87,6 +90,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.stopWatching();
     this.catchUp?.stop();
     await this.insightsWorker?.stop();
+    await this.renderingsSaved;
   }
 
   /** The last insights build this process made (for metrics). */
@@ -166,8 +170,11 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     // build has the CPU. Not at start: the first view serves the stored insights and waits for no build.
     const insightsServed = this.followInsights(data, started);
     if (previous) await Promise.race([insightsServed, new Promise((done) => setTimeout(done, INSIGHTS_HEAD_START_MS).unref())]);
-    const snapshot = buildSnapshot(data, await SearchIndex.build(data.reviews, turn));
-    const { lastModified, documents, changed } = await renderDocuments(data, this.links, previous);
+    const snapshot = buildSnapshot(data, await SearchIndex.build(data.reviews, turn, (error) => this.log.error({ err: error }, 'making the word index failed; text search reads the texts')));
+    // At start the bytes stored for this data are served as they were; after that only changed documents render.
+    const stored = previous ? undefined : await this.storedRenderings(data.version.publishedAt);
+    const { lastModified, documents, changed, rendered, rejected } = await renderDocuments(data, this.links, previous, { stored, copies: this.copies });
+    if (rejected.length > 0) this.log.warn({ documents: rejected }, 'stored documents did not fit their data; rendered them again');
     // Read now: the insights may have landed during the awaits above.
     const served = this.view?.insights;
     const early = this.early?.data === data ? this.early : undefined;
@@ -182,12 +189,45 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.view = { snapshot, lastModified, lastModifiedShared, representations, insights, queries: new RepresentationCache(), since: new SinceListings(snapshot.index) };
     this.lastViewMs = Math.round(performance.now() - started);
     this.log.info(
-      { revision: data.version.revision, reviews: data.reviews.length, changed, readMs: Math.round(read - started), ms: this.lastViewMs },
+      { revision: data.version.revision, reviews: data.reviews.length, changed, rendered, readMs: Math.round(read - started), ms: this.lastViewMs },
       'serving a new data version',
     );
     if (previous) this.emit('published', this.view, changed);
     if (early) this.emit('insights', this.view, early.analysed);
+    if (rendered.length > 0) this.keepRenderings(data.version.publishedAt, documents, new Set(rejected));
   }
+
+  /** The documents stored for the data published at `asOf` by this renderer; none when the store fails to say. */
+  private async storedRenderings(asOf: string | null): Promise<Map<string, StoredRendering> | undefined> {
+    try {
+      return await this.store.renderings.find(asOf, renderKey(this.links));
+    } catch (error) {
+      this.log.warn({ err: error }, 'reading the stored documents failed; rendering them');
+      return undefined;
+    }
+  }
+
+  /** Stores a version's documents for the next start, after the saves before it; a failure costs only that start a render. */
+  private keepRenderings(asOf: string | null, documents: RenderedDocuments, replace: ReadonlySet<string>): void {
+    const renderings = renderingsOf(documents);
+    this.renderingsSaved = this.renderingsSaved
+      .then(() => this.store.renderings.save(asOf, renderKey(this.links), renderings, replace))
+      .catch((error: unknown) => this.log.warn({ err: error }, 'storing the rendered documents failed'));
+  }
+
+  /** Large documents' compressed copies, kept beside their stored bytes once made (after those bytes are stored). */
+  private readonly copies: CompressedCopies = {
+    find: (tag, coding) =>
+      this.store.renderings.findCopy(tag, coding).catch((error: unknown) => {
+        this.log.warn({ err: error, coding }, 'reading a stored compressed copy failed; compressing');
+        return undefined;
+      }),
+    save: (tag, coding, bytes) => {
+      this.renderingsSaved = this.renderingsSaved
+        .then(() => this.store.renderings.saveCopy(tag, coding, bytes))
+        .catch((error: unknown) => this.log.warn({ err: error, coding }, 'storing a compressed copy failed'));
+    },
+  };
 
   /** The whole published data at start; after that, the newest data read with the store's changes since applied. */
   private async read(): Promise<PublishedData> {

@@ -57,6 +57,15 @@ export interface EncodeOptions {
   effort: 'best' | 'fast';
   /** The body's contentTag, when the caller already computed it. */
   tag?: string;
+  /** Where a large body's compressed copies are kept once made, and found after a restart. */
+  copies?: CompressedCopies;
+}
+
+/** Compressed copies kept outside the process (the store), by the tag of the bytes they are made from. */
+export interface CompressedCopies {
+  find(tag: string, coding: 'gzip' | 'br'): Promise<Uint8Array | undefined>;
+  /** Keeps a copy; it may fail or keep nothing, and the copy is served anyway. */
+  save(tag: string, coding: 'gzip' | 'br', bytes: Buffer): void;
 }
 
 /** The content hash behind every ETag of a body: the same bytes get the same tags, in any process. */
@@ -145,6 +154,7 @@ export class DeferredCompression {
     private readonly body: Buffer,
     private readonly tag: string,
     private readonly effort: EncodeOptions['effort'],
+    private readonly copies?: CompressedCopies,
   ) {}
 
   etag(coding: 'gzip' | 'br'): string {
@@ -152,11 +162,20 @@ export class DeferredCompression {
   }
 
   variant(coding: 'gzip' | 'br'): Promise<Variant> {
-    const made = (this.made[coding] ??= compressTo(coding, this.body, this.effort).then((body) => ({ body, etag: this.etag(coding) })));
+    const made = (this.made[coding] ??= this.copy(coding).then((body) => ({ body, etag: this.etag(coding) })));
     // A failure is not kept: the next request tries again.
     made.catch(() => {
       if (this.made[coding] === made) delete this.made[coding];
     });
+    return made;
+  }
+
+  /** A copy kept from an earlier process (taken on trust: it is keyed by the tag of these bytes), or made now and kept. */
+  private async copy(coding: 'gzip' | 'br'): Promise<Buffer> {
+    const kept = await this.copies?.find(this.tag, coding).catch(() => undefined);
+    if (kept) return Buffer.isBuffer(kept) ? kept : Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength);
+    const made = await compressTo(coding, this.body, this.effort);
+    this.copies?.save(this.tag, coding, made);
     return made;
   }
 
@@ -183,5 +202,5 @@ export async function encodeRepresentation(content: string | Buffer, options: En
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   if (body.length <= DEFER_ABOVE_BYTES) return representationOf(body, await compress(body, options.effort), options);
   const tag = options.tag ?? contentTag(body);
-  return { ...representationOf(body, undefined, { ...options, tag }), deferred: new DeferredCompression(body, tag, options.effort) };
+  return { ...representationOf(body, undefined, { ...options, tag }), deferred: new DeferredCompression(body, tag, options.effort, options.copies) };
 }

@@ -7,7 +7,8 @@ import type { ReviewsSnapshot } from '../reviews/snapshot.js';
 import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
 import type { SinceListings } from './since.js';
-import { contentTag, encodeRepresentation, withLastModified, type Representation } from './representation.js';
+import type { StoredRendering } from '../store/types.js';
+import { contentTag, encodeRepresentation, withLastModified, type CompressedCopies, type Representation } from './representation.js';
 
 export interface View {
   readonly snapshot: ReviewsSnapshot;
@@ -30,33 +31,64 @@ export type RenderedDocuments = Omit<Record<DocumentName, Representation>, 'insi
 /** Lets the event loop handle what arrived (requests, answers from the insights thread) before going on. */
 export const turn = () => new Promise<void>((done) => setImmediate(done));
 
+/** What the documents of a version can be made from besides rendering: bytes stored earlier, and where compressed copies are kept. */
+export interface RenderSources {
+  /** The documents rendered earlier for this very data (see RenderingsStore.find), by name. */
+  stored?: ReadonlyMap<string, StoredRendering>;
+  copies?: CompressedCopies;
+}
+
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 /**
- * Renders and encodes the documents of a data version. Documents whose bytes did not change keep their encoded
- * variants (only compression of changed ones costs time); `changed` names the others.
+ * Renders and encodes the documents of a data version, or takes the bytes stored for it. Documents whose bytes did
+ * not change keep their encoded variants (only compression of changed ones costs time); `changed` names the others.
+ * `rendered` names the documents rendered here (not taken from the store), `rejected` the stored ones whose bytes
+ * did not fit the data (rendered too).
  */
 export async function renderDocuments(
   data: PublishedData,
   links: Links,
   previous: View | undefined,
-): Promise<{ lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[] }> {
+  sources: RenderSources = {},
+): Promise<{ lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[]; rendered: DocumentName[]; rejected: DocumentName[] }> {
   const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
   const rendered = [];
+  const rejected: DocumentName[] = [];
   for (const document of DOCUMENTS) {
     if (!document.render) continue;
-    // Rendering (in slices, turns of the event loop between them) and hashing in turns of their own: requests that
-    // arrive meanwhile are answered between them.
-    const body = await document.render(data, links, `${links.baseUrl}${document.path}`, turn);
-    await turn();
-    const tag = contentTag(body);
+    const kept = sources.stored?.get(document.name);
+    const fits = kept && (await (document.adopt?.(data, asBuffer(kept.body), turn) ?? true));
+    if (kept && !fits) rejected.push(document.name);
+    let body: Buffer;
+    let tag: string;
+    let fromStore = false;
+    if (kept && fits) {
+      body = asBuffer(kept.body);
+      tag = kept.tag;
+      fromStore = true;
+    } else {
+      // Rendering (in slices, turns of the event loop between them) and hashing in turns of their own: requests that
+      // arrive meanwhile are answered between them.
+      body = await document.render(data, links, `${links.baseUrl}${document.path}`, turn);
+      await turn();
+      tag = contentTag(body);
+    }
     const before = previous?.representations[document.name];
-    rendered.push({ document, body, tag, before: before?.variants.identity.etag === `"${tag}"` ? before : undefined });
+    rendered.push({ document, body, tag, fromStore, before: before?.variants.identity.etag === `"${tag}"` ? before : undefined });
   }
   const changed = rendered.filter((r) => !r.before).map((r) => r.document.name);
   const documents: Partial<Record<DocumentName, Representation>> = {};
   for (const { document, body, tag, before } of rendered) {
     documents[document.name] = before
       ? withLastModified(before, lastModified)
-      : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag });
+      : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag, copies: sources.copies });
   }
-  return { lastModified, documents: documents as RenderedDocuments, changed };
+  const renderedHere = rendered.filter((r) => !r.fromStore).map((r) => r.document.name);
+  return { lastModified, documents: documents as RenderedDocuments, changed, rendered: renderedHere, rejected };
+}
+
+/** The bytes of rendered documents, as the store keeps them. */
+export function renderingsOf(documents: RenderedDocuments): Map<string, StoredRendering> {
+  return new Map(Object.entries(documents).map(([name, rep]) => [name, { tag: rep.variants.identity.etag.slice(1, -1), body: rep.variants.identity.body }]));
 }

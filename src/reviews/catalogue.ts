@@ -1,7 +1,7 @@
 // The one catalogue of public documents: path, media type, WebSub topic or not, how it is made and cached.
 // The routes, the hub's topics, the MCP resources and the OpenAPI document all read it; adding a document is one entry.
 import type { z } from 'zod';
-import { atomFeed, FEED_SIZE, jsonFeed, renderReviewsDataset } from './documents.js';
+import { adoptReviewsDataset, atomFeed, FEED_SIZE, jsonFeed, renderReviewsDataset } from './documents.js';
 import type { Links } from './links.js';
 import type { PublishedData } from './published.js';
 import { InsightsDocument } from './insights-document.js';
@@ -34,6 +34,11 @@ export interface PublicDocument {
    * data version.
    */
   render: ((data: PublishedData, links: Links, selfUrl: string, pause?: () => Promise<void>) => Promise<Buffer>) | null;
+  /**
+   * Takes bytes this renderer made earlier from the same data (stored per data version) in place of rendering them;
+   * false when they do not fit that data, and the document is rendered. Without one, stored bytes are taken as they are.
+   */
+  adopt?: (data: PublishedData, body: Buffer, pause?: () => Promise<void>) => Promise<boolean>;
   /** The body's schema (OpenAPI, MCP); null for XML. */
   schema: z.ZodType | null;
 }
@@ -50,6 +55,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
     render: (data, _links, _self, pause) => renderReviewsDataset(data.business, data.reviews, pause),
+    adopt: (data, body, pause) => adoptReviewsDataset(data.business, data.reviews, body, pause),
     schema: ReviewsDataset,
   },
   {

@@ -53,7 +53,7 @@ function endOfValue(json: Buffer, at: number): number {
   for (let i = at; i < json.length; i++) {
     const byte = json[i]!;
     if (byte === QUOTE) {
-      for (i++; json[i] !== QUOTE; i++) if (json[i] === BACKSLASH) i++;
+      for (i++; i < json.length && json[i] !== QUOTE; i++) if (json[i] === BACKSLASH) i++;
     } else if (byte === 0x7b || byte === 0x5b) depth++;
     else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) return i + 1;
   }
@@ -94,8 +94,7 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
     encodeNew(reviews.slice(from, from + SLICE));
     await pause();
   }
-  const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews) } satisfies Omit<ReviewsDataset, 'reviews'>);
-  const opening = Buffer.from(`${head.slice(0, -1)},"reviews":[`, 'utf8');
+  const opening = datasetOpening(business, reviews);
   let size = opening.length + Math.max(0, reviews.length - 1) * COMMA.length + 2;
   for (const review of reviews) size += encoded.get(review)!.length;
   // Copied in slices too; each review's entry becomes a view of its bytes in the body, and the block it was in can go.
@@ -111,6 +110,45 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
   }
   body.write(']}', at, 'utf8');
   return body;
+}
+
+/** The bytes before the reviews array of a dataset: `{"business":…,"aggregateRating":…,"reviews":[`. */
+function datasetOpening(business: Business | null, reviews: readonly PublishedReview[]): Buffer {
+  const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews) } satisfies Omit<ReviewsDataset, 'reviews'>);
+  return Buffer.from(`${head.slice(0, -1)},"reviews":[`, 'utf8');
+}
+
+/**
+ * Takes a dataset rendered earlier from this same data (stored bytes) as if `renderReviewsDataset` had made it here:
+ * each review's entry becomes a view of its bytes, so later renders and since listings encode only new reviews.
+ * Returns false, taking nothing, when the bytes do not have the layout of this data's dataset (an entry too many or
+ * too few); the caller renders then.
+ */
+export async function adoptReviewsDataset(business: Business | null, reviews: readonly PublishedReview[], body: Buffer, pause: () => Promise<void> = async () => undefined): Promise<boolean> {
+  const opening = datasetOpening(business, reviews);
+  if (body.length < opening.length + 2 || !body.subarray(0, opening.length).equals(opening)) return false;
+  const entries: Buffer[] = [];
+  let at = opening.length;
+  try {
+    for (let i = 0; i < reviews.length; i++) {
+      if (i > 0) {
+        if (body[at] !== COMMA[0]) return false;
+        at += COMMA.length;
+      }
+      // Every entry starts with its review's id (toPublic keeps the stored field order): the order is checked too.
+      const start = `{"id":${JSON.stringify(reviews[i]!.id)}`;
+      if (body.toString('utf8', at, at + Buffer.byteLength(start)) !== start) return false;
+      const end = endOfValue(body, at);
+      entries.push(body.subarray(at, end));
+      at = end;
+      if (i % SLICE === SLICE - 1) await pause();
+    }
+  } catch {
+    return false;
+  }
+  if (at + 2 !== body.length || body.toString('utf8', at) !== ']}') return false;
+  reviews.forEach((review, i) => encoded.set(review, entries[i]!));
+  return true;
 }
 
 /**

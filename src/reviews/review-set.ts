@@ -37,7 +37,9 @@ export class ReviewSet {
       this.byId.set(r.id, r);
     }
     if (delta.reset || delta.upsert.length > SORT_ABOVE) {
-      this.ordered = [...this.byId.values()].sort(compareNewestFirst);
+      const all = [...this.byId.values()];
+      // The store reads every review newest first: checking that order is a tenth of sorting 100,000 reviews again.
+      this.ordered = isNewestFirst(all) ? all : all.sort(compareNewestFirst);
       return this.ordered;
     }
     // A few changes: drop the old versions and insert the new ones in place.
@@ -55,4 +57,9 @@ export class ReviewSet {
     this.ordered = kept;
     return this.ordered;
   }
+}
+
+function isNewestFirst(reviews: readonly PublishedReview[]): boolean {
+  for (let i = 1; i < reviews.length; i++) if (compareNewestFirst(reviews[i - 1]!, reviews[i]!) > 0) return false;
+  return true;
 }

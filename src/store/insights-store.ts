@@ -24,7 +24,7 @@ export interface InsightsTables {
 const WRITE_BATCH = 500;
 
 /** A store that never published has no `publishedAt`; the key column holds '' for it. */
-const asOfKey = (asOf: string | null) => asOf ?? '';
+export const asOfKey = (asOf: string | null) => asOf ?? '';
 
 type DocumentRow = InsightsTables['insights_documents'];
 

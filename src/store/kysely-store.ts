@@ -4,12 +4,13 @@ import { Business } from '../reviews/schemas.js';
 import { readVersion, withImportStaging, type ReviewRow } from './import-staging.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
+import { KyselyRenderingsStore, type RenderingsTables } from './renderings-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inSnapshot, inTransaction } from './transaction.js';
 import { notifyChange } from './engine.js';
 
-export interface Database extends WebSubTables, InsightsTables {
+export interface Database extends WebSubTables, InsightsTables, RenderingsTables {
   store_state: { id: number; revision: number; published_at: string | null };
   business: { id: number; document: string; updated_at: string };
   reviews: ReviewRow;
@@ -27,29 +28,54 @@ const PUBLISHED_COLUMNS = [
 
 type PublishedRow = Pick<ReviewRow, (typeof PUBLISHED_COLUMNS)[number]>;
 
-function fromRow(row: PublishedRow): PublishedReview {
-  const review: PublishedReview = {
-    id: row.id,
-    date: row.date,
-    rating: row.rating,
-    text: row.text,
-    author: row.author,
-    technicians: JSON.parse(row.technicians) as string[],
-    services: JSON.parse(row.services) as string[],
-    updatedAt: row.updated_at,
-  };
-  if (row.service_area !== null) review.serviceArea = row.service_area;
-  if (row.source !== null) review.source = row.source;
-  if (row.title !== null) review.title = row.title;
-  if (row.response_date !== null && row.response_text !== null) {
-    review.response = { date: row.response_date, text: row.response_text };
+/**
+ * Makes published reviews from rows. Values that repeat across reviews (dates, times of an import, names, service
+ * ids, the lists of them) are kept once per read, not once per review: 100,000 reviews hold a few thousand distinct
+ * ones, and the copies would outlive the read.
+ */
+class ReviewReader {
+  private readonly strings = new Map<string, string>();
+  private readonly lists = new Map<string, readonly string[]>();
+
+  private once(value: string): string {
+    const kept = this.strings.get(value);
+    if (kept !== undefined) return kept;
+    this.strings.set(value, value);
+    return value;
   }
-  return review;
+
+  /** Review objects are never changed in place (a new version is a new object), so equal lists can be one array. */
+  private list(json: string): string[] {
+    let list = this.lists.get(json);
+    if (!list) this.lists.set(json, (list = Object.freeze((JSON.parse(json) as string[]).map((v) => this.once(v)))));
+    return list as string[];
+  }
+
+  review(row: PublishedRow): PublishedReview {
+    const review: PublishedReview = {
+      id: row.id,
+      date: this.once(row.date),
+      rating: row.rating,
+      text: row.text,
+      author: this.once(row.author),
+      technicians: this.list(row.technicians),
+      services: this.list(row.services),
+      updatedAt: this.once(row.updated_at),
+    };
+    if (row.service_area !== null) review.serviceArea = this.once(row.service_area);
+    if (row.source !== null) review.source = this.once(row.source);
+    if (row.title !== null) review.title = row.title;
+    if (row.response_date !== null && row.response_text !== null) {
+      review.response = { date: this.once(row.response_date), text: row.response_text };
+    }
+    return review;
+  }
 }
 
 export class KyselyStore implements Store {
   readonly websub: KyselyWebSubStore;
   readonly insights: KyselyInsightsStore;
+  readonly renderings: KyselyRenderingsStore;
 
   constructor(
     readonly engine: Store['engine'],
@@ -61,6 +87,7 @@ export class KyselyStore implements Store {
     // The WebSub store sees only its own tables of the same database.
     this.websub = new KyselyWebSubStore(db as unknown as Kysely<WebSubTables>);
     this.insights = new KyselyInsightsStore(db as unknown as Kysely<InsightsTables>);
+    this.renderings = new KyselyRenderingsStore(db as unknown as Kysely<RenderingsTables>);
   }
 
   currentVersion(): Promise<DataVersion> {
@@ -73,14 +100,27 @@ export class KyselyStore implements Store {
 
   readPublished(): Promise<PublishedData> {
     return inSnapshot(this.db, async (trx) => {
-      const rows = await trx
-        .selectFrom('reviews')
-        .select(PUBLISHED_COLUMNS)
-        .where('verified', '=', 1)
-        .orderBy('date', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return { version: await readVersion(trx), business: await readBusiness(trx), reviews: rows.map(fromRow) };
+      // A page at a time (newest first, by the published-order index): each page's rows go as soon as its reviews
+      // are made, instead of 100,000 rows held until the last one is read (and copied by every collection meanwhile).
+      const reader = new ReviewReader();
+      const reviews: PublishedReview[] = [];
+      for (let last: PublishedRow | undefined; ; ) {
+        const after = last;
+        const page = await trx
+          .selectFrom('reviews')
+          .select(PUBLISHED_COLUMNS)
+          .where('verified', '=', 1)
+          // A row value: both engines seek the index to it (an OR of the two conditions scans from the top each page).
+          .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))))
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(READ_PAGE)
+          .execute();
+        for (const row of page) reviews.push(reader.review(row));
+        if (page.length < READ_PAGE) break;
+        last = page.at(-1);
+      }
+      return { version: await readVersion(trx), business: await readBusiness(trx), reviews };
     });
   }
 
@@ -90,10 +130,11 @@ export class KyselyStore implements Store {
       // read of every changed row would hold a server's thread for seconds (SQLite answers synchronously).
       const upsert: PublishedReview[] = [];
       const remove: string[] = [];
+      const reader = new ReviewReader();
       for (let after = ''; ; ) {
         const page = await trx.selectFrom('reviews').select(PUBLISHED_COLUMNS).where('revision', '>', revision).where('id', '>', after).orderBy('id').limit(READ_PAGE).execute();
         for (const row of page) {
-          if (row.verified === 1) upsert.push(fromRow(row));
+          if (row.verified === 1) upsert.push(reader.review(row));
           else if (known.has(row.id)) remove.push(row.id);
         }
         if (page.length < READ_PAGE) break;

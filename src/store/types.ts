@@ -61,6 +61,7 @@ export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly websub: WebSubStore;
   readonly insights: InsightsStore;
+  readonly renderings: RenderingsStore;
   /** The revision and the time published data last changed, without reading the data. */
   currentVersion(): Promise<DataVersion>;
   readPublished(): Promise<PublishedData>;
@@ -211,4 +212,33 @@ export interface InsightsStore {
   /** Takes (or renews) the build of `key` until `until`; false while another owner holds an unexpired claim. */
   claimBuild(key: string, owner: string, now: string, until: string): Promise<boolean>;
   releaseBuild(key: string, owner: string): Promise<void>;
+}
+
+/** A catalogue document's bytes as one data version's render made them. */
+export interface StoredRendering {
+  /** Its contentTag (the ETag of its identity coding, unquoted). */
+  tag: string;
+  body: Uint8Array;
+}
+
+/**
+ * Rendered documents (the reviews dataset, the feeds), stored per data version like the insights, so a restart
+ * serves the bytes it had instead of rendering them again; and their compressed copies, once a process made them.
+ */
+export interface RenderingsStore {
+  /**
+   * The documents rendered for the data published at `asOf` by the renderer `renderKey` (a fingerprint of the code
+   * and the public origin that shape the bytes), by document name.
+   */
+  find(asOf: string | null, renderKey: string): Promise<Map<string, StoredRendering>>;
+  /**
+   * Stores one version's documents, removing every rendering of older data or of another renderer. Those stored
+   * already with the same tag stay as they are, with their copies, unless named in `replace` (stored bytes that did
+   * not fit their data). Returns false, storing nothing, when a rendering of newer data is there already.
+   */
+  save(asOf: string | null, renderKey: string, documents: ReadonlyMap<string, StoredRendering>, replace?: ReadonlySet<string>): Promise<boolean>;
+  /** A compressed copy of the stored bytes tagged `tag`, if a process made one. */
+  findCopy(tag: string, coding: 'gzip' | 'br'): Promise<Uint8Array | undefined>;
+  /** Keeps a compressed copy beside the stored bytes tagged `tag` (nothing when those are not stored). */
+  saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void>;
 }

@@ -164,6 +164,26 @@ const m008WebSubDeliveredRevision: Migration = {
   },
 };
 
+/**
+ * Rendered documents per data version (keyed like the insights, by the data and the renderer), with the compressed
+ * copies a process made of them: a restart serves them as they were, without rendering or compressing again.
+ */
+const m009RenderedDocuments: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('rendered_documents')
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('as_of', 'text', (c) => c.notNull())
+      .addColumn('render_key', 'text', (c) => c.notNull())
+      .addColumn('tag', 'text', (c) => c.notNull())
+      .addColumn('body', binaryType(db), (c) => c.notNull())
+      .addColumn('body_gzip', binaryType(db))
+      .addColumn('body_br', binaryType(db))
+      .addPrimaryKeyConstraint('rendered_documents_pk', ['name', 'as_of', 'render_key'])
+      .execute();
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
@@ -173,6 +193,7 @@ export const migrations: Record<string, Migration> = {
   '006_mcp_revoked_expiry': m006McpRevokedExpiry,
   '007_websub_client': m007WebSubClient,
   '008_websub_delivered_revision': m008WebSubDeliveredRevision,
+  '009_rendered_documents': m009RenderedDocuments,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,71 @@
+// Rendered documents over Kysely, shared by every engine: one data version's bytes per renderer, and the compressed
+// copies made of them.
+import type { Kysely } from 'kysely';
+import { asOfKey } from './insights-store.js';
+import { inTransaction } from './transaction.js';
+import type { RenderingsStore, StoredRendering } from './types.js';
+
+export interface RenderingsTables {
+  rendered_documents: {
+    name: string;
+    as_of: string;
+    render_key: string;
+    tag: string;
+    body: Uint8Array;
+    body_gzip: Uint8Array | null;
+    body_br: Uint8Array | null;
+  };
+}
+
+const COPY_COLUMN = { gzip: 'body_gzip', br: 'body_br' } as const;
+
+export class KyselyRenderingsStore implements RenderingsStore {
+  constructor(private readonly db: Kysely<RenderingsTables>) {}
+
+  async find(asOf: string | null, renderKey: string): Promise<Map<string, StoredRendering>> {
+    const rows = await this.db
+      .selectFrom('rendered_documents')
+      .select(['name', 'tag', 'body'])
+      .where('as_of', '=', asOfKey(asOf))
+      .where('render_key', '=', renderKey)
+      .execute();
+    return new Map(rows.map((r) => [r.name, { tag: r.tag, body: r.body }]));
+  }
+
+  save(asOf: string | null, renderKey: string, documents: ReadonlyMap<string, StoredRendering>, replace: ReadonlySet<string> = new Set()): Promise<boolean> {
+    const key = asOfKey(asOf);
+    return inTransaction(this.db, async (trx) => {
+      const newer = await trx.selectFrom('rendered_documents').select('as_of').where('as_of', '>', key).limit(1).executeTakeFirst();
+      if (newer) return false;
+      // Only the newest data is ever served at start: older data, or another renderer's bytes of the same data, go.
+      await trx
+        .deleteFrom('rendered_documents')
+        .where((eb) => eb.or([eb('as_of', '<', key), eb.and([eb('as_of', '=', key), eb('render_key', '!=', renderKey)])]))
+        .execute();
+      // Bytes stored already (by another replica, with their copies) are not sent again.
+      const there = await trx.selectFrom('rendered_documents').select(['name', 'tag']).where('as_of', '=', key).where('render_key', '=', renderKey).execute();
+      const stored = new Map(there.map((r) => [r.name, r.tag]));
+      for (const [name, { tag, body }] of documents) {
+        if (stored.get(name) === tag && !replace.has(name)) continue;
+        const values = { name, as_of: key, render_key: renderKey, tag, body, body_gzip: null, body_br: null };
+        await trx
+          .insertInto('rendered_documents')
+          .values(values)
+          .onConflict((oc) => oc.columns(['name', 'as_of', 'render_key']).doUpdateSet({ tag, body, body_gzip: null, body_br: null }))
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  async findCopy(tag: string, coding: 'gzip' | 'br'): Promise<Uint8Array | undefined> {
+    const column = COPY_COLUMN[coding];
+    const row = await this.db.selectFrom('rendered_documents').select(column).where('tag', '=', tag).where(column, 'is not', null).limit(1).executeTakeFirst();
+    return row?.[column] ?? undefined;
+  }
+
+  async saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void> {
+    const column = COPY_COLUMN[coding];
+    await inTransaction(this.db, (trx) => trx.updateTable('rendered_documents').set({ [column]: bytes }).where('tag', '=', tag).where(column, 'is', null).execute());
+  }
+}
