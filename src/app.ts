@@ -19,6 +19,7 @@ import { Hub } from './websub/hub.js';
 import { registerHubRoute } from './websub/route.js';
 import { Publisher } from './publishing/publisher.js';
 import { CACHE_CONTROL, encodeRepresentation } from './publishing/representation.js';
+import { RenderingsWriter } from './store/renderings-writer.js';
 import type { Store } from './store/types.js';
 import { Assets } from './site/assets.js';
 import { SitePages } from './site/pages.js';
@@ -72,7 +73,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerErrorHandling(http);
   registerCors(http, config);
   registerHostCheck(http, config);
-  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl));
+  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl), new RenderingsWriter(config.databaseUrl));
   const operations = new Operations(deps.store, publisher);
   operations.register(http);
   const limits = await registerLimits(http, config, (group) => operations.refused(group));
@@ -94,7 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // The home page of every version served is made as soon as it is (and again with its insights); at start once the
   // server listens, not before (some 0.3 s at 100k reviews): a visitor who comes first shares the one being made.
   const warm = (view: View) => site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
-  setImmediate(() => void warm(publisher.current()));
+  http.server.once('listening', () => void warm(publisher.current()));
   publisher.on('published', (view) => void warm(view));
   publisher.on('insights', (view) => void warm(view));
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);

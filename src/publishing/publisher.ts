@@ -11,6 +11,7 @@ import { SearchIndex } from '../reviews/search.js';
 import { buildSnapshot } from '../reviews/snapshot.js';
 import type { Store, StoredInsights, StoredRendering } from '../store/types.js';
 import { renderKey } from '../reviews/render-key.js';
+import type { RenderingsWrites } from '../store/renderings-writer.js';
 import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
@@ -59,6 +60,8 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     private readonly intervalMs: number,
     /** Without one, the insights are only ever read from the store (tools that build none themselves). */
     private readonly insightsWorker?: InsightsWorker,
+    /** Where rendered documents and compressed copies are written (a thread of their own, in a server). */
+    private readonly renderings: RenderingsWrites = store.renderings,
   ) {
     super();
     this.catchUp = insightsWorker && new InsightsCatchUp(store, insightsWorker, log, intervalMs);
@@ -211,7 +214,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   private keepRenderings(asOf: string | null, documents: RenderedDocuments, replace: ReadonlySet<string>): void {
     const renderings = renderingsOf(documents);
     this.renderingsSaved = this.renderingsSaved
-      .then(() => this.store.renderings.save(asOf, renderKey(this.links), renderings, replace))
+      .then(() => this.renderings.save(asOf, renderKey(this.links), renderings, replace))
       .catch((error: unknown) => this.log.warn({ err: error }, 'storing the rendered documents failed'));
   }
 
@@ -224,7 +227,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       }),
     save: (tag, coding, bytes) => {
       this.renderingsSaved = this.renderingsSaved
-        .then(() => this.store.renderings.saveCopy(tag, coding, bytes))
+        .then(() => this.renderings.saveCopy(tag, coding, bytes))
         .catch((error: unknown) => this.log.warn({ err: error, coding }, 'storing a compressed copy failed'));
     },
   };

@@ -6,18 +6,9 @@ import { inTransaction } from './transaction.js';
 import type { RenderingsStore, StoredRendering } from './types.js';
 
 export interface RenderingsTables {
-  rendered_documents: {
-    name: string;
-    as_of: string;
-    render_key: string;
-    tag: string;
-    body: Uint8Array;
-    body_gzip: Uint8Array | null;
-    body_br: Uint8Array | null;
-  };
+  rendered_documents: { name: string; as_of: string; render_key: string; tag: string; body: Uint8Array };
+  rendered_copies: { tag: string; coding: string; body: Uint8Array };
 }
-
-const COPY_COLUMN = { gzip: 'body_gzip', br: 'body_br' } as const;
 
 export class KyselyRenderingsStore implements RenderingsStore {
   constructor(private readonly db: Kysely<RenderingsTables>) {}
@@ -47,25 +38,37 @@ export class KyselyRenderingsStore implements RenderingsStore {
       const stored = new Map(there.map((r) => [r.name, r.tag]));
       for (const [name, { tag, body }] of documents) {
         if (stored.get(name) === tag && !replace.has(name)) continue;
-        const values = { name, as_of: key, render_key: renderKey, tag, body, body_gzip: null, body_br: null };
         await trx
           .insertInto('rendered_documents')
-          .values(values)
-          .onConflict((oc) => oc.columns(['name', 'as_of', 'render_key']).doUpdateSet({ tag, body, body_gzip: null, body_br: null }))
+          .values({ name, as_of: key, render_key: renderKey, tag, body })
+          .onConflict((oc) => oc.columns(['name', 'as_of', 'render_key']).doUpdateSet({ tag, body }))
           .execute();
+        // Copies of what was stored under this tag were made from other bytes.
+        if (replace.has(name)) await trx.deleteFrom('rendered_copies').where('tag', '=', tag).execute();
       }
+      // Copies go with the bytes they were made from.
+      await trx
+        .deleteFrom('rendered_copies')
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('rendered_documents').select('name').whereRef('rendered_documents.tag', '=', 'rendered_copies.tag'))))
+        .execute();
       return true;
     });
   }
 
   async findCopy(tag: string, coding: 'gzip' | 'br'): Promise<Uint8Array | undefined> {
-    const column = COPY_COLUMN[coding];
-    const row = await this.db.selectFrom('rendered_documents').select(column).where('tag', '=', tag).where(column, 'is not', null).limit(1).executeTakeFirst();
-    return row?.[column] ?? undefined;
+    const row = await this.db.selectFrom('rendered_copies').select('body').where('tag', '=', tag).where('coding', '=', coding).executeTakeFirst();
+    return row?.body;
   }
 
-  async saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void> {
-    const column = COPY_COLUMN[coding];
-    await inTransaction(this.db, (trx) => trx.updateTable('rendered_documents').set({ [column]: bytes }).where('tag', '=', tag).where(column, 'is', null).execute());
+  saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void> {
+    return inTransaction(this.db, async (trx) => {
+      const stored = await trx.selectFrom('rendered_documents').select('name').where('tag', '=', tag).limit(1).executeTakeFirst();
+      if (!stored) return;
+      await trx
+        .insertInto('rendered_copies')
+        .values({ tag, coding, body: bytes })
+        .onConflict((oc) => oc.columns(['tag', 'coding']).doNothing())
+        .execute();
+    });
   }
 }

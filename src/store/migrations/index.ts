@@ -165,8 +165,9 @@ const m008WebSubDeliveredRevision: Migration = {
 };
 
 /**
- * Rendered documents per data version (keyed like the insights, by the data and the renderer), with the compressed
- * copies a process made of them: a restart serves them as they were, without rendering or compressing again.
+ * Rendered documents per data version (keyed like the insights, by the data and the renderer), and the compressed
+ * copies a process made of them (by the tag of the bytes they were made from, in a table of their own so that adding
+ * one does not rewrite the document's row): a restart serves them as they were, without rendering or compressing again.
  */
 const m009RenderedDocuments: Migration = {
   async up(db: Kysely<unknown>) {
@@ -177,9 +178,14 @@ const m009RenderedDocuments: Migration = {
       .addColumn('render_key', 'text', (c) => c.notNull())
       .addColumn('tag', 'text', (c) => c.notNull())
       .addColumn('body', binaryType(db), (c) => c.notNull())
-      .addColumn('body_gzip', binaryType(db))
-      .addColumn('body_br', binaryType(db))
       .addPrimaryKeyConstraint('rendered_documents_pk', ['name', 'as_of', 'render_key'])
+      .execute();
+    await db.schema
+      .createTable('rendered_copies')
+      .addColumn('tag', 'text', (c) => c.notNull())
+      .addColumn('coding', 'text', (c) => c.notNull())
+      .addColumn('body', binaryType(db), (c) => c.notNull())
+      .addPrimaryKeyConstraint('rendered_copies_pk', ['tag', 'coding'])
       .execute();
   },
 };
