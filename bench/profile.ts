@@ -1,6 +1,7 @@
 // Reads a V8 CPU profile (`node --cpu-prof`) and prints where the time went: self time and inclusive time by
-// function, optionally from a given second on (to leave start-up out). Usage:
-//   node dist/bench/profile.js <file.cpuprofile> [--from <seconds>] [--top <n>]
+// function, optionally from a given second on (to leave start-up out); or, with --timeline, where each slice of time
+// went (the outermost frame of the service's own code in each sample), to read a start-up. Usage:
+//   node dist/bench/profile.js <file.cpuprofile> [--from <seconds>] [--top <n>] [--timeline <ms>]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -15,9 +16,9 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { from: { type: 'string', default: '0' }, top: { type: 'string', default: '40' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { from: { type: 'string', default: '0' }, top: { type: 'string', default: '40' }, timeline: { type: 'string' } } });
 const file = positionals[0];
-if (!file) throw new Error('usage: profile <file.cpuprofile> [--from <seconds>] [--top <n>]');
+if (!file) throw new Error('usage: profile <file.cpuprofile> [--from <seconds>] [--top <n>] [--timeline <ms>]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 const fromMicros = Number(values.from) * 1e6;
 const top = Number(values.top);
@@ -26,6 +27,35 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const name = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+
+/** The sample's outermost frame in the service's own compiled code, else its leaf (the runtime: GC, idle, loading). */
+function owner(id: number): string {
+  let found: string | undefined;
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const node = byId.get(at)!;
+    if (node.callFrame.url.includes('/dist/src/')) found = name(node);
+  }
+  return found ?? name(byId.get(id)!);
+}
+
+if (values.timeline !== undefined) {
+  const step = Number(values.timeline) * 1000;
+  const slices: Map<string, number>[] = [];
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    const slice = (slices[Math.floor(at / step)] ??= new Map());
+    const key = owner(id);
+    slice.set(key, (slice.get(key) ?? 0) + delta);
+  });
+  slices.forEach((slice, i) => {
+    const total = [...slice.values()].reduce((a, b) => a + b, 0);
+    const parts = [...slice].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([key, micros]) => `${Math.round((micros / total) * 100)}% ${key}`);
+    process.stdout.write(`${((i * step) / 1e6).toFixed(2).padStart(6)} s  ${parts.join(' | ')}\n`);
+  });
+  process.exit(0);
+}
 
 const selfById = new Map<number, number>();
 let elapsed = 0;
