@@ -3,20 +3,25 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { Coding, ComposedBody, Representation } from '../publishing/representation.js';
+import { EVERY_RESPONSE_HEADERS } from './cors.js';
 
-/** Negotiations remembered by header and codings offered: clients send a handful of distinct Accept-Encoding values. */
-const negotiated = new Map<string, Coding>();
+/**
+ * Negotiations remembered by list of codings offered (one of OFFERS below) and header: clients send a handful of
+ * distinct Accept-Encoding values. A request costs two lookups and builds no string.
+ */
+const negotiated = new WeakMap<readonly Coding[], Map<string, Coding>>();
 const NEGOTIATIONS_KEPT = 256;
 
 /** Parses Accept-Encoding and picks the acceptable coding with the highest q; ties prefer br, then gzip, then identity. */
 export function negotiateCoding(header: string | undefined, available: readonly Coding[]): Coding {
   if (header === undefined) return 'identity';
-  const key = `${available.join()} ${header}`;
-  let coding = negotiated.get(key);
+  let byHeader = negotiated.get(available);
+  if (!byHeader) negotiated.set(available, (byHeader = new Map()));
+  let coding = byHeader.get(header);
   if (coding === undefined) {
     coding = pickCoding(header, available);
-    if (negotiated.size >= NEGOTIATIONS_KEPT) negotiated.clear();
-    negotiated.set(key, coding);
+    if (byHeader.size >= NEGOTIATIONS_KEPT) byHeader.clear();
+    byHeader.set(header, coding);
   }
   return coding;
 }
@@ -131,23 +136,56 @@ type BodyFields = Pick<Representation, 'contentType' | 'cacheControl' | 'lastMod
 /** The tag of every coding a body is offered in. */
 export type Etags = Partial<Record<Coding, string>> & { identity: string };
 
+/** Every list of codings a body can be offered in, made once: the negotiations above are remembered per list. */
+const OFFERS = {
+  identity: ['identity'],
+  gzip: ['identity', 'gzip'],
+  br: ['identity', 'br'],
+  both: ['identity', 'gzip', 'br'],
+} as const satisfies Record<string, readonly Coding[]>;
+
+function codingsOf(etags: Etags): readonly Coding[] {
+  if (etags.gzip === undefined) return etags.br === undefined ? OFFERS.identity : OFFERS.br;
+  return etags.br === undefined ? OFFERS.gzip : OFFERS.both;
+}
+
 /** What a request gets: the coding negotiated, its tag, and whether the client's copy is current (a 304). */
 export function decide(headers: IncomingHttpHeaders, fields: BodyFields, etags: Etags): { coding: Coding; etag: string; notModified: boolean } {
-  const coding = negotiateCoding(headers['accept-encoding'], Object.keys(etags) as Coding[]);
+  const coding = negotiateCoding(headers['accept-encoding'], codingsOf(etags));
   const etag = etags[coding] ?? etags.identity;
   return { coding, etag, notModified: isNotModified(headers, etag, fields) };
 }
 
+/** The header fields of a 304 (RFC 9110 §15.4.5): those every answer carries, then the validator and caching fields a 200 would send. */
+function notModifiedFields(fields: Pick<BodyFields, 'cacheControl' | 'retryAfterSeconds'>, etag: string): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = { ...EVERY_RESPONSE_HEADERS, vary: 'Accept-Encoding', etag, 'cache-control': fields.cacheControl };
+  if (fields.retryAfterSeconds !== undefined) headers['retry-after'] = String(fields.retryAfterSeconds);
+  return headers;
+}
+
+/** A representation never changes once made: its 304's headers are listed once per tag. */
+const notModifiedByRepresentation = new WeakMap<Representation, Map<string, Readonly<Record<string, string>>>>();
+
+/**
+ * Every header of a 304 for a representation under one of its tags. Both answers of a revalidation use it: the
+ * route's (its hooks set those every answer carries, the same) and the fast path's (src/http/fast-path.ts), which
+ * sends these alone.
+ */
+export function notModifiedHeaders(rep: Representation, etag: string): Readonly<Record<string, string>> {
+  let byTag = notModifiedByRepresentation.get(rep);
+  if (!byTag) notModifiedByRepresentation.set(rep, (byTag = new Map()));
+  let headers = byTag.get(etag);
+  if (!headers) byTag.set(etag, (headers = notModifiedFields(rep, etag)));
+  return headers;
+}
+
 /**
  * Negotiates the coding and sets the headers; answers 304 itself and returns undefined then, else returns the
- * coding whose body the caller sends.
+ * coding whose body the caller sends. `fieldsOf` lists the 304's headers, which a 200 carries too.
  */
-function negotiate(request: FastifyRequest, reply: FastifyReply, fields: BodyFields, etags: Etags): Coding | undefined {
+function negotiate<F extends BodyFields>(request: FastifyRequest, reply: FastifyReply, fields: F, etags: Etags, fieldsOf: (fields: F, etag: string) => Readonly<Record<string, string>>): Coding | undefined {
   const { coding, etag, notModified } = decide(request.headers, fields, etags);
-  reply.header('vary', 'Accept-Encoding');
-  reply.header('etag', etag);
-  reply.header('cache-control', fields.cacheControl);
-  if (fields.retryAfterSeconds !== undefined) reply.header('retry-after', String(fields.retryAfterSeconds));
+  reply.headers(fieldsOf(fields, etag));
   if (notModified) {
     void reply.code(304).send();
     return undefined;
@@ -180,7 +218,7 @@ const etagsByRepresentation = new WeakMap<Representation, Etags>();
  * deferred coding is made first (on the thread pool) by the first request that asks for it.
  */
 export function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
-  const coding = negotiate(request, reply, rep, etagsOfRepresentation(rep));
+  const coding = negotiate(request, reply, rep, etagsOfRepresentation(rep), notModifiedHeaders);
   if (coding === undefined) return reply;
   const variant = rep.variants[coding];
   if (variant || coding === 'identity' || !rep.deferred) return reply.code(200).send((variant ?? rep.variants.identity).body);
@@ -212,7 +250,7 @@ export async function sendComposed(
   fields: BodyFields,
   variants: Partial<Record<Coding, ComposedBody>> & { identity: ComposedBody },
 ): Promise<FastifyReply> {
-  const coding = negotiate(request, reply, fields, etagsOf(variants));
+  const coding = negotiate(request, reply, fields, etagsOf(variants), notModifiedFields);
   if (coding === undefined) return reply;
   const { body, length } = bodyOfParts(await (variants[coding] ?? variants.identity).parts());
   return reply.code(200).header('content-length', String(length)).send(body);

@@ -4,11 +4,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
-import type { Representation } from '../publishing/representation.js';
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
-import { decide, etagsOfRepresentation } from './conditional.js';
-import { EVERY_RESPONSE_HEADERS } from './cors.js';
+import { decide, etagsOfRepresentation, notModifiedHeaders } from './conditional.js';
 import type { Operations } from './operations.js';
+import type { RouteSeries } from './request-metrics.js';
 
 export interface FastPathDeps {
   publisher: Publisher;
@@ -18,22 +17,12 @@ export interface FastPathDeps {
   log: FastifyBaseLogger;
 }
 
-/** The headers of a 304 for each tag of a representation, made once. */
-const headersByRepresentation = new WeakMap<Representation, Map<string, Readonly<Record<string, string>>>>();
-
-function notModifiedHeaders(rep: Representation, etag: string): Readonly<Record<string, string>> {
-  let byTag = headersByRepresentation.get(rep);
-  if (!byTag) headersByRepresentation.set(rep, (byTag = new Map()));
-  let fields = byTag.get(etag);
-  if (!fields) {
-    const made: Record<string, string> = { ...EVERY_RESPONSE_HEADERS, vary: 'Accept-Encoding', etag, 'cache-control': rep.cacheControl };
-    if (rep.retryAfterSeconds !== undefined) made['retry-after'] = String(rep.retryAfterSeconds);
-    byTag.set(etag, (fields = made));
-  }
-  return fields;
+/** A document this path answers for, with the metric series of its route (its path: a static route). */
+interface Served {
+  name: DocumentName;
+  get: RouteSeries;
+  head: RouteSeries;
 }
-
-const DOCUMENT_PATHS: ReadonlyMap<string, DocumentName> = new Map(DOCUMENTS.map((d) => [d.path, d.name]));
 
 /**
  * Feed readers and caches mostly revalidate, and a 304 is a few headers: Fastify's request objects, hooks and
@@ -42,9 +31,12 @@ const DOCUMENT_PATHS: ReadonlyMap<string, DocumentName> = new Map(DOCUMENTS.map(
  */
 export class FastRevalidation {
   private deps: FastPathDeps | undefined;
+  private served = new Map<string, Served>();
 
   /** Starts answering (until then every request goes to Fastify). */
   enable(deps: FastPathDeps): void {
+    const series = (method: string, path: string) => deps.operations.requests.series(method, path);
+    this.served = new Map(DOCUMENTS.map((d) => [d.path, { name: d.name, get: series('GET', d.path), head: series('HEAD', d.path) }]));
     this.deps = deps;
   }
 
@@ -60,15 +52,15 @@ export class FastRevalidation {
     const { method, url, headers } = request;
     if (!deps || (method !== 'GET' && method !== 'HEAD')) return false;
     if (headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined) return false;
-    const name = url === undefined ? undefined : DOCUMENT_PATHS.get(url);
-    if (name === undefined || deps.operations.isClosing || !deps.hostAnswered(headers.host)) return false;
+    const served = url === undefined ? undefined : this.served.get(url);
+    if (served === undefined || deps.operations.isClosing || !deps.hostAnswered(headers.host)) return false;
     const started = performance.now();
-    const rep = deps.publisher.current().representations[name];
+    const rep = deps.publisher.current().representations[served.name];
     const { etag, notModified } = decide(headers, rep, etagsOfRepresentation(rep));
     if (!notModified) return false;
     response.writeHead(304, notModifiedHeaders(rep, etag)).end();
     const ms = performance.now() - started;
-    deps.operations.countRequest(method, url!, 304, ms / 1000);
+    (method === 'GET' ? served.get : served.head).record(304, ms / 1000);
     deps.log.info({ method, url, status: 304, ms: Math.round(ms) }, 'request');
     return true;
   }

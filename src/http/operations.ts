@@ -4,11 +4,12 @@
 // and /metrics in Prometheus's text format. Figures kept elsewhere (view and insights build times, deliveries) are
 // read at each scrape; requests, MCP calls and limit refusals are counted here.
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Publisher } from '../publishing/publisher.js';
 import type { Store } from '../store/types.js';
 import type { Hub } from '../websub/hub.js';
 import type { LimitGroup } from './limits.js';
+import { RequestMetrics } from './request-metrics.js';
 
 export const OPERATIONS_ROUTES = { health: '/healthz', ready: '/readyz', metrics: '/metrics' } as const;
 
@@ -18,14 +19,8 @@ const STORE_CHECK_MS = 2000;
 export class Operations {
   readonly registry = new Registry();
   private closing = false;
-  private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
-  private readonly latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request to response, by method and route',
-    labelNames: ['method', 'route'],
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [this.registry],
-  });
+  /** Requests answered and their latency: written before the registry's metrics, where prom-client listed them. */
+  readonly requests = new RequestMetrics();
   private readonly mcpCalls = new Counter({ name: 'mcp_tool_calls_total', help: 'MCP tools/call requests, by tool', labelNames: ['tool'], registers: [this.registry] });
   private readonly refusals = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by group of routes', labelNames: ['group'], registers: [this.registry] });
 
@@ -125,38 +120,22 @@ export class Operations {
     ]).finally(() => clearTimeout(timer));
   }
 
-  private readonly counters = new Map<string, { inc: () => void }>();
-  private readonly timers = new Map<string, { observe: (seconds: number) => void }>();
-
   /** Whether the server is shutting down (readiness already says so). */
   get isClosing(): boolean {
     return this.closing;
   }
 
-  /** Counts one answered request; each series is looked up once, not hashed per request. */
-  countRequest(method: string, route: string, statusCode: number, seconds: number): void {
-    const status = String(statusCode);
-    const series = `${method} ${route}`;
-    let counter = this.counters.get(`${series} ${status}`);
-    if (!counter) this.counters.set(`${series} ${status}`, (counter = this.requests.labels({ method, route, status })));
-    let timer = this.timers.get(series);
-    if (!timer) this.timers.set(series, (timer = this.latency.labels({ method, route })));
-    counter.inc();
-    timer.observe(seconds);
-  }
-
   register(app: FastifyInstance): void {
     // While shutting down, every answer closes its connection, so no client sends its next request on a socket the
     // server is about to close: it connects again, and is refused once the server no longer listens.
-    // Hooks that run on every request are plain callbacks (an async hook costs a promise and a turn each), and each
-    // metric series is looked up once (prom-client hashes the labels of every inc and observe otherwise).
+    // Hooks that run on every request are plain callbacks (an async hook costs a promise and a turn each).
     app.addHook('onSend', (_request, reply, payload, done) => {
       if (this.closing) reply.header('connection', 'close');
       done(null, payload);
     });
     app.addHook('onResponse', (request, reply, done) => {
       // The route's template, not the URL: one series per route, whatever clients ask for.
-      this.countRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+      this.requests.series(request.method, request.routeOptions.url ?? 'unmatched').record(reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
     const json = (status: number, body: object) => ({ status, body: JSON.stringify(body) });
@@ -175,7 +154,8 @@ export class Operations {
     app.route({
       method: ['GET', 'HEAD'],
       url: OPERATIONS_ROUTES.metrics,
-      handler: async (_request, reply) => reply.header('cache-control', 'no-store').header('content-type', this.registry.contentType).send(await this.registry.metrics()),
+      handler: async (_request, reply) =>
+        reply.header('cache-control', 'no-store').header('content-type', this.registry.contentType).send(`${this.requests.exposition()}\n\n${await this.registry.metrics()}`),
     });
   }
 }
