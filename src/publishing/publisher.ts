@@ -31,6 +31,9 @@ const REFRESH_FAILED = 'rebuilding the published view failed';
 /** The longest the documents of a new version wait for its insights before they are compressed. */
 const INSIGHTS_HEAD_START_MS = 1000;
 
+/** How long stopping waits for a write of rendered documents under way. */
+const RENDERINGS_STOP_WAIT_MS = 3000;
+
 /** How long after a heard write the store is looked at: the writer's commit is complete by then. */
 const HINT_DELAY_MS = 10;
 
@@ -93,7 +96,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     this.stopWatching();
     this.catchUp?.stop();
     await this.insightsWorker?.stop();
-    await this.renderingsSaved;
+    // A write of rendered documents under way gets a moment to finish (one at 300k reviews takes about a second); one
+    // waiting on another process's lock is left to end with the process: its transaction rolls back, and the next
+    // start renders what it would have stored.
+    await Promise.race([this.renderingsSaved, new Promise((done) => setTimeout(done, RENDERINGS_STOP_WAIT_MS).unref())]);
   }
 
   /** The last insights build this process made (for metrics). */
