@@ -2,6 +2,7 @@
 // compressed copies kept beside them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/open.js';
+import { RenderingsWriter } from '../src/store/renderings-writer.js';
 import type { Store, StoredRendering } from '../src/store/types.js';
 import { testEngines } from './support/engines.js';
 
@@ -15,8 +16,10 @@ const asText = (found: Map<string, StoredRendering>) => Object.fromEntries([...f
 
 for (const { name, available, url } of engines) describe.skipIf(!available)(`${name} renderings store`, () => {
   let store: Store;
+  let databaseUrl: string;
   beforeEach(async () => {
-    store = await openStore(await url());
+    databaseUrl = await url();
+    store = await openStore(databaseUrl);
   });
   afterEach(async () => {
     await store.close();
@@ -68,5 +71,14 @@ for (const { name, available, url } of engines) describe.skipIf(!available)(`${n
     // The copies go with their bytes.
     await store.renderings.save(T(2), 'r1', documents('next'));
     expect(await store.renderings.findCopy('big', 'br')).toBeUndefined();
+  });
+
+  it('writes from a thread of its own with the same answers as the store', async () => {
+    const writer = new RenderingsWriter(databaseUrl);
+    expect(await writer.save(T(2), 'r1', new Map([['reviews', { tag: 'big', body: Buffer.from('bytes') }]]))).toBe(true);
+    expect(await writer.save(T(1), 'r1', documents('old'))).toBe(false);
+    await writer.saveCopy('big', 'gzip', Buffer.from([4, 5, 6]));
+    expect(asText(await store.renderings.find(T(2), 'r1'))).toEqual({ reviews: { tag: 'big', body: 'bytes' } });
+    expect(Buffer.from((await store.renderings.findCopy('big', 'gzip'))!)).toEqual(Buffer.from([4, 5, 6]));
   });
 });

@@ -68,6 +68,9 @@ export interface CompressedCopies {
   save(tag: string, coding: 'gzip' | 'br', bytes: Buffer): void;
 }
 
+/** Bytes as a Buffer without copying them (stores hand back Buffers or plain Uint8Arrays, by engine). */
+export const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 /** The content hash behind every ETag of a body: the same bytes get the same tags, in any process. */
 export function contentTag(body: Buffer): string {
   return createHash('sha256').update(body).digest('base64url').slice(0, 27);
@@ -173,7 +176,7 @@ export class DeferredCompression {
   /** A copy kept from an earlier process (taken on trust: it is keyed by the tag of these bytes), or made now and kept. */
   private async copy(coding: 'gzip' | 'br'): Promise<Buffer> {
     const kept = await this.copies?.find(this.tag, coding).catch(() => undefined);
-    if (kept) return Buffer.isBuffer(kept) ? kept : Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength);
+    if (kept) return asBuffer(kept);
     const made = await compressTo(coding, this.body, this.effort);
     this.copies?.save(this.tag, coding, made);
     return made;

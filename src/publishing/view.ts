@@ -8,7 +8,7 @@ import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
 import type { SinceListings } from './since.js';
 import type { StoredRendering } from '../store/types.js';
-import { contentTag, encodeRepresentation, withLastModified, type CompressedCopies, type Representation } from './representation.js';
+import { asBuffer, contentTag, encodeRepresentation, withLastModified, type CompressedCopies, type Representation } from './representation.js';
 
 export interface View {
   readonly snapshot: ReviewsSnapshot;
@@ -38,8 +38,6 @@ export interface RenderSources {
   copies?: CompressedCopies;
 }
 
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-
 /**
  * Renders and encodes the documents of a data version, or takes the bytes stored for it. Documents whose bytes did
  * not change keep their encoded variants (only compression of changed ones costs time); `changed` names the others.
@@ -58,15 +56,14 @@ export async function renderDocuments(
   for (const document of DOCUMENTS) {
     if (!document.render) continue;
     const kept = sources.stored?.get(document.name);
-    const fits = kept && (await (document.adopt?.(data, asBuffer(kept.body), turn) ?? true));
-    if (kept && !fits) rejected.push(document.name);
+    const keptBody = kept && asBuffer(kept.body);
+    const fromStore = keptBody !== undefined && (await (document.adopt?.(data, keptBody, turn) ?? true));
+    if (kept && !fromStore) rejected.push(document.name);
     let body: Buffer;
     let tag: string;
-    let fromStore = false;
-    if (kept && fits) {
-      body = asBuffer(kept.body);
-      tag = kept.tag;
-      fromStore = true;
+    if (fromStore) {
+      body = keptBody;
+      tag = kept!.tag;
     } else {
       // Rendering (in slices, turns of the event loop between them) and hashing in turns of their own: requests that
       // arrive meanwhile are answered between them.

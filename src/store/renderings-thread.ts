@@ -1,7 +1,7 @@
 // Worker thread entry: makes one write of rendered documents or of a compressed copy on a connection of its own,
 // then exits. The server's thread never holds such a write (the dataset at 100k reviews is 44 MB: a quarter of a
 // second of SQLite, or of encoding it for PostgreSQL).
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from './open.js';
 import type { StoredRendering } from './types.js';
 
@@ -17,7 +17,8 @@ export interface RenderingsThreadData {
 const { databaseUrl, job } = workerData as RenderingsThreadData;
 const store = await openStore(databaseUrl, { poolSize: 1 });
 try {
-  if (job.kind === 'save') await store.renderings.save(job.asOf, job.renderKey, new Map(job.documents), new Set(job.replace));
+  // What the write answered (save: whether it stored anything), as the store would have to its caller.
+  if (job.kind === 'save') parentPort!.postMessage(await store.renderings.save(job.asOf, job.renderKey, new Map(job.documents), new Set(job.replace)));
   else await store.renderings.saveCopy(job.tag, job.coding, job.bytes);
 } finally {
   await store.close();

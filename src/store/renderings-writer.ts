@@ -11,22 +11,26 @@ export class RenderingsWriter implements RenderingsWrites {
   constructor(private readonly databaseUrl: string) {}
 
   async save(asOf: string | null, renderKey: string, documents: ReadonlyMap<string, StoredRendering>, replace: ReadonlySet<string> = new Set()): Promise<boolean> {
-    await this.run({ kind: 'save', asOf, renderKey, documents: [...documents], replace: [...replace] });
-    return true;
+    return (await this.run({ kind: 'save', asOf, renderKey, documents: [...documents], replace: [...replace] })) === true;
   }
 
-  saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void> {
-    return this.run({ kind: 'copy', tag, coding, bytes });
+  async saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void> {
+    await this.run({ kind: 'copy', tag, coding, bytes });
   }
 
-  /** The bytes are copied to the thread (some 10 ms for 44 MB); the write and its wait for locks happen there. */
-  private run(job: RenderingsJob): Promise<void> {
+  /**
+   * The bytes are copied to the thread (some 10 ms for 44 MB); the write and its wait for locks happen there.
+   * Resolves with what the thread posted, once it has exited.
+   */
+  private run(job: RenderingsJob): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const workerData: RenderingsThreadData = { databaseUrl: this.databaseUrl, job };
       const worker = new Worker(new URL('renderings-thread.js', compiledFolder(import.meta.url, 'store')), { workerData });
       let failure: Error | undefined;
+      let answer: unknown;
+      worker.once('message', (message: unknown) => (answer = message));
       worker.once('error', (error) => (failure = error));
-      worker.once('exit', (code) => (failure || code !== 0 ? reject(failure ?? new Error(`the renderings thread exited with code ${code}`)) : resolve()));
+      worker.once('exit', (code) => (failure || code !== 0 ? reject(failure ?? new Error(`the renderings thread exited with code ${code}`)) : resolve(answer)));
     });
   }
 }
