@@ -1,7 +1,10 @@
 // The reviews' JSON is encoded once per review object and assembled: the bytes must be those of encoding the whole.
+import fc from 'fast-check';
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { adoptReviewsDataset, renderReviewsDataset, reviewsDataset, reviewsJson, toPublic } from '../src/reviews/documents.js';
+import { adoptReviewsDataset, renderReviewsDataset, reviewsDataset, reviewsJson } from '../src/reviews/documents.js';
+import { StoredReview, toPublic } from '../src/reviews/encoded-reviews.js';
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 
 const demo = generateDemo({ seed: 5, reviews: 300 });
@@ -68,5 +71,64 @@ describe('assembled review JSON', () => {
       // Nothing taken: the reviews are encoded afresh when asked for.
       expect(reviewsJson(others.slice(0, 1))[1]!.buffer, what).not.toBe(bytes.buffer);
     }
+  });
+});
+
+describe('reviews read from the store', () => {
+  const stored = (r: PublishedReview) => new StoredReview(r);
+
+  it('read their text from their public JSON once it is encoded, exactly, whatever the text holds', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ text: fc.string({ unit: 'binary', minLength: 1 }), id: fc.string({ unit: 'binary', minLength: 1 }), reply: fc.option(fc.string({ unit: 'binary', minLength: 1 })) }), { minLength: 1, maxLength: 20 }),
+        async (records) => {
+          const plain = records.map(({ text, id, reply }, i): PublishedReview => ({
+            ...reviews[i]!,
+            id: `${i}${id}`,
+            text,
+            ...(reply === null ? {} : { response: { date: '2026-01-02', text: reply } }),
+          }));
+          const held = plain.map(stored);
+          const body = await renderReviewsDataset(demo.business, held);
+          expect(body.toString('utf8')).toBe(JSON.stringify(reviewsDataset(demo.business, plain)));
+          held.forEach((review, i) => {
+            expect(review.text).toBe(plain[i]!.text);
+            expect(toPublic(review)).toEqual(toPublic(plain[i]!));
+          });
+          // Adopted by the reviews of a restart: their texts come from the stored bytes.
+          const again = plain.map(stored);
+          expect(await adoptReviewsDataset(demo.business, again, body)).toBe(true);
+          again.forEach((review, i) => expect(review.text).toBe(plain[i]!.text));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keep no text of their own once encoded: it is read from the dataset bytes', async () => {
+    const held = reviews.slice(0, 30).map(stored);
+    const body = await renderReviewsDataset(demo.business, held);
+    // The same bytes, with one text changed in place: the review reads what the bytes say.
+    const entry = Buffer.from(JSON.stringify(held[4]!.text).slice(1, -1), 'utf8');
+    const at = body.indexOf(entry);
+    expect(at).toBeGreaterThan(0);
+    body.write('X', at, 'utf8');
+    expect(held[4]!.text).toBe(`X${reviews[4]!.text.slice(1)}`);
+  });
+
+  it('show their text to spread, JSON, structured clone and a message to a thread, as a field of their own', async () => {
+    const review = stored({ ...reviews[0]!, title: 'A title', response: { date: '2026-01-02', text: 'Thanks, "text":"no"' } });
+    await renderReviewsDataset(demo.business, [review]);
+    const expected = { ...reviews[0]!, title: 'A title', response: { date: '2026-01-02', text: 'Thanks, "text":"no"' } };
+    expect(Object.keys(review)).toEqual(Object.keys({ ...toPublic(review), updatedAt: '' }));
+    expect({ ...review }).toEqual(expected);
+    expect(JSON.parse(JSON.stringify(review))).toEqual(expected);
+    expect(structuredClone(review)).toEqual(expected);
+    const { port1, port2 } = new MessageChannel();
+    const received = new Promise((done) => port2.once('message', done));
+    port1.postMessage([review]);
+    expect(await received).toEqual([expected]);
+    port1.close();
+    port2.close();
   });
 });

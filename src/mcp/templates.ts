@@ -3,7 +3,7 @@
 // their variables (review ids, technician names, service ids, aspect ids).
 import { McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import type { View } from '../publishing/view.js';
-import { toPublic } from '../reviews/documents.js';
+import { toPublic } from '../reviews/encoded-reviews.js';
 import { AspectId } from '../reviews/schemas.js';
 import { fold, technicianKeys } from '../reviews/text.js';
 

@@ -3,7 +3,7 @@ import { McpServer, type CacheHint, type Implementation, type ProtocolEra, type 
 import { z } from 'zod';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
-import { toPublic } from '../reviews/documents.js';
+import { toPublic } from '../reviews/encoded-reviews.js';
 import { SearchResponse, searchResponse, SinceResponse } from '../reviews/responses.js';
 import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';

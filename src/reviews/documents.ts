@@ -3,14 +3,9 @@ import { permalink, ROUTES, type Links } from './links.js';
 import { meanRating } from './rating.js';
 import type { PublishedReview } from './published.js';
 import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
+import { entryOf, isEncoded, setEntry, toPublic } from './encoded-reviews.js';
 
 export const FEED_SIZE = 50;
-
-/** The public shape: the stored record without store bookkeeping. */
-export function toPublic(review: PublishedReview): Review {
-  const { updatedAt: _updatedAt, ...published } = review;
-  return published;
-}
 
 export function aggregateRating(reviews: readonly PublishedReview[]): AggregateRating {
   const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
@@ -32,11 +27,6 @@ export function reviewsDataset(business: Business | null, reviews: readonly Publ
   return { business, aggregateRating: aggregateRating(reviews), reviews: reviews.map(toPublic) };
 }
 
-/**
- * Each review's public JSON, encoded once per review object: a new data version encodes only its new reviews. After
- * a dataset is rendered, each entry is a view of that dataset's bytes (no copy of its own).
- */
-const encoded = new WeakMap<PublishedReview, Buffer>();
 const COMMA = Buffer.from(',');
 /** Reviews encoded at once by `renderReviewsDataset` between pauses (some 20 ms of work). */
 const SLICE = 5000;
@@ -62,13 +52,13 @@ function endOfValue(json: Buffer, at: number): number {
 
 /** Encodes the reviews not encoded yet as one JSON array, and finds each review's bytes in it (no copy per review). */
 function encodeNew(reviews: readonly PublishedReview[]): void {
-  const fresh = reviews.filter((review) => !encoded.has(review));
+  const fresh = reviews.filter((review) => !isEncoded(review));
   if (fresh.length === 0) return;
   const block = Buffer.from(JSON.stringify(fresh.map(toPublic)), 'utf8');
   let at = 1;
   for (const review of fresh) {
     const end = endOfValue(block, at);
-    encoded.set(review, block.subarray(at, end));
+    setEntry(review, block.subarray(at, end));
     at = end + COMMA.length;
   }
 }
@@ -79,7 +69,7 @@ export function reviewsJson(reviews: readonly PublishedReview[]): Buffer[] {
   const parts: Buffer[] = [Buffer.from('[')];
   reviews.forEach((review, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(encoded.get(review)!);
+    parts.push(entryOf(review)!);
   });
   parts.push(Buffer.from(']'));
   return parts;
@@ -96,15 +86,15 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
   }
   const opening = datasetOpening(business, reviews);
   let size = opening.length + Math.max(0, reviews.length - 1) * COMMA.length + 2;
-  for (const review of reviews) size += encoded.get(review)!.length;
+  for (const review of reviews) size += entryOf(review)!.length;
   // Copied in slices too; each review's entry becomes a view of its bytes in the body, and the block it was in can go.
   const body = Buffer.allocUnsafe(size);
   let at = opening.copy(body, 0);
   for (let i = 0; i < reviews.length; i++) {
     if (i > 0) at += COMMA.copy(body, at);
-    const bytes = encoded.get(reviews[i]!)!;
+    const bytes = entryOf(reviews[i]!)!;
     bytes.copy(body, at);
-    encoded.set(reviews[i]!, body.subarray(at, at + bytes.length));
+    setEntry(reviews[i]!, body.subarray(at, at + bytes.length));
     at += bytes.length;
     if (i % SLICE === SLICE - 1) await pause();
   }
@@ -135,7 +125,7 @@ export async function adoptReviewsDataset(business: Business | null, reviews: re
         if (body[at] !== COMMA[0]) return false;
         at += COMMA.length;
       }
-      // Every entry starts with its review's id (toPublic keeps the stored field order): the order is checked too.
+      // Every entry starts with its review's id (toPublic writes it first): the order is checked too.
       const start = `{"id":${JSON.stringify(reviews[i]!.id)}`;
       if (body.toString('utf8', at, at + Buffer.byteLength(start)) !== start) return false;
       const end = endOfValue(body, at);
@@ -147,7 +137,7 @@ export async function adoptReviewsDataset(business: Business | null, reviews: re
     return false;
   }
   if (at + 2 !== body.length || body.toString('utf8', at) !== ']}') return false;
-  reviews.forEach((review, i) => encoded.set(review, entries[i]!));
+  reviews.forEach((review, i) => setEntry(review, entries[i]!));
   return true;
 }
 

@@ -25,13 +25,18 @@ export interface QueryShape {
   trail: string;
 }
 
+/** Whether `query` has half of a surrogate pair alone: no words or separators tell where it lies. */
+export function hasLoneSurrogate(query: string): boolean {
+  return LONE_SURROGATE.test(query);
+}
+
 /**
  * The shape of `query` (folded), or undefined when words cannot tell where it lies: it has no letter or digit, or a
  * lone surrogate. A fragment followed by a separator ends a word; one preceded by one starts a word; a fragment
  * between two is a whole word; a lone fragment with neither sits anywhere inside one.
  */
 export function shapeOf(query: string): QueryShape | undefined {
-  if (LONE_SURROGATE.test(query)) return undefined;
+  if (hasLoneSurrogate(query)) return undefined;
   // Words at even indexes (the first and last may be empty), separators at odd ones.
   const pieces = query.split(SEPARATOR);
   const lead = pieces[0] === '' && pieces.length > 1 ? pieces[1]! : '';

@@ -1,6 +1,6 @@
 // Response envelopes of the search and since listings.
 import { z } from 'zod';
-import { toPublic } from './documents.js';
+import { toPublic } from './encoded-reviews.js';
 import { IsoDate, Review } from './schemas.js';
 import type { SearchIndex, SearchParams } from './search.js';
 

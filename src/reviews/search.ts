@@ -69,13 +69,16 @@ export interface SearchResult {
   reviews: PublishedReview[];
 }
 
-/** What the index reads from a review, read once per review object: a new data version reads only its new reviews. */
-const read = new WeakMap<PublishedReview, { text: string; technicians: string[] }>();
+/**
+ * The keys each list of technicians is found by, once per list: the store reads one array per distinct list, so
+ * 100,000 reviews share a few hundred of these.
+ */
+const technicianKeysOf = new WeakMap<readonly string[], readonly string[]>();
 
-function readReview(review: PublishedReview): { text: string; technicians: string[] } {
-  let entry = read.get(review);
-  if (!entry) read.set(review, (entry = { text: fold(review.text), technicians: [...new Set(review.technicians.flatMap(technicianKeys))] }));
-  return entry;
+function keysOf(technicians: readonly string[]): readonly string[] {
+  let keys = technicianKeysOf.get(technicians);
+  if (!keys) technicianKeysOf.set(technicians, (keys = [...new Set(technicians.flatMap(technicianKeys))]));
+  return keys;
 }
 
 /** How many reviews `SearchIndex.build` indexes between pauses (some 10 ms of work). */
@@ -91,7 +94,6 @@ function warnWordIndexFailed(error: unknown): void {
 
 /** Positions are indexes into the newest-first review array, so every posting list is already in result order. */
 export class SearchIndex {
-  private readonly foldedText: string[] = [];
   private readonly byRating = new Map<number, Bitset>();
   private readonly byTechnician = new Map<string, Bitset>();
   private readonly byService = new Map<string, Bitset>();
@@ -99,7 +101,11 @@ export class SearchIndex {
   private readonly combined: Bitset;
   private readonly byId = new Map<string, PublishedReview>();
   private readonly results = new Map<string, SearchResult>();
-  /** The words of the texts, for `query`: made at once by the constructor, or by `build`'s index on its first `query`. */
+  /**
+   * The words of the texts, for `query`: made at once by the constructor, or by `build` in slices once the other
+   * filters are indexed (the version is served meanwhile). Texts are folded as they are added and not kept: the
+   * word index answers every query from then on.
+   */
   private words: WordIndex | undefined;
   private wordsMaking = false;
   private wordsTries = 0;
@@ -122,8 +128,8 @@ export class SearchIndex {
 
   /**
    * Indexes SLICE reviews at a time, awaiting `pause` before each slice, so a server answers requests meanwhile
-   * (100k reviews take some 0.1 s even with every text read before). The word index is made the same way on the first
-   * text search; if that fails, `onWordIndexError` hears of it (by default, a process warning) and texts are read.
+   * (100k reviews take some 0.1 s). The word index is then made the same way, after this resolves (some 0.6 s at
+   * 100k); if that fails, `onWordIndexError` hears of it (by default, a process warning) and texts are read.
    */
   static async build(
     reviews: readonly PublishedReview[],
@@ -137,24 +143,23 @@ export class SearchIndex {
       await pause();
       index.indexSlice(from, Math.min(reviews.length, from + SLICE));
     }
+    index.wordIndex();
     return index;
   }
 
   private indexSlice(from: number, to: number): void {
     for (let position = from; position < to; position++) {
       const review = this.reviews[position]!;
-      const { text, technicians } = readReview(review);
-      this.foldedText.push(text);
       this.byId.set(review.id, review);
       this.mark(this.byRating, review.rating, position);
-      for (const key of technicians) this.mark(this.byTechnician, key, position);
+      for (const key of keysOf(review.technicians)) this.mark(this.byTechnician, key, position);
       for (const id of review.services) this.mark(this.byService, id, position);
     }
   }
 
   /** Adds the texts of reviews [from, to) to `words`, in order. */
   private addTexts(words: WordIndex, from: number, to: number): void {
-    for (let p = from; p < to; p++) words.add(this.foldedText[p]!);
+    for (let p = from; p < to; p++) words.add(fold(this.reviews[p]!.text));
   }
 
   private mark<K>(map: Map<K, Bitset>, key: K, position: number): void {
@@ -169,10 +174,10 @@ export class SearchIndex {
   }
 
   /**
-   * The word index, or undefined while it is made: a served version makes it when first searched by text (some
-   * 0.5 s at 100,000 reviews, in slices between requests), and reads every text until then. A failed try is
-   * reported, and the next text search tries again (up to WORD_INDEX_TRIES), rather than reading every text for
-   * the rest of the version without a word said.
+   * The word index, or undefined while it is made (some 0.6 s at 100,000 reviews, in slices between requests): text
+   * searches meanwhile fold and read every text the other filters leave. A failed try is reported, and the next text
+   * search tries again (up to WORD_INDEX_TRIES), rather than reading every text for the rest of the version without
+   * a word said.
    */
   private wordIndex(): WordIndex | undefined {
     if (this.words || this.wordsMaking || this.wordsTries >= WORD_INDEX_TRIES) return this.words;
@@ -239,7 +244,7 @@ export class SearchIndex {
       eachBit(this.combined, first, end, (p) => found.push(this.reviews[p]!) < params.limit);
       return { count: found.length, total: countBits(this.combined, first, end), reviews: found };
     }
-    const holds = match?.test ?? ((p: number) => this.foldedText[p]!.includes(query));
+    const holds = match?.test ?? ((p: number) => fold(this.reviews[p]!.text).includes(query));
     let total = 0;
     eachBit(this.combined, first, end, (p) => {
       if (holds(p) && ++total <= params.limit) found.push(this.reviews[p]!);

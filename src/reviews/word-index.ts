@@ -2,7 +2,7 @@
 // texts having the words its fragments must be part of, and which do, from each text's words and separators in
 // order, exactly as `foldedText.includes(foldedQuery)` would answer, without reading a text.
 import { bitsetOf, type Bitset } from './bitset.js';
-import { shapeOf } from './query-shape.js';
+import { hasLoneSurrogate, shapeOf } from './query-shape.js';
 import { separatorEnd, wordEnd } from './text-scan.js';
 import { TokenSequence } from './token-sequence.js';
 import { Vocabulary } from './vocabulary.js';
@@ -81,13 +81,13 @@ export class WordIndex {
   }
 
   /**
-   * How to find the texts holding `query` (folded), or undefined when the words cannot tell (it has no letter or
-   * digit): then every text must be read. `within` is how many positions the other filters leave, which tells
-   * whether narrowing by postings is worth it.
+   * How to find the texts holding `query` (folded), or undefined when the index cannot tell (it has a lone surrogate):
+   * then every text must be read. `within` is how many positions the other filters leave, which tells whether
+   * narrowing by postings is worth it.
    */
   match(query: string, within: number): TextMatch | undefined {
     const shape = shapeOf(query);
-    if (!shape) return undefined;
+    if (!shape) return hasLoneSurrogate(query) ? undefined : this.withinSeparators(query);
     const { lead, fragments, between, trail } = shape;
     const fitting = fragments.map((fragment) => this.vocabulary.fitting(fragment));
     const separatorIds = between.map((separator) => this.separatorIds.get(separator) ?? -1);
@@ -166,6 +166,25 @@ export class WordIndex {
       }
       return false;
     };
+  }
+
+  /**
+   * A query without letters or digits lies within one separator run of a text that holds it (every char of a word is
+   * a letter or digit): the texts having a token whose separator holds the query.
+   */
+  private withinSeparators(query: string): TextMatch {
+    const holding = this.separatorRoles.fill(0);
+    this.separators.forEach((separator, id) => {
+      if (separator.includes(query)) holding[id] = 1;
+    });
+    const tokenRoles = this.tokenRoles.fill(0);
+    let marked = false;
+    this.tokenSeparator.forEach((separator, token) => {
+      if (holding[separator] === 0) return;
+      tokenRoles[token] = FIRST_TOKEN;
+      marked = true;
+    });
+    return marked ? { exact: false, candidates: undefined, test: this.matcher(1, false, []) } : this.none();
   }
 
   private none(): TextMatch {

@@ -5,7 +5,7 @@ import { numericKeys, parseQuery } from '../http/query.js';
 import { CACHE_CONTROL, encodeRepresentation, type EncodeOptions, type Representation } from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENT_CACHE_CONTROL } from '../reviews/catalogue.js';
-import { toPublic } from '../reviews/documents.js';
+import { toPublic } from '../reviews/encoded-reviews.js';
 import type { Links } from '../reviews/links.js';
 import { SearchParams, searchKey } from '../reviews/search.js';
 import type { Assets } from './assets.js';

@@ -6,6 +6,7 @@ import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import { KyselyRenderingsStore, type RenderingsTables } from './renderings-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
+import { StoredReview } from '../reviews/encoded-reviews.js';
 import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inSnapshot, inTransaction } from './transaction.js';
 import { notifyChange } from './engine.js';
@@ -52,7 +53,7 @@ class ReviewReader {
   }
 
   review(row: PublishedRow): PublishedReview {
-    const review: PublishedReview = {
+    const fields: PublishedReview = {
       id: row.id,
       date: this.once(row.date),
       rating: row.rating,
@@ -62,13 +63,13 @@ class ReviewReader {
       services: this.list(row.services),
       updatedAt: this.once(row.updated_at),
     };
-    if (row.service_area !== null) review.serviceArea = this.once(row.service_area);
-    if (row.source !== null) review.source = this.once(row.source);
-    if (row.title !== null) review.title = row.title;
+    if (row.service_area !== null) fields.serviceArea = this.once(row.service_area);
+    if (row.source !== null) fields.source = this.once(row.source);
+    if (row.title !== null) fields.title = row.title;
     if (row.response_date !== null && row.response_text !== null) {
-      review.response = { date: this.once(row.response_date), text: row.response_text };
+      fields.response = { date: this.once(row.response_date), text: row.response_text };
     }
-    return review;
+    return new StoredReview(fields);
   }
 }
 

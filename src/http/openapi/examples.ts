@@ -8,7 +8,7 @@
 import { DEMO_DEFAULTS, generateDemo } from '../../demo/generate.js';
 import { pendingDocument } from '../../publishing/insights.js';
 import { documentNamed, type DocumentName } from '../../reviews/catalogue.js';
-import { toPublic } from '../../reviews/documents.js';
+import { toPublic } from '../../reviews/encoded-reviews.js';
 import { compareNewestFirst, type PublishedData, type PublishedReview } from '../../reviews/published.js';
 import type { SearchResponse, SinceResponse } from '../../reviews/responses.js';
 import type { ReviewsDataset } from '../../reviews/schemas.js';
