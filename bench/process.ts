@@ -10,6 +10,18 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/**
+ * How long a process is left idle before its memory at rest is read: V8 gives memory back to the system only after
+ * some seconds of little allocation (its memory reducer's compacting collections), not at the first idle moment.
+ */
+export const IDLE_MS = 45_000;
+
+/** Resident set of a process after IDLE_MS without requests, MiB. */
+export async function rssAtRestMiB(pid: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  return rssMiB(pid);
+}
+
 export async function until(test: () => boolean | Promise<boolean>, timeoutMs: number, what: string, everyMs = 25): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await test())) {

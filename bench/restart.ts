@@ -4,7 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDemo } from '../src/demo/generate.js';
-import { rssMiB, until, waitFor } from './process.js';
+import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
 
 export interface RestartBenchOptions {
   root: string;
@@ -89,7 +89,8 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
   const first = await insightsHead(base);
   o.row(o.size, 'restart: ready (first 200)', `${Math.round(performance.now() - started)} ms`, first.retryAfter === null ? 'first /insights.json complete' : 'first /insights.json PENDING');
   await new Promise((r) => setTimeout(r, 2000));
-  o.row(o.size, 'RSS at rest after restart', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  o.row(o.size, 'RSS 2 s after the first 200 (restart)', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  o.row(o.size, 'RSS at rest after restart', `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`, `${IDLE_MS / 1000} s idle`);
 
   // One new review, twice: the first after the restart (the engine thread starts cold: it loads the model, the
   // stored analyses and reads every text once), the second with the engine warm.

@@ -5,7 +5,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
-import { rssMiB, until, waitFor } from './process.js';
+import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
 import { benchImportStall } from './import-stall.js';
 import { benchReplicas } from './replicas.js';
 import { benchRestart } from './restart.js';
@@ -107,6 +107,7 @@ async function benchSize(size: number, port: number): Promise<void> {
 
     await benchServing({ root, work, base, twinPort: port + 1, size, duration, row });
     row(size, 'RSS after the loads', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+    row(size, 'RSS at rest after the loads', `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`, `${IDLE_MS / 1000} s idle`);
   } finally {
     server.kill('SIGTERM');
   }

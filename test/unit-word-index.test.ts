@@ -205,10 +205,10 @@ describe('making the word index of a built SearchIndex', () => {
     const pause = async () => {
       if (failing.has(++pauses)) throw new Error(`pause ${pauses} failed`);
     };
-    // One slice of the filters, then the first try at the words, which fails at its first pause.
     const index = await SearchIndex.build(reviews, pause, (error) => errors.push(error));
+    expect(pauses).toBe(1);
+    expect(index.evaluate(params).reviews.map((r) => r.id)).toEqual(expected);
     await turn();
-    expect(pauses).toBe(2);
     expect(errors.map((e) => (e as Error).message)).toEqual(['pause 2 failed']);
     expect(index.evaluate(params).reviews.map((r) => r.id)).toEqual(expected);
     await turn();

@@ -117,7 +117,9 @@ function datasetOpening(business: Business | null, reviews: readonly PublishedRe
 export async function adoptReviewsDataset(business: Business | null, reviews: readonly PublishedReview[], body: Buffer, pause: () => Promise<void> = async () => undefined): Promise<boolean> {
   const opening = datasetOpening(business, reviews);
   if (body.length < opening.length + 2 || !body.subarray(0, opening.length).equals(opening)) return false;
-  const entries: Buffer[] = [];
+  // Where each entry lies, as numbers: a view per review held across the pauses would outlive them as garbage.
+  const starts = new Int32Array(reviews.length);
+  const ends = new Int32Array(reviews.length);
   let at = opening.length;
   try {
     for (let i = 0; i < reviews.length; i++) {
@@ -129,7 +131,8 @@ export async function adoptReviewsDataset(business: Business | null, reviews: re
       const start = `{"id":${JSON.stringify(reviews[i]!.id)}`;
       if (body.toString('utf8', at, at + Buffer.byteLength(start)) !== start) return false;
       const end = endOfValue(body, at);
-      entries.push(body.subarray(at, end));
+      starts[i] = at;
+      ends[i] = end;
       at = end;
       if (i % SLICE === SLICE - 1) await pause();
     }
@@ -137,7 +140,7 @@ export async function adoptReviewsDataset(business: Business | null, reviews: re
     return false;
   }
   if (at + 2 !== body.length || body.toString('utf8', at) !== ']}') return false;
-  reviews.forEach((review, i) => setEntry(review, entries[i]!));
+  reviews.forEach((review, i) => setEntry(review, body.subarray(starts[i], ends[i])));
   return true;
 }
 

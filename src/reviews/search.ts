@@ -102,9 +102,8 @@ export class SearchIndex {
   private readonly byId = new Map<string, PublishedReview>();
   private readonly results = new Map<string, SearchResult>();
   /**
-   * The words of the texts, for `query`: made at once by the constructor, or by `build` in slices once the other
-   * filters are indexed (the version is served meanwhile). Texts are folded as they are added and not kept: the
-   * word index answers every query from then on.
+   * The words of the texts, for `query`: made at once by the constructor; for `build`'s index, in slices once it is
+   * served (`makeWords`). Texts are folded as they are added and not kept: the word index answers every query.
    */
   private words: WordIndex | undefined;
   private wordsMaking = false;
@@ -128,8 +127,9 @@ export class SearchIndex {
 
   /**
    * Indexes SLICE reviews at a time, awaiting `pause` before each slice, so a server answers requests meanwhile
-   * (100k reviews take some 0.1 s). The word index is then made the same way, after this resolves (some 0.6 s at
-   * 100k); if that fails, `onWordIndexError` hears of it (by default, a process warning) and texts are read.
+   * (100k reviews take some 0.1 s). The word index is made the same way when `makeWords` is called or a text search
+   * comes first (some 0.6 s at 100k); if that fails, `onWordIndexError` hears of it (by default, a process warning)
+   * and texts are read.
    */
   static async build(
     reviews: readonly PublishedReview[],
@@ -143,7 +143,6 @@ export class SearchIndex {
       await pause();
       index.indexSlice(from, Math.min(reviews.length, from + SLICE));
     }
-    index.wordIndex();
     return index;
   }
 
@@ -171,6 +170,11 @@ export class SearchIndex {
   /** The review with this id, if published. */
   get(id: string): PublishedReview | undefined {
     return this.byId.get(id);
+  }
+
+  /** Starts making the word index, if it is not made or being made: a server calls it once the version is served. */
+  makeWords(): void {
+    this.wordIndex();
   }
 
   /**
