@@ -17,10 +17,11 @@ import { sleep, until } from './support/wait.js';
 
 const SECRET = 'replicas-postgres-test-secret-0123456789';
 /**
- * Longer than any bound these tests put on a replica noticing another process's write (2 s to serve an import, 1 s to
- * refuse an ended MCP session): meeting those bounds takes PostgreSQL's notices, the poll alone would be too late.
+ * Longer than this file runs: no replica polls the store during the tests, so whatever a replica learns of another
+ * process's write (an import to serve, an ended MCP session to refuse) PostgreSQL's notices told it. The tests wait
+ * for that with generous deadlines and report how long it took; the bench measures the figure.
  */
-const RELOAD_INTERVAL_MS = 3000;
+const RELOAD_INTERVAL_MS = 600_000;
 /**
  * A delivery claim lasts WEBSUB_TIMEOUT_MS * 2 + 5 s (claimUntil in src/websub/hub.ts fill()): 9 s here. 2 s rather
  * than 1 s leaves the test room to kill a replica while its attempt still hangs, before the attempt times out.
@@ -220,10 +221,8 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
         ),
       ),
     );
+    // Heard, not polled for: no replica polls during this file (RELOAD_INTERVAL_MS). 1.1–1.3 s typical here.
     report(`import commit → A ${delays[0]} ms, B ${delays[1]} ms`);
-    // Heard, not polled for: sooner than the poll interval (1.1–1.3 s typical here, 2 s on a busy CI machine; the
-    // bench measures the figure, this only that the notice, not the poll, brought it).
-    for (const delay of delays) expect(delay).toBeLessThan(RELOAD_INTERVAL_MS);
 
     const after = await Promise.all([a, b].map((r) => get(r.url, '/reviews.json')));
     expect(after[0]!.etag).not.toBe(before[0]!.etag);
@@ -276,7 +275,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     }
   });
 
-  it('uses an MCP session of A on B, and refuses it on B within 1 s of DELETE on A', async () => {
+  it('uses an MCP session of A on B, and refuses it on B once it ended on A, told by the store\'s notice', async () => {
     const { sessionId, protocolVersion } = await openSession(a.url, '2025-06-18');
     expect(protocolVersion).toBe('2025-06-18');
     const listed = await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('tools/list') });
@@ -288,7 +287,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     expect(found.isError ?? false).toBe(false);
     // The review imported through the CLI in the test before: B's data, reached with A's session.
     expect(found.structuredContent.reviews.map((r) => r.id)).toEqual(['websub-once-1']);
-    // B has just checked the session and remembers it as live for RELOAD_INTERVAL_MS (3 s).
+    // B has just checked the session and remembers it as live for RELOAD_INTERVAL_MS: only a notice makes it look again.
     expect((await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('ping') })).status).toBe(200);
 
     const deleted = await mcpRequest(a.url, { method: 'DELETE', sessionId, protocolVersion });
@@ -300,7 +299,6 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
       'B to refuse the ended session',
     );
     report(`MCP session ended on A → refused on B after ${refusedAfter} ms`);
-    expect(refusedAfter).toBeLessThan(1000);
     const refused = await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('tools/list') });
     expect(refused.status).toBe(404);
   });
