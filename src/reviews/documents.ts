@@ -3,7 +3,7 @@ import { permalink, ROUTES, type Links } from './links.js';
 import { meanRating } from './rating.js';
 import type { PublishedReview } from './published.js';
 import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
-import { entryOf, isEncoded, setEntry, toPublic } from './encoded-reviews.js';
+import { endOfString, entryLength, entryOf, isEncoded, setEntry, toPublic } from './encoded-reviews.js';
 
 export const FEED_SIZE = 50;
 
@@ -31,20 +31,13 @@ const COMMA = Buffer.from(',');
 /** Reviews encoded at once by `renderReviewsDataset` between pauses (some 20 ms of work). */
 const SLICE = 5000;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/**
- * Where the JSON object or array starting at `at` ends (the index after it). Inside strings only `"` and `\`
- * matter, and no byte of a multi-byte UTF-8 character is either.
- */
+/** Where the JSON object or array starting at `at` ends (the index after it). */
 function endOfValue(json: Buffer, at: number): number {
   let depth = 0;
   for (let i = at; i < json.length; i++) {
     const byte = json[i]!;
-    if (byte === QUOTE) {
-      for (i++; i < json.length && json[i] !== QUOTE; i++) if (json[i] === BACKSLASH) i++;
-    } else if (byte === 0x7b || byte === 0x5b) depth++;
+    if (byte === 0x22) i = endOfString(json, i);
+    else if (byte === 0x7b || byte === 0x5b) depth++;
     else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) return i + 1;
   }
   throw new Error('unterminated JSON value');
@@ -86,7 +79,7 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
   }
   const opening = datasetOpening(business, reviews);
   let size = opening.length + Math.max(0, reviews.length - 1) * COMMA.length + 2;
-  for (const review of reviews) size += entryOf(review)!.length;
+  for (const review of reviews) size += entryLength(review)!;
   // Copied in slices too; each review's entry becomes a view of its bytes in the body, and the block it was in can go.
   const body = Buffer.allocUnsafe(size);
   let at = opening.copy(body, 0);

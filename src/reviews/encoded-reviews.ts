@@ -17,6 +17,11 @@ export function entryOf(review: PublishedReview): Buffer | undefined {
   return review instanceof StoredReview ? review.entry() : entries.get(review);
 }
 
+/** How many bytes the public JSON of `review` takes, if encoded (without making a view of them). */
+export function entryLength(review: PublishedReview): number | undefined {
+  return review instanceof StoredReview ? review.entryLength() : entries.get(review)?.length;
+}
+
 /**
  * Keeps `bytes` as the public JSON of `review`: after a dataset is rendered, a view of that dataset's bytes (no copy
  * of its own). A review read from the store reads its text from them from now on.
@@ -28,6 +33,17 @@ export function setEntry(review: PublishedReview, bytes: Buffer): void {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+
+/**
+ * Where the JSON string whose opening quote is at `at` ends: the index of its closing quote, or the length of `json`
+ * if it is cut. Only `"` and `\` matter inside, and no byte of a multi-byte UTF-8 character is either.
+ */
+export function endOfString(json: Buffer, at: number): number {
+  let i = at + 1;
+  while (i < json.length && json[i] !== QUOTE) i += json[i] === BACKSLASH ? 2 : 1;
+  return Math.min(i, json.length);
+}
+
 /**
  * The key of a review's text in its public JSON. It cannot occur inside a string before it (a quote inside a string
  * is escaped, and this one follows a letter), and the text comes before the owner's response, which has one too.
@@ -38,18 +54,11 @@ const TEXT_KEY = Buffer.from('"text":"');
 export function textOf(entry: Buffer): string {
   const key = entry.indexOf(TEXT_KEY);
   if (key < 0) throw new Error('a review entry without its text');
-  const start = key + TEXT_KEY.length;
-  let end = start;
-  let escaped = false;
-  while (end < entry.length && entry[end] !== QUOTE) {
-    if (entry[end] === BACKSLASH) {
-      escaped = true;
-      end++;
-    }
-    end++;
-  }
+  const open = key + TEXT_KEY.length - 1;
+  const end = endOfString(entry, open);
   if (end >= entry.length) throw new Error('a review entry with its text cut');
-  return escaped ? (JSON.parse(entry.toString('utf8', start - 1, end + 1)) as string) : entry.toString('utf8', start, end);
+  const escape = entry.indexOf(BACKSLASH, open);
+  return escape >= 0 && escape < end ? (JSON.parse(entry.toString('utf8', open, end + 1)) as string) : entry.toString('utf8', open + 1, end);
 }
 
 /**
@@ -105,6 +114,11 @@ export class StoredReview implements PublishedReview {
   /** The review's public JSON, if kept: a view made when asked (a view kept per review would cost some 100 bytes). */
   entry(): Buffer | undefined {
     return this.#memory && Buffer.from(this.#memory, this.#start, this.#end - this.#start);
+  }
+
+  /** How many bytes the public JSON takes, if kept. */
+  entryLength(): number | undefined {
+    return this.#memory && this.#end - this.#start;
   }
 
   /** Whether the review's public JSON is kept. */
