@@ -201,8 +201,9 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       { revision: data.version.revision, reviews: data.reviews.length, changed, rendered, readMs: Math.round(read - started), ms: this.lastViewMs },
       'serving a new data version',
     );
-    // The words of the texts are made now, between requests: text searches read the texts until then.
-    snapshot.index.makeWords();
+    // The words of the texts are made now, between requests: text searches read the texts until then. The first
+    // version's are made once the server listens (src/app.ts), not between the steps of its start.
+    if (previous) snapshot.index.makeWords();
     if (previous) this.emit('published', this.view, changed);
     if (early) this.emit('insights', this.view, early.analysed);
     if (rendered.length > 0) this.keepRenderings(data.version.publishedAt, documents, new Set(rejected));
