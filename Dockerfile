@@ -54,7 +54,7 @@ ENV NODE_ENV=production
 # glibc's malloc raises its mmap threshold (up to 32 MiB) whenever a large block it mapped is freed, and then keeps up
 # to twice that free at the top of every arena: the first rendering and compression of a data version and the insights
 # thread's build free such blocks, and some 150 MiB stayed resident after them at 100,000 reviews. A fixed threshold
-# (setting it turns the raising off) gives them back: RSS after the bench's loads 478 -> 316 MiB (README, Performance).
+# (setting it turns the raising off) gives them back: RSS after the bench's loads 478 -> 316-352 MiB (README, Configuration).
 ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 
