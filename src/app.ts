@@ -98,8 +98,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // steps of this start, delaying it; text searches read the texts until it is made.
   const warm = (view: View) => site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
   http.server.once('listening', () => {
-    publisher.current().snapshot.index.makeWords();
-    void warm(publisher.current());
+    const first = publisher.current();
+    first.snapshot.index.makeWords();
+    void warm(first);
   });
   publisher.on('published', (view) => void warm(view));
   publisher.on('insights', (view) => void warm(view));

@@ -203,8 +203,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     );
     // The words of the texts are made now, between requests: text searches read the texts until then. The first
     // version's are made once the server listens (src/app.ts), not between the steps of its start.
-    if (previous) snapshot.index.makeWords();
-    if (previous) this.emit('published', this.view, changed);
+    if (previous) {
+      snapshot.index.makeWords();
+      this.emit('published', this.view, changed);
+    }
     if (early) this.emit('insights', this.view, early.analysed);
     if (rendered.length > 0) this.keepRenderings(data.version.publishedAt, documents, new Set(rejected));
   }
