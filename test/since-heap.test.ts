@@ -60,5 +60,7 @@ describe('since-date listings and memory', () => {
     expect(served).toBeGreaterThan(10 * BOUND);
     expect(datasetBytes).toBeGreaterThan(MiB);
     expect(growth).toBeLessThan(BOUND);
-  });
+    // 2,000 requests that each render, compress or read a listing: 33–36 s beside the other test files, and past 60 s
+    // once on a slower machine (Node 24 pass of CI). The time is not what this test measures.
+  }, 180_000);
 });
