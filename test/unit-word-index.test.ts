@@ -6,6 +6,8 @@ import { SearchIndex, SearchParams } from '../src/reviews/search.js';
 import type { PublishedReview } from '../src/reviews/published.js';
 import { shapeOf } from '../src/reviews/query-shape.js';
 import { fold } from '../src/reviews/text.js';
+import { WordIndex } from '../src/reviews/word-index.js';
+import { hasBit } from '../src/reviews/bitset.js';
 import { newestFirst } from './support/reviews.js';
 
 function review(id: string, text: string, date = '2024-05-01'): PublishedReview {
@@ -95,6 +97,13 @@ describe('text search by words and separators, fixed cases', () => {
     await expectContract(reviews, queries);
   });
 
+  it('does not match words in order across the end of one text and the start of the next', async () => {
+    const texts = newestFirst([review('ends', 'Fixed the water ', '2024-05-02'), review('starts', 'heater, all good', '2024-05-01'), review('whole', 'a water heater; water, water', '2024-04-01')]);
+    const { before, after, whole } = await answers(texts, ['water heater', 'water heater,', ' heater', 'good a']);
+    const expected = [{ total: 1, ids: ['whole'] }, { total: 0, ids: [] }, { total: 1, ids: ['whole'] }, { total: 0, ids: [] }];
+    expect({ before, after, whole }).toEqual({ before: expected, after: expected, whole: expected });
+  });
+
   it('does not match words in order that other words or other separators part', async () => {
     const { after } = await answers(reviews, ['water heater', 'water  heater', 'water, heater']);
     expect(after.map((a) => a.ids.sort())).toEqual([['later', 'partial', 'plain', 'quoted'], ['twoSpaces'], ['comma', 'later']]);
@@ -179,6 +188,35 @@ describe('text search by words and separators, against folding and includes', ()
     );
   });
 
+  it('answers the same from the occurrences of a word, within a range of texts or not, and from reading whole texts', () => {
+    /** The positions `match` finds when the other filters leave `within` texts: Infinity reads occurrences, 0 texts. */
+    const found = (words: WordIndex, texts: number, query: string, within: number, from = 0, to = texts) => {
+      const match = words.match(fold(query), within, from, to);
+      if (!match) return undefined;
+      const positions = Array.from({ length: to - from }, (_, i) => from + i).filter((p) => !match.candidates || hasBit(match.candidates, p));
+      return match.exact ? positions : positions.filter((p) => match.test(p));
+    };
+    fc.assert(
+      fc.property(reviewsArb, fc.array(composedArb, { minLength: 1, maxLength: 5 }), fc.nat(), fc.nat(), (reviews, queries, a, b) => {
+        // A range of positions, as a date range gives one.
+        const [from, to] = [a % (reviews.length + 1), b % (reviews.length + 1)].sort((x, y) => x - y) as [number, number];
+        const words = new WordIndex(reviews.length);
+        for (const r of reviews) words.add(fold(r.text));
+        words.seal();
+        for (const query of queries) {
+          const expected = reviews.flatMap((r, p) => (fold(r.text).includes(fold(query)) ? [p] : []));
+          const byOccurrences = found(words, reviews.length, query, Infinity);
+          if (byOccurrences === undefined) continue;
+          expect(byOccurrences, `from occurrences: ${JSON.stringify(query)}`).toEqual(expected);
+          expect(found(words, reviews.length, query, 0), `reading texts: ${JSON.stringify(query)}`).toEqual(expected);
+          const inRange = expected.filter((p) => p >= from && p < to);
+          expect(found(words, reviews.length, query, Infinity, from, to), `from occurrences in [${from}, ${to}): ${JSON.stringify(query)}`).toEqual(inRange);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('answers the same with other filters, and a date range, narrowing the texts', () => {
     fc.assert(
       fc.property(reviewsArb, composedArb, fc.constantFrom('2024-03-01', '2024-06-15'), (reviews, query, since) => {
@@ -212,11 +250,12 @@ describe('making the word index of a built SearchIndex', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['pause 2 failed']);
     expect(index.evaluate(params).reviews.map((r) => r.id)).toEqual(expected);
     await turn();
-    expect(pauses).toBe(3);
+    // The second try: one slice of texts, then three steps of sealing the index.
+    expect(pauses).toBe(6);
     // Made: later text searches start no other try.
     expect(index.evaluate(SearchParams.parse({ query: 'fixed', limit: 100 })).total).toBe(25);
     await turn();
-    expect(pauses).toBe(3);
+    expect(pauses).toBe(6);
     expect(errors).toHaveLength(1);
   });
 

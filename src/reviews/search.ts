@@ -203,7 +203,8 @@ export class SearchIndex {
           await pause();
           this.addTexts(words, from, Math.min(this.reviews.length, from + WORDS_SLICE));
         }
-        this.words = words.seal();
+        for (const sealing = words.sealing(); !sealing.next().done; ) await pause();
+        this.words = words;
       } catch (error) {
         this.onWordIndexError(error);
       } finally {
@@ -250,7 +251,7 @@ export class SearchIndex {
       return { count: found.length, total: countBits(this.combined, first, end), reviews: found };
     }
     // Once the words are made, they tell which texts hold the query (or the few to test); until then, texts are read.
-    const match = this.wordIndex()?.match(query, countBits(this.combined, first, end));
+    const match = this.wordIndex()?.match(query, countBits(this.combined, first, end), from, to);
     if (match?.candidates) intersect(this.combined, match.candidates, first, end);
     if (match?.exact) {
       eachBit(this.combined, first, end, (p) => found.push(this.reviews[p]!) < params.limit);
