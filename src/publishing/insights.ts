@@ -8,9 +8,15 @@ import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Store, StoredInsights } from '../store/types.js';
 import { documentNamed } from '../reviews/catalogue.js';
 import { CACHE_CONTROL, encodeRepresentation, representationOf, type Representation } from './representation.js';
+import { overviewOf } from './insights-overview.js';
 
 export interface ServedInsights {
   readonly document: InsightsDocument;
+  /**
+   * The document for what shows its figures and quotes only (pages): its lists of review ids may be empty. A stored
+   * one is read without parsing them.
+   */
+  readonly overview: InsightsDocument;
   readonly representation: Representation;
   /** What the document was built from; null for the pending document. */
   readonly source: { readonly engineVersion: string; readonly asOf: string | null } | null;
@@ -44,7 +50,7 @@ export async function pendingInsights(): Promise<ServedInsights> {
     lastModified: null,
     effort: 'fast',
   });
-  return { document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null, lastModified: null };
+  return { document, overview: document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null, lastModified: null };
 }
 
 /** Whether a review is published in the data being served. */
@@ -68,9 +74,13 @@ export async function servedFromStore(stored: StoredInsights, version: DataVersi
   });
   // Parsed when first asked for (MCP reads it; HTTP serves the bytes): publishing a new document need not wait.
   let document: InsightsDocument | undefined;
+  let overview: InsightsDocument | undefined;
   return {
     get document() {
       return (document ??= JSON.parse(body.toString('utf8')) as InsightsDocument);
+    },
+    get overview() {
+      return document ?? (overview ??= overviewOf(body));
     },
     representation,
     source,
@@ -105,7 +115,7 @@ async function encodeServed(document: InsightsDocument, source: ServedInsights['
     lastModified,
     effort: body.length > 1 << 20 ? 'fast' : 'best',
   });
-  return { document, representation, source, lastModified: storedLastModified };
+  return { document, overview: document, representation, source, lastModified: storedLastModified };
 }
 
 /**

@@ -104,7 +104,7 @@ export class SitePages {
     const { insights } = view;
     return view.queries.get(`site:llms:${insights.representation.variants.identity.etag}`, () =>
       this.encode(
-        llmsTxt(this.links, view.snapshot.business, view.snapshot.aggregateRating, insights.document.status === 'ready' ? insights.document.summary.text : undefined),
+        llmsTxt(this.links, view.snapshot.business, view.snapshot.aggregateRating, insights.overview.status === 'ready' ? insights.overview.summary.text : undefined),
         view,
         { contentType: 'text/markdown; charset=utf-8', cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'best' },
         true,
@@ -141,7 +141,7 @@ export class SitePages {
     return {
       business: snapshot.business,
       aggregate: snapshot.aggregateRating,
-      insights: view.insights.document,
+      insights: view.insights.overview,
       quarters,
       newest: snapshot.reviews.slice(0, JSON_LD_REVIEWS).map(toPublic),
     };
