@@ -81,7 +81,8 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
     // One new review changes all three topics.
     const change = join(o.work, 'websub-change.json');
     writeFileSync(change, JSON.stringify({ reviews: [{ id: 'bench-new', date: '2026-11-16', rating: 5, text: 'Fast and tidy.', author: 'Bench B.', verified: true }] }));
-    let peakRss = rssMiB(server.pid!);
+    const rssBefore = rssMiB(server.pid!);
+    let peakRss = rssBefore;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(server.pid!))), 50);
     const started = performance.now();
     execFileSync(process.execPath, [cli, 'import', change], { env, stdio: 'ignore' });
@@ -121,7 +122,7 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
       `baseline ${Math.round(baselineMs)} ms`,
       `ratio ${(hubMs / baselineMs).toFixed(2)}`,
     );
-    o.row(`${o.subscribers}×3`, 'WebSub: hub RSS peak during fan-out', `${peakRss.toFixed(0)} MiB`);
+    o.row(`${o.subscribers}×3`, 'WebSub: hub RSS peak during fan-out', `${peakRss.toFixed(0)} MiB`, `before the import ${rssBefore.toFixed(0)} MiB`);
   } finally {
     server.kill('SIGTERM');
     subscriber.closeAllConnections();
