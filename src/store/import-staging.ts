@@ -254,6 +254,11 @@ async function applyStaged(
 
   const stored = await trx.selectFrom('reviews').select(['verified', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('verified').execute();
   const count = (v: number) => Number(stored.find((c) => Number(c.verified) === v)?.n ?? 0);
+  // PostgreSQL plans a query from the table's statistics, which only ANALYZE makes (autovacuum runs it up to a minute
+  // after a large change). Without them, reading the published reviews a page at a time sorted every row left at
+  // each page: 27 s for 290,000 reviews, against 1.5 ms a page with them. An import that changes a tenth of the
+  // table or more (autovacuum's own threshold) renews them before it commits.
+  if (isPostgres(trx) && total > 0 && 10 * total >= count(0) + count(1)) await sql`ANALYZE reviews`.execute(trx);
   return {
     added,
     updated,
