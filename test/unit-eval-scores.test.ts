@@ -3,12 +3,11 @@
 // behave as intervals.
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
-import { FROZEN_TEST_SET } from '../src/insights/training/eval.js';
+import { CORPUS, FROZEN_TEST_SET } from '../src/insights/training/eval.js';
 import { loadLabelled, type Labelled } from '../src/insights/training/labelled.js';
 import { fileHash, outcomesOf, recordedHash, summarize, withIntervals } from '../src/insights/training/scores.js';
 import { AspectId } from '../src/reviews/schemas.js';
 
-const CORPUS = ['eval/corpus/hvac.jsonl', 'eval/corpus/plumbing.jsonl', 'eval/corpus/electrical.jsonl', 'eval/corpus/mixed.jsonl'];
 const POLARITIES = ['positive', 'negative', 'neutral'];
 const SENTIMENTS = ['positive', 'negative', 'mixed', 'neutral'];
 const normal = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();

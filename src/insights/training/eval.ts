@@ -9,7 +9,8 @@ import { fileHash, outcomesOf, recordedHash, summarize, withIntervals, type Inte
 
 /** The frozen test set: written and labelled before any tuning, never edited (eval/FROZEN.md). */
 export const FROZEN_TEST_SET = 'eval/frozen-test.jsonl';
-const CORPUS = ['eval/corpus/hvac.jsonl', 'eval/corpus/plumbing.jsonl', 'eval/corpus/electrical.jsonl', 'eval/corpus/mixed.jsonl'];
+/** The labelled corpus (eval/README.md), for development. */
+export const CORPUS = ['eval/corpus/hvac.jsonl', 'eval/corpus/plumbing.jsonl', 'eval/corpus/electrical.jsonl', 'eval/corpus/mixed.jsonl'];
 
 const f = (x: number) => x.toFixed(3);
 
@@ -41,7 +42,7 @@ export function crossValidated(items: readonly Labelled[]): SetScores & { errors
     return new Analyzer(null, { aspectModel: trainAspectModel(training, ASPECT_THRESHOLD, `fold ${fold}`) });
   });
   const outcomes = outcomesOf(items, (index) => analyzers[index % FOLDS]!);
-  return { ...summarize(outcomes), errors: outcomes.filter((o) => o.problems.length).map((o) => o.problems.join('; ')) };
+  return { ...summarize(outcomes), errors: outcomes.flatMap((o) => (o.error ? [o.error] : [])) };
 }
 
 const scoreSet = (items: readonly Labelled[], analyzer: Analyzer) => summarize(outcomesOf(items, () => analyzer));

@@ -14,7 +14,8 @@ export interface Outcome {
   marks: Uint8Array;
   /** Gold aspects found whose polarity was right. */
   polarityRight: number;
-  problems: string[];
+  /** What went wrong, with the sentence and the cues that fired; undefined when nothing did. */
+  error: string | undefined;
 }
 
 const FOUND_AND_GOLD = 1;
@@ -77,8 +78,8 @@ export function outcomesOf(items: readonly Labelled[], analyzerFor: (index: numb
         problems.push(`${aspect}: missed (gold ${g})`);
       }
     });
-    if (problems.length) problems.unshift(`${item.id} | ${item.text} | cues ${analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ')}`);
-    return { marks, polarityRight, problems };
+    const error = problems.length ? `${item.id} ${problems.join('; ')} | ${item.text} | cues ${analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ')}` : undefined;
+    return { marks, polarityRight, error };
   });
 }
 
