@@ -3,7 +3,7 @@
 // behave as intervals.
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
-import { CORPUS, FROZEN_TEST_SET } from '../src/insights/training/eval.js';
+import { CORPUS, FROZEN_TEST_SET } from '../src/insights/training/labelled.js';
 import { loadLabelled, type Labelled } from '../src/insights/training/labelled.js';
 import { fileHash, outcomesOf, recordedHash, summarize, withIntervals } from '../src/insights/training/scores.js';
 import { AspectId } from '../src/reviews/schemas.js';

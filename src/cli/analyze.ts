@@ -1,12 +1,21 @@
 // `reviews analyze <file>`: one JSON line per review with its sentiment, aspects (and the evidence that decided
 // each), technicians and services, so an operator can see why the engine says what it says. The file is read as
-// a stream: each batch of valid reviews is analysed and printed as it comes.
+// a stream: each batch of valid reviews is analysed and printed as it comes. `--explain` prints each review's
+// decision path as text instead; `--id` picks one review.
 import { Analyzer } from '../insights/analysis/analyzer.js';
 import { ImportReading } from '../reviews/import-file.js';
 import type { Store } from '../store/types.js';
+import { explanationText } from './explain.js';
 import { progressReporter } from './progress.js';
 
-export async function runAnalyze(store: Store, file: string): Promise<number> {
+export interface AnalyzeOptions {
+  /** Print each review's decision path as text instead of its JSON line. */
+  explain: boolean;
+  /** Only the review with this id. */
+  id?: string;
+}
+
+export async function runAnalyze(store: Store, file: string, options: AnalyzeOptions = { explain: false }): Promise<number> {
   const stored = await store.readBusiness();
   const reading = await ImportReading.open(file, stored, (issue) =>
     process.stderr.write(`${issue.file}: ${issue.location}: ${issue.field}: ${issue.reason}\n`),
@@ -17,7 +26,12 @@ export async function runAnalyze(store: Store, file: string): Promise<number> {
   let analysed = 0;
   for await (const batch of reading.batches(progressReporter('analysed', { bytes: true }))) {
     analyzer ??= new Analyzer(reading.business ?? stored);
-    const lines = batch.reviews.map(({ review }) => {
+    const chosen = options.id === undefined ? batch.reviews : batch.reviews.filter(({ review }) => review.id === options.id);
+    const lines = chosen.map(({ review }) => {
+      if (options.explain) {
+        const { analysis, sentences } = analyzer!.explain(review);
+        return explanationText(analysis, sentences);
+      }
       const a = analyzer!.analyze(review);
       return JSON.stringify({
         id: a.id,
@@ -27,7 +41,7 @@ export async function runAnalyze(store: Store, file: string): Promise<number> {
         services: a.services,
       });
     });
-    if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);
+    if (lines.length) process.stdout.write(options.explain ? lines.join('\n') : `${lines.join('\n')}\n`);
     analysed += lines.length;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -35,5 +49,9 @@ export async function runAnalyze(store: Store, file: string): Promise<number> {
     `analysed ${analysed.toLocaleString('en-US')} reviews in ${seconds.toFixed(1)} s (${Math.round(analysed / Math.max(seconds, 1e-3)).toLocaleString('en-US')} reviews/s)` +
       `${reading.invalidRecords ? `; ${reading.invalidRecords} invalid records skipped` : ''}\n`,
   );
+  if (options.id !== undefined && analysed === 0) {
+    process.stderr.write(`no review with id ${JSON.stringify(options.id)} in ${file}\n`);
+    return 1;
+  }
   return reading.problems ? 1 : 0;
 }

@@ -20,7 +20,8 @@ commands:
   demo [--reviews N] [--seed S] [--until YYYY-MM-DD] [--out FILE]
                                           write the generated demo business as an import document
                                           (default ${DEMO_DEFAULTS.reviews} reviews, seed ${DEMO_DEFAULTS.seed}, until ${DEMO_DEFAULTS.until})
-  analyze <file>                          one JSON line per review: sentiment, aspects with evidence, technicians, services
+  analyze <file> [--explain] [--id ID]    one JSON line per review: sentiment, aspects with evidence, technicians, services
+                                          (--explain: the decision path of each review as text; --id: that review only)
   subscriptions [--json]                  list WebSub subscriptions: state, lease expiry, failures, last delivery
 
 The store is named by DATABASE_URL (default sqlite:data/reviews.db); see the README for every setting.
@@ -81,11 +82,15 @@ async function run(argv: string[], config: Config): Promise<number> {
       return 0;
     }
     case 'analyze': {
-      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { explain: { type: 'boolean', default: false }, id: { type: 'string' } },
+      });
       if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
       const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
       try {
-        return await runAnalyze(store, positionals[0]!);
+        return await runAnalyze(store, positionals[0]!, { explain: values.explain ?? false, ...(values.id !== undefined ? { id: values.id } : {}) });
       } finally {
         await store.close();
       }

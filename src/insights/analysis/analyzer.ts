@@ -8,7 +8,7 @@ import { foldedText } from './fold.js';
 import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS, RECURRENCE } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
-import { aspectFeatures, predictAspects, type AspectModel } from './aspect-model.js';
+import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel } from './aspect-model.js';
 import shippedAspectModel from './aspect-model.json' with { type: 'json' };
 
 export type Label = 'positive' | 'negative' | 'neutral';
@@ -69,8 +69,6 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their
 const NEGATED_TARGET = -0.6;
 /** A target's clause must lean at least this far for its general polarity to judge the target. */
 const CLAUSE_FALLBACK = 0.25;
-/** A model-found aspect needs a clause that clearly leans one way. */
-const MODEL_POLARITY = 0.15;
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
@@ -280,69 +278,230 @@ function clauses(sentence: string, offset: number): Clause[] {
   return out;
 }
 
+/** One clause of a sentence as the lexicon read it. */
+interface ClauseReading {
+  text: string;
+  tokens: Token[];
+  matches: Match[];
+  /** Its general polarity (the polarity model). */
+  polarity: number;
+  /** How much it weighs in the review's sentiment (contrast). */
+  weight: number;
+  judged: ClauseJudgement[];
+  /** What the polarity regression reads in it, whatever the aspect. */
+  polarityFeatures: string[];
+  /** The aspect model's features of the clause alone, made when a sentence of several clauses needs them. */
+  detection?: string[];
+}
+
+/** A sentence: its clauses, its lean and the aspect model's features of the whole. */
+interface SentenceReading {
+  text: string;
+  clauses: ClauseReading[];
+  lean: number;
+  features: string[];
+}
+
+/** One clause as a place an aspect may be judged: its aspect features, the lexicon's judgement of the aspect there. */
+export interface ClauseCandidate {
+  detection: () => string[];
+  lexiconScore: number | undefined;
+}
+
+/**
+ * The clause an aspect is judged in: the one where the lexicon judged it most strongly, else the one the aspect model
+ * finds most about it (the only one, in a sentence of one clause). Training and analysis choose alike.
+ */
+export function chooseClause(candidates: readonly ClauseCandidate[], probability: (features: string[]) => number): number {
+  let best = -1;
+  candidates.forEach((c, i) => {
+    if (c.lexiconScore !== undefined && (best < 0 || Math.abs(c.lexiconScore) > Math.abs(candidates[best]!.lexiconScore!))) best = i;
+  });
+  if (best >= 0 || candidates.length === 1) return Math.max(best, 0);
+  let bestProbability = -1;
+  candidates.forEach((c, i) => {
+    const p = probability(c.detection());
+    if (p > bestProbability) [best, bestProbability] = [i, p];
+  });
+  return best;
+}
+
+/** One found aspect's place in a sentence, as training sees it: where it is judged and the polarity features there. */
+export interface AspectPlace {
+  candidates: ClauseCandidate[];
+  polarityFeatures: (clause: number) => string[];
+}
+
+/** What decided the aspects of one sentence: the lexicon's judgements per clause and the model's decision per aspect. */
+export interface SentenceExplanation {
+  sentence: string;
+  clauses: { text: string; polarity: number; lexicon: { aspect: AspectId; score: number; cues: string[] }[] }[];
+  /** Every aspect's probability, threshold and strongest features; null when the analyzer runs the lexicon alone. */
+  model: AspectDecision[] | null;
+  /** For each found aspect: the clause it was judged in and the polarity regression's answer with its strongest features. */
+  polarity: { aspect: AspectId; clause: string; positive: number; reasons: [string, number][] }[];
+  aspects: AspectJudgement[];
+}
+
+/** The model's strongest features a found aspect names as its cues. */
+const CUES = 3;
+
+const lexiconAspectsOf = (matches: readonly Match[]) => matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : []));
+
 export class Analyzer {
   private readonly phrases = new PhraseMatcher();
   private readonly entities: EntityMatcher;
 
   private readonly model: AspectModel | null;
 
-  /** `aspectModel: null` runs the lexicon alone (the evaluation's cross-validation passes its own models). */
+  /** `aspectModel: null` runs the lexicon alone (training reads the lexicon's findings as the model's features). */
   constructor(business: Business | null, options: { aspectModel?: AspectModel | null } = {}) {
     this.entities = new EntityMatcher(business);
     this.model = options.aspectModel === undefined ? (shippedAspectModel as AspectModel) : options.aspectModel;
   }
 
-  /** The aspect model's features of a whole text (training examples are sentences). */
+  /** The aspect model's features of a text read as one sentence (training examples are sentences). */
   features(text: string): string[] {
-    const tokens = tokenize(text, 0);
-    const matches = this.phrases.find(tokens.map((t) => t.norm));
-    return aspectFeatures(tokens.map((t) => t.norm), matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : [])));
+    return this.readSentence(text, text, 0).features;
   }
 
-  analyze(review: AnalyzerInput): ReviewAnalysis {
-    const text = review.text;
-    const judgements: AspectJudgement[] = [];
-    let weighted = 0;
-    let weights = 0;
+  /** A text read as one sentence, as training needs it: its aspect features and where each aspect would be judged. */
+  trainingView(text: string): { features: string[]; place: (aspect: AspectId) => AspectPlace } {
+    const reading = this.readSentence(text, text, 0);
+    return {
+      features: reading.features,
+      place: (aspect) => ({
+        candidates: this.candidates(reading, aspect),
+        polarityFeatures: (clause) => this.polarityFeatures(reading, aspect, clause),
+      }),
+    };
+  }
+
+  private readSentence(text: string, sentence: string, offset: number): SentenceReading {
+    const read = clauses(sentence, offset).map((clause): ClauseReading => {
+      const first = clause.tokens[0]!;
+      const last = clause.tokens[clause.tokens.length - 1]!;
+      const clauseText = text.slice(first.start, last.end);
+      const matches = this.phrases.find(clause.tokens.map((t) => t.norm)).map((m) => ({ ...m, text: text.slice(clause.tokens[m.start]!.start, clause.tokens[m.end - 1]!.end) }));
+      const polarity = textPolarity(clauseText).score;
+      return {
+        text: clauseText,
+        tokens: clause.tokens,
+        matches,
+        polarity,
+        weight: clause.afterContrast ? AFTER_CONTRAST : clause.beforeContrast ? BEFORE_CONTRAST : 1,
+        judged: judgeClause(clause.tokens, matches, clauseText).filter((j) => label(j.score) !== 'neutral'),
+        polarityFeatures: clausePolarityFeatures(clause.tokens.map((t) => t.norm), polarity, NEGATORS),
+      };
+    });
+    const weights = read.reduce((s, c) => s + c.weight, 0);
+    const features = aspectFeatures({
+      tokens: read.flatMap((c) => c.tokens.map((t) => t.norm)),
+      lexiconAspects: read.flatMap((c) => lexiconAspectsOf(c.matches)),
+      judgedAspects: read.flatMap((c) => c.judged.map((j) => j.aspect)),
+    });
+    return { text: sentence, clauses: read, lean: weights > 0 ? read.reduce((s, c) => s + c.polarity * c.weight, 0) / weights : 0, features };
+  }
+
+  private candidates(reading: SentenceReading, aspect: AspectId): ClauseCandidate[] {
+    return reading.clauses.map((c) => ({
+      detection: () =>
+        (c.detection ??= aspectFeatures({ tokens: c.tokens.map((t) => t.norm), lexiconAspects: lexiconAspectsOf(c.matches), judgedAspects: c.judged.map((j) => j.aspect) })),
+      lexiconScore: c.judged.find((j) => j.aspect === aspect)?.score,
+    }));
+  }
+
+  private polarityFeatures(reading: SentenceReading, aspect: AspectId, clause: number): string[] {
+    const c = reading.clauses[clause]!;
+    return aspectPolarityFeatures(c.polarityFeatures, reading.lean, c.judged.find((j) => j.aspect === aspect)?.score, aspect);
+  }
+
+  /**
+   * The aspects of one sentence. With the model, it decides which aspects the sentence is about, and judges each
+   * in the clause about it (where the lexicon judged it, else the one the model finds most about it). Without the
+   * model, the lexicon's judgements stand alone.
+   */
+  private sentenceAspects(reading: SentenceReading, reasons: number): Pick<SentenceExplanation, 'aspects' | 'model' | 'polarity'> {
+    if (!this.model) {
+      const aspects = reading.clauses.flatMap((c) =>
+        c.judged.map((j): AspectJudgement => ({ aspect: j.aspect, polarity: label(j.score), score: round(j.score), evidence: c.text, cues: j.cues })),
+      );
+      return { aspects, model: null, polarity: [] };
+    }
+    const model = this.model;
+    const decisions = decideAspects(model, reading.features, Math.max(reasons, CUES), reasons > 0);
+    const aspects: AspectJudgement[] = [];
+    const polarities: SentenceExplanation['polarity'] = [];
+    for (const decision of decisions) {
+      if (!decision.found) continue;
+      const index = chooseClause(this.candidates(reading, decision.aspect), (features) => aspectProbability(model, features, decision.aspect));
+      const clause = reading.clauses[index]!;
+      const lexicon = clause.judged.find((j) => j.aspect === decision.aspect);
+      const polarity = decidePolarity(model, this.polarityFeatures(reading, decision.aspect, index), reasons);
+      // The score keeps the lexicon's strength when it agrees; otherwise the regression's confidence.
+      const confidence = 2 * polarity.probability - 1;
+      const score = lexicon && Math.sign(lexicon.score) === Math.sign(confidence) ? lexicon.score : confidence;
+      const cues = lexicon?.cues ?? decision.reasons.map(([f]) => f);
+      aspects.push({ aspect: decision.aspect, polarity: polarity.positive ? 'positive' : 'negative', score: round(clamp(score)), evidence: clause.text, cues });
+      polarities.push({ aspect: decision.aspect, clause: clause.text, positive: round(polarity.probability), reasons: polarity.reasons });
+    }
+    return { aspects, model: decisions, polarity: polarities };
+  }
+
+  private sentences(text: string): SentenceReading[] {
+    const out: SentenceReading[] = [];
     let cursor = 0;
     for (const sentence of nlp.readDoc(text).sentences().out() as string[]) {
       const at = text.indexOf(sentence, cursor);
       const offset = at >= 0 ? at : cursor;
       cursor = offset + sentence.length;
-      for (const clause of clauses(sentence, offset)) {
-        const first = clause.tokens[0]!;
-        const last = clause.tokens[clause.tokens.length - 1]!;
-        const clauseText = text.slice(first.start, last.end);
-        const matches = this.phrases.find(clause.tokens.map((t) => t.norm)).map((m) => ({ ...m, text: text.slice(clause.tokens[m.start]!.start, clause.tokens[m.end - 1]!.end) }));
-        const judged = judgeClause(clause.tokens, matches, clauseText);
-        for (const j of judged) {
-          judgements.push({ aspect: j.aspect, polarity: label(j.score), score: round(j.score), evidence: clauseText, cues: j.cues });
-        }
-        const general = textPolarity(clauseText);
-        // The learned model adds aspects the lexicon missed, judged by the clause's general polarity.
-        if (this.model && Math.abs(general.score) >= MODEL_POLARITY) {
-          const lexiconAspects = matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : []));
-          for (const p of predictAspects(this.model, aspectFeatures(clause.tokens.map((t) => t.norm), lexiconAspects))) {
-            if (judged.some((j) => j.aspect === p.aspect)) continue;
-            const score = general.score * p.probability;
-            judgements.push({ aspect: p.aspect, polarity: label(score), score: round(score), evidence: clauseText, cues: [`model(${p.cues.join(', ')})`] });
-          }
-        }
-        const weight = clause.afterContrast ? AFTER_CONTRAST : clause.beforeContrast ? BEFORE_CONTRAST : 1;
-        weighted += general.score * weight;
-        weights += weight;
+      const reading = this.readSentence(text, sentence, offset);
+      if (reading.clauses.length > 0) out.push(reading);
+    }
+    return out;
+  }
+
+  analyze(review: AnalyzerInput): ReviewAnalysis {
+    return this.run(review, 0).analysis;
+  }
+
+  /** The analysis and, sentence by sentence, what decided it (`reviews analyze --explain`). */
+  explain(review: AnalyzerInput, reasons = 5): { analysis: ReviewAnalysis; sentences: SentenceExplanation[] } {
+    return this.run(review, reasons);
+  }
+
+  private run(review: AnalyzerInput, reasons: number): { analysis: ReviewAnalysis; sentences: SentenceExplanation[] } {
+    const text = review.text;
+    const judgements: AspectJudgement[] = [];
+    const explained: SentenceExplanation[] = [];
+    let weighted = 0;
+    let weights = 0;
+    for (const reading of this.sentences(text)) {
+      const decided = this.sentenceAspects(reading, reasons);
+      judgements.push(...decided.aspects);
+      for (const c of reading.clauses) {
+        weighted += c.polarity * c.weight;
+        weights += c.weight;
+      }
+      if (reasons > 0) {
+        explained.push({
+          sentence: reading.text,
+          clauses: reading.clauses.map((c) => ({ text: c.text, polarity: round(c.polarity), lexicon: c.judged.map((j) => ({ aspect: j.aspect, score: round(j.score), cues: j.cues })) })),
+          ...decided,
+        });
       }
     }
     let score = weights > 0 ? weighted / weights : 0;
     if (review.rating !== undefined) score += RATING_PRIOR * ((review.rating - 3) / 2);
     score = clamp(score);
-    return {
+    const analysis: ReviewAnalysis = {
       id: review.id,
       sentiment: { label: label(score), score: round(score) },
-      aspects: judgements.filter((j) => j.polarity !== 'neutral'),
+      aspects: judgements,
       technicians: this.entities.technicians(text, review.technicians ?? []),
       services: this.entities.services(text, review.services ?? []),
     };
+    return { analysis, sentences: explained };
   }
 }
 

@@ -1,28 +1,59 @@
-// A learned second opinion on which aspects a clause talks about: one logistic regression per aspect over its
-// words and word pairs (and what the lexicon found). It adds aspects the lexicon missed; it never removes one. The
-// weights ship in aspect-model.json (written by training/train-aspects.ts); this module only reads and applies them.
+// The learned decision of which aspects a sentence talks about: one logistic regression per aspect over its words,
+// word pairs, character 4-grams of its longer words (misspellings share most of them) and what the lexicon found
+// and judged in it, each with its own threshold. Every decision can be shown: the probability, the threshold and the
+// features that weighed most. The weights ship in aspect-model.json (written by training/train-aspects.ts); this
+// module only reads and applies them. A second regression judges each found aspect positive or negative from the
+// clause about it (its words, negations, the polarity model's lean, the lexicon's judgement).
 import { AspectId } from '../../reviews/schemas.js';
 
 export interface AspectModel {
   about: string;
-  /** A clause is about an aspect when the model's probability reaches this. */
-  threshold: number;
+  /** Per aspect: a sentence is about it when the model's probability reaches this (chosen on validation folds). */
+  thresholds: Record<string, number>;
   bias: Record<string, number>;
   weights: Record<string, Record<string, number>>;
+  /** Whether a found aspect is judged positively: one regression for every aspect over its clause's features. */
+  polarity: { bias: number; weights: Record<string, number> };
 }
 
 /** The logistic link: training and prediction must use the same one. */
 export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
-/** Words and adjacent word pairs of a clause (numbers as "#"), and the aspects the lexicon found in it. */
-export function aspectFeatures(tokens: readonly string[], lexiconAspects: Iterable<string>): string[] {
+/** What a sentence offers the model: its tokens, the aspects the lexicon names in it, and those it judged. */
+export interface SentenceEvidence {
+  tokens: readonly string[];
+  lexiconAspects: Iterable<string>;
+  judgedAspects: Iterable<string>;
+}
+
+/** Words this long or longer also give their character 4-grams ("knowledgable" shares most of "knowledgeable"'s). */
+const CHARACTER_GRAM_WORD = 6;
+const CHARACTER_GRAM = 4;
+
+/** The features of a sentence: words, adjacent pairs (numbers as "#"), `C:` character 4-grams, `LEX:` and `JUDGED:` aspects. */
+export function aspectFeatures({ tokens, lexiconAspects, judgedAspects }: SentenceEvidence): string[] {
   const features = new Set<string>();
   tokens.forEach((t, i) => {
     features.add(t);
     if (i > 0) features.add(`${tokens[i - 1]} ${t}`);
+    if (t.length >= CHARACTER_GRAM_WORD) {
+      const bounded = `<${t}>`;
+      for (let k = 0; k + CHARACTER_GRAM <= bounded.length; k++) features.add(`C:${bounded.slice(k, k + CHARACTER_GRAM)}`);
+    }
   });
   for (const a of lexiconAspects) features.add(`LEX:${a}`);
-  return [...features].sort();
+  for (const a of judgedAspects) features.add(`JUDGED:${a}`);
+  return [...features];
+}
+
+/** One aspect's decision on a sentence, with the features that pushed it most either way. */
+export interface AspectDecision {
+  aspect: AspectId;
+  probability: number;
+  threshold: number;
+  found: boolean;
+  /** The features with the largest weights for this aspect, strongest first: [feature, weight]. */
+  reasons: [string, number][];
 }
 
 /** Feature → its weight for each aspect, in AspectId order: one lookup per feature instead of one per aspect. */
@@ -44,25 +75,104 @@ function featureTable(model: AspectModel): Map<string, Float64Array> {
   return table;
 }
 
-/** Aspects the model finds in a clause, with their probability and the features that counted most. */
-export function predictAspects(model: AspectModel, features: readonly string[]): { aspect: AspectId; probability: number; cues: string[] }[] {
+/** One aspect's probability on some features (choosing the clause an aspect is judged in). */
+export function aspectProbability(model: AspectModel, features: readonly string[], aspect: AspectId): number {
+  const a = AspectId.options.indexOf(aspect);
+  const table = featureTable(model);
+  let z = model.bias[aspect] ?? 0;
+  for (const f of features) z += table.get(f)?.[a] ?? 0;
+  return sigmoid(z);
+}
+
+/**
+ * Every aspect's decision on a sentence's features, with the `reasons` strongest features of each found aspect (and
+ * of each aspect not found too, when `explainAll`).
+ */
+export function decideAspects(model: AspectModel, features: readonly string[], reasons = 3, explainAll = false): AspectDecision[] {
   const table = featureTable(model);
   const rows = features.flatMap((f) => {
     const row = table.get(f);
     return row ? [[f, row] as const] : [];
   });
-  const found: { aspect: AspectId; probability: number; cues: string[] }[] = [];
-  AspectId.options.forEach((aspect, a) => {
+  return AspectId.options.map((aspect, a) => {
     let z = model.bias[aspect] ?? 0;
     for (const [, row] of rows) z += row[a]!;
     const probability = sigmoid(z);
-    if (probability < model.threshold) return;
-    const cues = rows
-      .filter(([, row]) => row[a]! > 0)
-      .sort((x, y) => y[1][a]! - x[1][a]! || (x[0] < y[0] ? -1 : 1))
-      .slice(0, 3)
-      .map(([f]) => f);
-    found.push({ aspect, probability, cues });
+    const threshold = model.thresholds[aspect] ?? 0.5;
+    const found = probability >= threshold;
+    if (reasons === 0 || (!found && !explainAll)) return { aspect, probability, threshold, found, reasons: [] };
+    // A found aspect is explained by what spoke for it; one not found, by what spoke against it.
+    const strongest = rows
+      .filter(([, row]) => (found ? row[a]! > 0 : row[a]! < 0))
+      .sort((x, y) => Math.abs(y[1][a]!) - Math.abs(x[1][a]!) || (x[0] < y[0] ? -1 : 1))
+      .slice(0, reasons)
+      .map(([f, row]): [string, number] => [f, row[a]!]);
+    return { aspect, probability, threshold, found, reasons: strongest };
   });
-  return found;
+}
+
+const NEGATION_SCOPE = 3;
+
+/** Words that carry no opinion alone: in the polarity regression they only learn what the training sentences happened to say. */
+const FUNCTION_WORDS = new Set(
+  'a an the this that these those my our your his her their its i we you he she they it me us him them of to in on at for by with from into over about as and or so if then than is was were are be been am has had have do did does #'.split(' '),
+);
+
+/** A feature with a value ("LEAN=-0.38"): its weight counts times the value. Words never hold "=". */
+export const valued = (name: string, value: number) => `${name}=${Math.round(value * 1000) / 1000}`;
+
+/** A feature's name and value: a plain feature counts once. */
+export function featureValue(feature: string): [string, number] {
+  const at = feature.indexOf('=');
+  return at < 0 ? [feature, 1] : [feature.slice(0, at), Number(feature.slice(at + 1))];
+}
+
+/**
+ * What a clause offers the polarity regression, whatever the aspect: its lean and its words (`¬` marks a negated one)
+ * and pairs. Function words and negators are left out alone (a negator says nothing until it negates something), and
+ * so are pairs of two function words: measured on the validation folds, they only learnt the training sentences.
+ */
+export function clausePolarityFeatures(tokens: readonly string[], lean: number, negators: ReadonlySet<string>): string[] {
+  const features = new Set<string>([valued('LEAN', lean)]);
+  let negated = 0;
+  tokens.forEach((t, i) => {
+    const word = negated > 0 ? `¬${t}` : t;
+    if (!FUNCTION_WORDS.has(t) && !negators.has(t)) features.add(word);
+    if (i > 0 && !(FUNCTION_WORDS.has(t) && FUNCTION_WORDS.has(tokens[i - 1]!))) features.add(`${tokens[i - 1]} ${t}`);
+    negated = negators.has(t) ? NEGATION_SCOPE : Math.max(0, negated - 1);
+  });
+  return [...features];
+}
+
+/**
+ * The features of one aspect in a clause: the clause's own, the sentence's lean and the lexicon's judgement of the
+ * aspect, each word and lean also paired with the aspect ("cheap" judges a price well and a repair badly).
+ */
+export function aspectPolarityFeatures(clause: readonly string[], sentenceLean: number, lexiconScore: number | undefined, aspect: AspectId): string[] {
+  const features = [...clause, valued('SENTENCE', sentenceLean)];
+  if (lexiconScore !== undefined) features.push(valued('JUDGED', lexiconScore), valued(`${aspect}|JUDGED`, lexiconScore));
+  for (const f of clause) if (!f.includes(' ')) features.push(`${aspect}|${f}`);
+  return features;
+}
+
+const polarityTables = new WeakMap<AspectModel, Map<string, number>>();
+
+/** Whether a found aspect reads positive, with the probability and the features that weighed most for the answer. */
+export function decidePolarity(model: AspectModel, features: readonly string[], reasons = 3): { positive: boolean; probability: number; reasons: [string, number][] } {
+  let table = polarityTables.get(model);
+  if (!table) polarityTables.set(model, (table = new Map(Object.entries(model.polarity.weights))));
+  const weighed = features.map((f): [string, number] => {
+    const [name, value] = featureValue(f);
+    return [f, (table.get(name) ?? 0) * value];
+  });
+  let z = model.polarity.bias;
+  for (const [, w] of weighed) z += w;
+  const probability = sigmoid(z);
+  const positive = probability >= 0.5;
+  if (reasons === 0) return { positive, probability, reasons: [] };
+  const strongest = weighed
+    .filter(([, w]) => (positive ? w > 0 : w < 0))
+    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]) || (x[0] < y[0] ? -1 : 1))
+    .slice(0, reasons);
+  return { positive, probability, reasons: strongest };
 }

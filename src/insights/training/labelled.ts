@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { AspectId } from '../../reviews/schemas.js';
+import { foldedText } from '../analysis/fold.js';
 import { Analyzer } from '../analysis/analyzer.js';
 import type { TrainingExample } from './learn-aspects.js';
 
@@ -12,8 +13,12 @@ export interface Labelled {
   sentiment: 'positive' | 'negative' | 'mixed' | 'neutral';
 }
 
-/** Chosen by five-fold cross-validation on the development set (npm run eval prints the folds' figures). */
-export const ASPECT_THRESHOLD = 0.5;
+/** The frozen test set: written and labelled before any tuning, never edited, never trained on (eval/FROZEN.md). */
+export const FROZEN_TEST_SET = 'eval/frozen-test.jsonl';
+/** The labelled corpus (eval/README.md). */
+export const CORPUS = ['eval/corpus/hvac.jsonl', 'eval/corpus/plumbing.jsonl', 'eval/corpus/electrical.jsonl', 'eval/corpus/mixed.jsonl'];
+/** What the aspect model learns from: the corpus and the two older sets. */
+export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
 
 /** The repository root, from the compiled module (dist/src/insights/training) or its source (src/insights/training). */
 export const repoRoot = resolve(import.meta.dirname, import.meta.dirname.includes(`${sep}dist${sep}`) ? '../../../..' : '../../..');
@@ -25,8 +30,21 @@ export function loadLabelled(file: string): Labelled[] {
     .map((line) => JSON.parse(line) as Labelled);
 }
 
-/** One example per sentence: its features as the analyzer sees them, and its gold aspects. */
+/** One example per sentence: its features as the analyzer sees them, its gold aspects and where each is judged. */
 export function examplesOf(items: readonly Labelled[]): TrainingExample[] {
   const lexiconOnly = new Analyzer(null, { aspectModel: null });
-  return items.map((item) => ({ features: lexiconOnly.features(item.text), aspects: new Set(item.aspects.map((a) => a.aspect)) }));
+  return items.map((item) => {
+    const view = lexiconOnly.trainingView(item.text);
+    return {
+      features: view.features,
+      aspects: new Set(item.aspects.map((a) => a.aspect)),
+      judged: item.aspects.flatMap((a) => (a.polarity === 'neutral' ? [] : [{ aspect: a.aspect, positive: a.polarity === 'positive', place: view.place(a.aspect) }])),
+    };
+  });
+}
+
+/** The training sentences, without any whose text is also in the frozen test set (one short sentence is). */
+export function trainingSentences(): Labelled[] {
+  const frozen = new Set(loadLabelled(FROZEN_TEST_SET).map((item) => foldedText(item.text).trim()));
+  return TRAINING_SETS.flatMap((file) => loadLabelled(file)).filter((item) => !frozen.has(foldedText(item.text).trim()));
 }

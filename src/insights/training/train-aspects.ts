@@ -1,11 +1,33 @@
-// `npm run train:aspects`: trains the learned aspect model on the whole development set and writes
-// src/insights/analysis/aspect-model.json (the held-out test set is never read). Deterministic: same data, same bytes.
+// `npm run train:aspects`: chooses each aspect's threshold on validation folds of the training sentences, trains the
+// aspect model on all of them and writes src/insights/analysis/aspect-model.json (the frozen test set is never read
+// but to leave out its sentences). Deterministic: same data, same bytes.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { trainAspectModel } from './learn-aspects.js';
-import { ASPECT_THRESHOLD, examplesOf, loadLabelled, repoRoot } from './labelled.js';
+import { AspectId } from '../../reviews/schemas.js';
+import type { AspectModel } from '../analysis/aspect-model.js';
+import { chooseThresholds, trainAspectModel, VALIDATION_FOLDS, type Validation } from './learn-aspects.js';
+import { examplesOf, repoRoot, TRAINING_SETS, trainingSentences } from './labelled.js';
 
-const model = trainAspectModel(examplesOf(loadLabelled('eval/devset.jsonl')), ASPECT_THRESHOLD, 'Trained by `npm run train:aspects` on eval/devset.jsonl');
-const json = `${JSON.stringify(model)}\n`;
-for (const target of ['src/insights/analysis/aspect-model.json', 'dist/src/insights/analysis/aspect-model.json']) writeFileSync(resolve(repoRoot, target), json);
-process.stdout.write(`wrote src/insights/analysis/aspect-model.json (${Object.values(model.weights).reduce((n, w) => n + Object.keys(w).length, 0)} weights, ${(json.length / 1024).toFixed(0)} KiB)\n`);
+export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds`;
+
+/** The shipped aspect model, from the training sentences alone. */
+export function trainShippedAspectModel(): { model: AspectModel; validation: Validation; sentences: number } {
+  const examples = examplesOf(trainingSentences());
+  const validation = chooseThresholds(examples);
+  const thresholds = Object.fromEntries(AspectId.options.map((a) => [a, validation.perAspect[a].threshold]));
+  return { model: trainAspectModel(examples, thresholds, ASPECT_MODEL_ABOUT), validation, sentences: examples.length };
+}
+
+if (process.argv[1]?.endsWith('/insights/training/train-aspects.js')) {
+  const { model, validation, sentences } = trainShippedAspectModel();
+  const json = `${JSON.stringify(model)}\n`;
+  for (const target of ['src/insights/analysis/aspect-model.json', 'dist/src/insights/analysis/aspect-model.json']) writeFileSync(resolve(repoRoot, target), json);
+  const f = (x: number) => x.toFixed(3);
+  process.stdout.write(`${sentences} training sentences; the model alone on ${VALIDATION_FOLDS} validation folds:\n| aspect | threshold | precision | recall | F1 |\n|---|---|---|---|---|\n`);
+  for (const a of AspectId.options) {
+    const v = validation.perAspect[a];
+    process.stdout.write(`| ${a} | ${v.threshold} | ${f(v.precision)} | ${f(v.recall)} | ${f(v.f1)} |\n`);
+  }
+  process.stdout.write(`| **macro** | | | | **${f(validation.macroF1)}** |\n`);
+  process.stdout.write(`wrote src/insights/analysis/aspect-model.json (${Object.values(model.weights).reduce((n, w) => n + Object.keys(w).length, 0)} weights, ${(json.length / 1024).toFixed(0)} KiB)\n`);
+}
