@@ -153,7 +153,7 @@ describe('insights dataset', () => {
     const doc = (await (await fetch(`${server.url}/insights.json`)).json()) as {
       aspects: { id: string; mentions: number; positive: number; negative: number; neutral: number; reviewIds: { positive: string[]; negative: string[]; neutral: string[] }; quotes: { positive: { reviewId: string; text: string; rating: number }[]; negative: { reviewId: string; text: string }[] }; trend: { quarter: string; mentions: number }[] }[];
       entities: { technicians: { name: string; mentions: number; averageRating: number; reviewIds: string[] }[]; services: { id: string; mentions: number; averageRating: number; reviewIds: string[] }[]; serviceAreas: { name: string; mentions: number; reviewIds: string[] }[] };
-      topics: { phrase: string; mentions: number; reviewIds: string[] }[];
+      topics: { phrase: string; phrases: string[]; mentions: number; reviewIds: string[]; quotes: { reviewId: string; text: string }[] }[];
       faq: { reviewIds: string[] }[];
       summary: { figures: { reviewCount: number; averageRating: number } };
     };
@@ -201,7 +201,10 @@ describe('insights dataset', () => {
     }
     for (const topic of doc.topics) {
       expect(topic.mentions).toBe(topic.reviewIds.length);
-      for (const id of topic.reviewIds) expect(fold(byId.get(id)!.text).replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ')).toContain(topic.phrase);
+      expect(topic.phrases[0]).toBe(topic.phrase);
+      const words = (text: string) => ` ${fold(text).replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+      for (const id of topic.reviewIds) expect(topic.phrases.some((p) => words(byId.get(id)!.text).includes(` ${p} `)), id).toBe(true);
+      for (const quote of topic.quotes) expect(byId.get(quote.reviewId)!.text).toContain(quote.text);
     }
     for (const q of doc.faq) for (const id of q.reviewIds) expect(byId.has(id)).toBe(true);
     expect(doc.summary.figures.reviewCount).toBe(published.length);

@@ -44,14 +44,25 @@ const EntityFields = {
   reviewIds: z.array(z.string()).describe('Every review counted, newest first'),
 };
 
+export const TopicQuote = z
+  .object({
+    reviewId: z.string(),
+    date: IsoDate,
+    rating: z.number().int().min(1).max(5),
+    text: z.string().describe('The sentence of the review that uses the phrase, as written'),
+  })
+  .strict();
+
 export const TopicInsight = z
   .object({
-    phrase: z.string().describe('A recurring phrase found in the reviews (lowercase, accents folded)'),
+    phrase: z.string().describe('A recurring phrase found in the reviews (lowercase, accents folded): the most used of the topic'),
+    phrases: z.array(z.string()).describe('Every phrase the topic counts: its name first, then near-duplicates merged into it ("ceiling fan", "ceiling fans")'),
     mentions: z.number().int(),
     positive: z.number().int().describe('Reviews using it whose overall sentiment is positive'),
     negative: z.number().int(),
     sentiment: Share.describe('Mean overall sentiment of the reviews using it'),
     examples: z.array(z.string()).describe('Review ids of the newest uses'),
+    quotes: z.array(TopicQuote).describe('The sentences of the newest uses'),
     reviewIds: z.array(z.string()),
   })
   .strict();
@@ -134,6 +145,7 @@ export type Tally = z.infer<typeof Tally>;
 export type Quote = z.infer<typeof Quote>;
 export type AspectInsight = z.infer<typeof AspectInsight>;
 export type TopicInsight = z.infer<typeof TopicInsight>;
+export type TopicQuote = z.infer<typeof TopicQuote>;
 export type FaqItem = z.infer<typeof FaqItem>;
 export type SummaryInsight = z.infer<typeof SummaryInsight>;
 export type InsightsDocument = z.infer<typeof InsightsDocument>;

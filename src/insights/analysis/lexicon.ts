@@ -166,7 +166,7 @@ const quality: Table = {
     'still leaking', 'still leaks', 'leaking again', 'leaks again', 'same problem', 'same issue', 'problem came back',
     'came back', 'not fixed', 'never fixed', 'didnt fix', 'didn t fix', 'failed again', 'shoddy', 'sloppy',
     'sloppy work', 'poor workmanship', 'poor quality', 'botched', 'half assed', 'hack job', 'hack', 'subpar', 'sub par',
-    'cut corners', 'cutting corners', 'redo', 'redone', 'had to redo', 'had to call another company',
+    'cut corners', 'corners cut', 'cutting corners', 'redo', 'redone', 'had to redo', 'had to call another company',
     'tripped again', 'keeps tripping', 'lasted a week',
     'lasted a month', 'only lasted', 'made it worse', 'worse than before', 'code violation', 'not up to code',
     'died again', 'went out again', 'keeps going out', 'out again', 'still wont', 'still doesnt', 'still isnt', 'still not',
@@ -496,6 +496,16 @@ export const SERVICE_WORDS: readonly { name: string[]; words: string[] }[] = [
   { name: ['inspection', 'safety'], words: ['inspection', 'inspected', 'safety check'] },
   { name: ['maintenance', 'tune up', 'tune-up'], words: ['maintenance', 'tune up', 'tuneup', 'checkup', 'check up', 'maintenance plan', 'service plan', 'membership'] },
 ];
+
+/**
+ * Words of how a customer found, rates or has long used the business rather than of the work ("after reading
+ * reviews on Yelp", "five stars", "long-time customer"): a phrase with one of them is review boilerplate, never a topic.
+ */
+export const REVIEW_TALK: ReadonlySet<string> = new Set([
+  'review', 'reviews', 'reviewed', 'star', 'stars', 'rating', 'google', 'yelp', 'nextdoor', 'facebook', 'angi', 'angie',
+  'angies', 'bbb', 'homeadvisor', 'thumbtack', 'online', 'website', 'recommend', 'recommended', 'recommendation', 'referral',
+  'customer', 'customers',
+]);
 
 export const INSTALL_WORDS: ReadonlySet<string> = new Set(['install', 'installed', 'installation', 'installing', 'new', 'replace', 'replaced', 'replacement', 'replacing', 'upgrade', 'upgraded', 'put in', 'swap', 'swapped']);
 export const REPAIR_WORDS: ReadonlySet<string> = new Set(['repair', 'repaired', 'fix', 'fixed', 'fixing', 'broke', 'broken', 'leak', 'leaking', 'stopped', 'not working', 'died', 'quit']);

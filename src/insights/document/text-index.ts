@@ -2,7 +2,7 @@
 // whether it describes urgent work, and how many reviews use each word and phrase. A text is read once, when it is
 // put; the counts follow each text put and deleted.
 import { foldedText } from '../analysis/fold.js';
-import { ENTRIES, INTENSIFIERS, NEGATORS, URGENCY_TERMS } from '../analysis/lexicon.js';
+import { ENTRIES, INSTALL_WORDS, INTENSIFIERS, NEGATORS, REPAIR_WORDS, REVIEW_TALK, URGENCY_TERMS } from '../analysis/lexicon.js';
 
 /** What one text contributes, as ids into its index's words and phrases. */
 export interface TextFeatures {
@@ -17,6 +17,10 @@ export interface Phrase {
   readonly words: readonly number[];
   /** The whole phrase is an opinion entry of the lexicon ("on time"): never a topic. */
   readonly opinion: boolean;
+  /** It names an aspect ("shoe covers", "call fee", "careful work"): the aspects report it, never a topic. */
+  readonly aspect: boolean;
+  /** It talks of reviewing or finding the business ("reading reviews"): boilerplate, never a topic. */
+  readonly boilerplate: boolean;
   /** Left to the topic finder, which decides it once per phrase. */
   nounPhrase?: boolean;
 }
@@ -30,6 +34,21 @@ const STOPWORDS = new Set(
     'today yesterday week weeks year years month months thing things way made make said told ask asked new old first last')
     .split(' '),
 );
+
+/**
+ * Whether some run of the words is a lexicon entry with an aspect. A lone word for the work itself ("repair",
+ * "install") does not count: "ac repair" and "water heater install" are topics.
+ */
+function namesAspect(words: readonly string[]): boolean {
+  for (let from = 0; from < words.length; from++) {
+    for (let to = from + 1; to <= words.length; to++) {
+      const run = words.slice(from, to);
+      if (run.length === 1 && (INSTALL_WORDS.has(run[0]!) || REPAIR_WORDS.has(run[0]!))) continue;
+      if (ENTRIES[run.join(' ')]?.aspect !== undefined) return true;
+    }
+  }
+  return false;
+}
 
 /** A word no topic phrase may contain: opinions, negators, intensifiers, numbers and single letters. */
 function excluded(word: string): boolean {
@@ -222,8 +241,15 @@ export class TextIndex {
   }
 
   private newPhrase(words: number[]): number {
-    const text = words.map((w) => this.wordText[w]!).join(' ');
-    this.phrases.push({ text, words, opinion: ENTRIES[text]?.valence !== undefined });
+    const written = words.map((w) => this.wordText[w]!);
+    const text = written.join(' ');
+    this.phrases.push({
+      text,
+      words,
+      opinion: ENTRIES[text]?.valence !== undefined,
+      aspect: namesAspect(written),
+      boilerplate: written.some((w) => REVIEW_TALK.has(w)),
+    });
     return this.phrases.length - 1;
   }
 }

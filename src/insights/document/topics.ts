@@ -1,11 +1,13 @@
-// Recurring phrases beyond the eight aspects, found from the data: sticky two- and three-word phrases that many
-// reviews share, with no opinion word in them, ranked by how many reviews use them.
+// Recurring phrases beyond the eight aspects, found from the data: sticky two- and three-word noun phrases that many
+// reviews share, with no opinion, aspect, name or review boilerplate in them ("reading reviews"), near-duplicates
+// merged ("ceiling fan", "ceiling fans"), ranked by how many reviews use them, each with the sentences behind it.
 import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
-import type { TopicInsight } from '../../reviews/insights-document.js';
+import type { TopicInsight, TopicQuote } from '../../reviews/insights-document.js';
 import type { PublishedReview } from '../../reviews/published.js';
 import type { Business } from '../../reviews/schemas.js';
 import { fold } from '../../reviews/text.js';
+import { foldedText } from '../analysis/fold.js';
 import type { Contribution } from './contribution.js';
 import { MIN_MENTIONS } from './insights.js';
 import { OrderedReviews } from './ordered.js';
@@ -43,14 +45,46 @@ function nameWords(business: Business | null, index: TextIndex): Set<number> {
   return new Set(names.flatMap((n) => index.wordId(n) ?? []));
 }
 
+/** The form of a phrase its near-duplicates share: each word without a plural "s" ("ceiling fans" → "ceiling fan"). */
+const mergeKey = (text: string) =>
+  text
+    .split(' ')
+    .map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w))
+    .join(' ');
+
+/** A topic: the phrase that names it (the most used) and every phrase it counts, the name first. */
+interface TopicGroup {
+  lead: number;
+  members: number[];
+}
+
+const SENTENCE = /[^.!?\n]+[.!?]*/g;
+const QUOTE_LENGTH = 240;
+
+/** The first sentence of `text` that uses one of `phrases` (folded word runs), as written. */
+function sentenceUsing(text: string, phrases: readonly string[]): string | undefined {
+  for (const m of text.matchAll(SENTENCE)) {
+    const words = ` ${foldedText(m[0]).split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ')} `;
+    if (phrases.some((p) => words.includes(` ${p} `))) {
+      const sentence = m[0].trim();
+      return sentence.length > QUOTE_LENGTH ? `${sentence.slice(0, QUOTE_LENGTH - 1).trimEnd()}…` : sentence;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The topics, kept up to date as reviews come and go: the text index counts every phrase, and the reviews of each
  * phrase listed as a topic are kept in review order (a phrase that becomes a topic has its reviews collected once).
  */
 export class Topics {
   private readonly index = new TextIndex();
-  /** Per phrase listed as a topic by the last `sections`: the reviews that use it. */
+  /** Per topic listed by the last `sections`, by its lead phrase: the reviews that use one of its phrases. */
   private readonly users = new Map<number, OrderedReviews>();
+  /** Each phrase of a listed topic → the topic's lead phrase. */
+  private leadOf = new Map<number, number>();
+  /** Per listed topic: its phrases, as a key that changes when a phrase joins or leaves it. */
+  private membersOf = new Map<number, string>();
 
   /** The features of a review's text (read only when the text is new to the index). */
   features(review: PublishedReview): TextFeatures {
@@ -62,12 +96,22 @@ export class Topics {
     this.index.delete(reviewId);
   }
 
+  /** The listed topics a contribution uses, each once (a review may use two phrases of one topic). */
+  private topicsOf(c: Contribution): Set<number> {
+    const leads = new Set<number>();
+    for (const p of c.features.phrases) {
+      const lead = this.leadOf.get(p);
+      if (lead !== undefined) leads.add(lead);
+    }
+    return leads;
+  }
+
   add(c: Contribution): void {
-    for (const p of c.features.phrases) this.users.get(p)?.add(c);
+    for (const lead of this.topicsOf(c)) this.users.get(lead)?.add(c);
   }
 
   remove(c: Contribution): void {
-    for (const p of c.features.phrases) this.users.get(p)?.remove(c);
+    for (const lead of this.topicsOf(c)) this.users.get(lead)?.remove(c);
   }
 
   /** `all` holds every contribution counted in, in review order. */
@@ -76,12 +120,17 @@ export class Topics {
     if (index.stale()) {
       index.clear();
       this.users.clear();
+      this.membersOf.clear();
       for (const c of all) c.features = index.put(c.review.id, c.review.text);
     }
-    const kept = this.topicPhrases(business);
-    for (const p of this.users.keys()) if (!kept.includes(p)) this.users.delete(p);
-    this.collectUsers(kept.filter((p) => !this.users.has(p)), all);
-    return kept.map((p) => {
+    const groups = this.topicGroups(business);
+    const members = new Map(groups.map((g) => [g.lead, g.members.join(' ')]));
+    // A topic no longer listed, or whose phrases changed, has its reviews collected again.
+    for (const lead of this.users.keys()) if (members.get(lead) !== this.membersOf.get(lead)) this.users.delete(lead);
+    this.membersOf = members;
+    this.leadOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g.lead] as const)));
+    this.collectUsers(groups.filter((g) => !this.users.has(g.lead)), all);
+    return groups.map(({ lead: p, members: memberIds }) => {
       const using = this.users.get(p)!.contributions();
       let positive = 0;
       let negative = 0;
@@ -93,20 +142,30 @@ export class Topics {
         sentiment += score;
       }
       const ids = this.users.get(p)!.ids();
+      const phrases = memberIds.map((m) => index.phrases[m]!.text);
+      const quotes = using.slice(0, EXAMPLES).flatMap(({ review }): TopicQuote[] => {
+        const text = sentenceUsing(review.text, phrases);
+        return text === undefined ? [] : [{ reviewId: review.id, date: review.date, rating: review.rating, text }];
+      });
       return {
-        phrase: index.phrases[p]!.text,
+        phrase: phrases[0]!,
+        phrases,
         mentions: ids.length,
         positive,
         negative,
         sentiment: Math.round((sentiment / ids.length) * 100) / 100,
         examples: ids.slice(0, EXAMPLES),
+        quotes,
         reviewIds: ids,
       };
     });
   }
 
-  /** The phrases to list, best first: used by many reviews, sticky, no opinion or name in them, noun phrases. */
-  private topicPhrases(business: Business | null): number[] {
+  /**
+   * The topics to list, best first: phrases used by many reviews, sticky, with no opinion, aspect, name or
+   * boilerplate in them, noun phrases; a phrase whose near-duplicate is listed joins its topic.
+   */
+  private topicGroups(business: Business | null): TopicGroup[] {
     const { index } = this;
     const counts = index.counts();
     const names = nameWords(business, index);
@@ -116,7 +175,7 @@ export class Topics {
       const mentions = counts.phrases[p]!;
       if (mentions < MIN_MENTIONS) continue;
       const phrase = phrases[p]!;
-      if (phrase.opinion || phrase.words.some((w) => names.has(w))) continue;
+      if (phrase.opinion || phrase.aspect || phrase.boilerplate || phrase.words.some((w) => names.has(w))) continue;
       const rarest = Math.min(...phrase.words.map((w) => counts.words[w]!));
       if (mentions / rarest >= STICKINESS) candidates.push(p);
     }
@@ -124,24 +183,34 @@ export class Topics {
     candidates.sort((a, b) => mentionsOf(b) - mentionsOf(a) || (phrases[a]!.text < phrases[b]!.text ? -1 : 1));
     // A phrase inside a longer one used by nearly the same reviews says nothing new ("water heater" vs "new water
     // heater"). Tagging is the costly test, so it runs last and only as far down the ranking as the topics reach.
-    const kept: number[] = [];
+    const kept: TopicGroup[] = [];
+    const byKey = new Map<string, TopicGroup>();
     for (const p of candidates) {
       const phrase = phrases[p]!;
-      const overlaps = kept.some((k) => {
+      const twin = byKey.get(mergeKey(phrase.text));
+      if (twin) {
+        twin.members.push(p);
+        continue;
+      }
+      if (kept.length === TOPICS) continue;
+      const overlaps = kept.some(({ lead: k }) => {
         const other = phrases[k]!.text;
         return (other.includes(phrase.text) || phrase.text.includes(other)) && Math.min(mentionsOf(k), mentionsOf(p)) / Math.max(mentionsOf(k), mentionsOf(p)) > 0.8;
       });
-      if (!overlaps && (phrase.nounPhrase ??= isNounPhrase(phrase.text))) kept.push(p);
-      if (kept.length === TOPICS) break;
+      if (!overlaps && (phrase.nounPhrase ??= isNounPhrase(phrase.text))) {
+        const group = { lead: p, members: [p] };
+        kept.push(group);
+        byKey.set(mergeKey(phrase.text), group);
+      }
     }
     return kept;
   }
 
-  /** Lists the reviews of phrases that were not topics before: one pass over every contribution. */
-  private collectUsers(phrases: readonly number[], all: readonly Contribution[]): void {
-    if (phrases.length === 0) return;
-    const lists = new Map(phrases.map((p) => [p, new OrderedReviews()]));
-    for (const c of all) for (const p of c.features.phrases) lists.get(p)?.add(c);
-    for (const [p, list] of lists) this.users.set(p, list);
+  /** Lists the reviews of topics that were not listed before: one pass over every contribution. */
+  private collectUsers(groups: readonly TopicGroup[], all: readonly Contribution[]): void {
+    if (groups.length === 0) return;
+    const lists = new Map(groups.map((g) => [g.lead, new OrderedReviews()]));
+    for (const c of all) for (const lead of this.topicsOf(c)) lists.get(lead)?.add(c);
+    for (const [lead, list] of lists) this.users.set(lead, list);
   }
 }

@@ -1,0 +1,68 @@
+// Topics are what customers talk about: review boilerplate and aspect phrases are never topics, near-duplicates make
+// one topic, and each topic names its phrases and quotes the sentences behind it.
+import { describe, expect, it } from 'vitest';
+import { Analyzer } from '../src/insights/analysis/analyzer.js';
+import { aggregate } from '../src/insights/document/aggregate.js';
+import type { PublishedReview } from '../src/reviews/published.js';
+
+const openings = ['I called them after reading reviews on Yelp.', 'Found them after reading reviews on Google.', 'Booked after reading reviews on Nextdoor.'];
+const work = [
+  'The ceiling fan in the nursery wobbled and he balanced it.',
+  'He hung two ceiling fans in the bedrooms.',
+  'Our water heater was leaking from the valve.',
+  'He wore shoe covers the whole time.',
+  'The new ceiling fan is silent.',
+];
+
+function reviews(): PublishedReview[] {
+  return Array.from({ length: 40 }, (_, i) => ({
+    id: `t-${String(i).padStart(3, '0')}`,
+    date: `2026-0${1 + (i % 9)}-${String(10 + (i % 18)).padStart(2, '0')}`,
+    rating: 1 + (i % 5),
+    text: `${openings[i % openings.length]} ${work[i % work.length]} ${work[(i + 2) % work.length]}`,
+    author: 'A. Customer',
+    technicians: [],
+    services: [],
+    updatedAt: '2026-11-01T00:00:00.000Z',
+  }));
+}
+
+describe('topics', () => {
+  const list = reviews();
+  const analyzer = new Analyzer(null);
+  const doc = aggregate(null, list, new Map(list.map((r) => [r.id, analyzer.analyze(r)])), { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' });
+  const folded = (text: string) => ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+
+  it('leaves out review boilerplate and phrases that name an aspect, though every review has one', () => {
+    const phrases = doc.topics.flatMap((t) => t.phrases);
+    expect(phrases).not.toContain('reading reviews');
+    expect(phrases.some((p) => p.includes('review') || p.includes('yelp'))).toBe(false);
+    expect(phrases).not.toContain('shoe covers');
+    expect(phrases).toContain('water heater');
+  });
+
+  it('merges a phrase and its plural into one topic named by the more used, counting each review once', () => {
+    const fans = doc.topics.filter((t) => t.phrases.some((p) => p.startsWith('ceiling fan')));
+    expect(fans).toHaveLength(1);
+    const [topic] = fans;
+    expect([...topic!.phrases].sort()).toEqual(['ceiling fan', 'ceiling fans']);
+    const using = list.filter((r) => / ceiling fans? /.test(folded(r.text)));
+    expect(topic!.reviewIds).toEqual([...using].sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1)).map((r) => r.id));
+    expect(topic!.mentions).toBe(using.length);
+    const count = (phrase: string) => list.filter((r) => folded(r.text).includes(` ${phrase} `)).length;
+    expect(topic!.phrase).toBe(count('ceiling fan') >= count('ceiling fans') ? 'ceiling fan' : 'ceiling fans');
+  });
+
+  it('quotes, for its newest uses, the sentence that uses one of its phrases, as written', () => {
+    for (const topic of doc.topics) {
+      expect(topic.quotes.map((q) => q.reviewId)).toEqual(topic.examples);
+      for (const quote of topic.quotes) {
+        const review = list.find((r) => r.id === quote.reviewId)!;
+        expect(review.text).toContain(quote.text);
+        expect(quote.text).not.toMatch(/reading reviews/);
+        expect(topic.phrases.some((p) => folded(quote.text).includes(` ${p} `))).toBe(true);
+        expect(quote).toMatchObject({ date: review.date, rating: review.rating });
+      }
+    }
+  });
+});
