@@ -10,12 +10,12 @@ import { outcomesOf, summarize } from '../src/insights/training/scores.js';
 import { trainShippedAspectModel } from '../src/insights/training/train-aspects.js';
 
 describe('evaluation on the frozen test set', () => {
-  it('keeps macro-F1 ≥ 0.80, every aspect ≥ 0.68 and aspect polarity ≥ 0.85 (measured 2026-11-26: 0.820, 0.714, 0.88)', () => {
+  it('keeps macro-F1 ≥ 0.83, every aspect ≥ 0.76 and aspect polarity ≥ 0.88 (measured 2026-11-26: 0.848, 0.786, 0.898)', () => {
     const analyzer = new Analyzer(null);
     const scores = summarize(outcomesOf(loadLabelled(FROZEN_TEST_SET), () => analyzer));
-    expect(scores.macroF1).toBeGreaterThanOrEqual(0.8);
-    for (const aspect of scores.perAspect) expect(aspect.f1, aspect.aspect).toBeGreaterThanOrEqual(0.68);
-    expect(scores.polarityAccuracy).toBeGreaterThanOrEqual(0.85);
+    expect(scores.macroF1).toBeGreaterThanOrEqual(0.83);
+    for (const aspect of scores.perAspect) expect(aspect.f1, aspect.aspect).toBeGreaterThanOrEqual(0.76);
+    expect(scores.polarityAccuracy).toBeGreaterThanOrEqual(0.88);
   });
 
   it('reaches ≥ 0.85 sentence polarity accuracy on the UCI Yelp sentences, which it never trained on', () => {
@@ -26,7 +26,7 @@ describe('evaluation on the frozen test set', () => {
 });
 
 describe('shipped models', () => {
-  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 180_000 }, () => {
+  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 300_000 }, () => {
     const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/aspect-model.json'), 'utf8');
     expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);
   });

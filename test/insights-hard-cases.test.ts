@@ -26,6 +26,10 @@ describe('hard cases the aspect model fixed', () => {
       ["Found a pile of sheet-metal screws and a soda can in the attic next to the new air handler.", {"cleanliness": "negative"}],
       ["He apologised twice for the noise, which was sweet.", {"professionalism": "positive"}],
       ["Asked permission before going into any room, which I really appreciated.", {"professionalism": "positive"}],
+      ["Quiet as anything now, you can barely hear the air handler kick on.", {"quality": "positive"}],
+      ["Every time the heat kicks on now there's a burning smell that wasn't there before.", {"quality": "negative"}],
+      ["Traced a buried junction box behind the fridge using nothing but a tone generator and patience.", {"expertise": "positive"}],
+      ["Every fixture is level and every switch plate is flush.", {"quality": "positive"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });
@@ -38,10 +42,15 @@ describe('hard cases the aspect model fixed', () => {
       ["waited 2 weeks for an estemate, never got one", {"responsiveness": "negative"}],
       ["cleaned up realy nice after, even took the old ducts away", {"cleanliness": "positive"}],
       ["sawdust and wire bits evrywhere, had to clean it all myself", {"cleanliness": "negative"}],
-      ["to much money for a simple lite fixture install", {"price": "negative"}],
       ["Your man was dead sound, chatted away with us and was very mannerly.", {"professionalism": "positive"}],
       ["Rang them Tuesday arvo, bloke was here Wednesday at 8 sharp like they said.", {"punctuality": "positive", "responsiveness": "positive"}],
       ["Knew his onions, that one.", {"expertise": "positive"}],
+      ["Very curtious and respecful, wiped his feet evry time he came in.", {"cleanliness": "positive", "professionalism": "positive"}],
+      ["He new what he was doing and the furnace has ran great ever sence", {"expertise": "positive", "quality": "positive"}],
+      ["came out on a sunday wich no one else would do", {"responsiveness": "positive"}],
+      ["found a loose neutral in the pannel no one else could find", {"expertise": "positive"}],
+      ["tech was their rite at 8 like they promised", {"punctuality": "positive"}],
+      ["Cracking sparky, had the fault traced in five minutes flat.", {"expertise": "positive"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });
@@ -49,14 +58,16 @@ describe('hard cases the aspect model fixed', () => {
 
   describe('sarcasm: praise that means blame', () => {
     it.each([
-      ["Gotta admire a company that treats \"between 1 and 5\" as a loose suggestion.", {"punctuality": "negative"}],
       ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],
-      ["Apparently \"we'll keep you posted\" means radio silence for nine days.", {"communication": "negative"}],
       ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
       ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
       ["Really loved scrubbing refrigerant oil off my patio after they left.", {"cleanliness": "negative"}],
       ["Genuinely impressed by how long a company can go without returning a call.", {"responsiveness": "negative"}],
-      ["Impressive, really, to install a GFCI upside down and backwards.", {"expertise": "negative", "quality": "negative"}],
+      ["So thoughtful of them to leave every screw they removed sprinkled across my hardwood floor.", {"cleanliness": "negative"}],
+      ["My favorite part is the outlet that only works if you wiggle the plug just right.", {"quality": "negative"}],
+      ["Congratulations, the sink now drains directly into the cabinet.", {"quality": "negative"}],
+      ["Nice of him to show up right as I was leaving for work, two hours after the window closed.", {"punctuality": "negative"}],
+      ["Left a message Friday about a gushing pipe, they got back to me Wednesday, so that was fun.", {"responsiveness": "negative"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });
@@ -66,10 +77,12 @@ describe('hard cases the aspect model fixed', () => {
     it.each([
       ["Not once did he acknowledge my elderly mother, just brushed past her on his way to the basement.", {"professionalism": "negative"}],
       ["Didn't bother to tell us the power would be off for six hours.", {"communication": "negative"}],
-      ["Didn't leave so much as a screw behind after swapping the ductwork.", {"cleanliness": "positive"}],
       ["Haven't had a single breaker trip since they split the kitchen circuits.", {"quality": "positive"}],
       ["Never once made me feel rushed, and answered every question about the new thermostat.", {"communication": "positive", "professionalism": "positive"}],
       ["Couldn't tell a GFCI from a regular outlet.", {"expertise": "negative"}],
+      ["Not a single word about what was actually wrong with the compressor.", {"communication": "negative"}],
+      ["Not one word about the cracked flange until I found it myself a week later.", {"communication": "negative"}],
+      ["Never made it to any of the three appointment windows.", {"punctuality": "negative"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });
@@ -82,13 +95,17 @@ describe('hard cases the aspect model fixed', () => {
       ["He got here early, I'll give him that, but he was short with me the entire visit.", {"professionalism": "negative", "punctuality": "positive"}],
       ["Slow to get back to us, but once he was here he found the hidden leak behind the tub in minutes.", {"expertise": "positive", "responsiveness": "negative"}],
       ["Tidied up after themselves nicely, but two of the new dimmers buzz constantly.", {"cleanliness": "positive", "quality": "negative"}],
-      ["Quick to come out, slow to actually get it cooling.", {"quality": "negative", "responsiveness": "positive"}],
       ["He diagnosed the slab leak quickly, I'll give him that, but the reroute he ran is already sweating and dripping.", {"expertise": "positive", "quality": "negative"}],
       ["Always on time for our maintenance visits, though the plan price has crept up every year.", {"price": "negative", "punctuality": "positive"}],
       ["They came out within hours, but the tech seemed baffled by a pretty basic heat pump.", {"expertise": "negative", "responsiveness": "positive"}],
       ["Knew his way around a panel, just didn't say more than three words about what he found.", {"communication": "negative", "expertise": "positive"}],
       ["Window was 8 to 10, he rolled in at 12:40 and nobody ever rang to say so.", {"communication": "negative", "punctuality": "negative"}],
       ["Texted at 8:40 to say he was ten minutes out and was knocking at 8:50.", {"communication": "positive", "punctuality": "positive"}],
+      ["He explained the issue fine, he just did it like I was an idiot.", {"communication": "positive", "professionalism": "negative"}],
+      ["He was right on time, and then spent three hours failing to figure out why the blower wouldn't start.", {"expertise": "negative", "punctuality": "positive"}],
+      ["Knew exactly why the lights dimmed when the AC kicked on, but charged like a surgeon for the privilege.", {"expertise": "positive", "price": "negative"}],
+      ["He knew exactly what the problem was, he just wasn't interested in telling me.", {"communication": "negative", "expertise": "positive"}],
+      ["He admitted he wasn't sure what was causing the flicker and offered to bring in a senior guy.", {"expertise": "negative", "professionalism": "positive"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });
@@ -98,6 +115,7 @@ describe('hard cases the aspect model fixed', () => {
     it.each([
       ["Does anyone know if they do septic work too?", {}],
       ["Our kitchen drain has always been slow because of the old cast iron.", {}],
+      ["How this company is still in business, I have no idea.", {}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });

@@ -2,13 +2,13 @@
 // negation, technicians and services recognised; every judgement carries the words that decided it.
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import type { AspectId, Business } from '../../reviews/schemas.js';
+import { AspectId, type Business } from '../../reviews/schemas.js';
 import { EntityMatcher } from './entities.js';
 import { foldedText } from './fold.js';
 import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS, RECURRENCE } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
-import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel } from './aspect-model.js';
+import { aspectFeatures, aspectPolarityFeatures, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel } from './aspect-model.js';
 import shippedAspectModel from './aspect-model.json' with { type: 'json' };
 
 export type Label = 'positive' | 'negative' | 'neutral';
@@ -288,10 +288,12 @@ interface ClauseReading {
   /** How much it weighs in the review's sentiment (contrast). */
   weight: number;
   judged: ClauseJudgement[];
-  /** What the polarity regression reads in it, whatever the aspect. */
-  polarityFeatures: string[];
+  /** What the polarity regression reads in it, whatever the aspect: made when an aspect is judged in it. */
+  polarityFeatures?: string[];
   /** The aspect model's features of the clause alone, made when a sentence of several clauses needs them. */
   detection?: string[];
+  /** The aspect model's probability of each aspect (AspectId order) on `detection`. */
+  probabilities?: number[];
 }
 
 /** A sentence: its clauses, its lean and the aspect model's features of the whole. */
@@ -312,7 +314,7 @@ export interface ClauseCandidate {
  * The clause an aspect is judged in: the one where the lexicon judged it most strongly, else the one the aspect model
  * finds most about it (the only one, in a sentence of one clause). Training and analysis choose alike.
  */
-export function chooseClause(candidates: readonly ClauseCandidate[], probability: (features: string[]) => number): number {
+export function chooseClause(candidates: readonly ClauseCandidate[], probability: (clause: number) => number): number {
   let best = -1;
   candidates.forEach((c, i) => {
     if (c.lexiconScore !== undefined && (best < 0 || Math.abs(c.lexiconScore) > Math.abs(candidates[best]!.lexiconScore!))) best = i;
@@ -320,7 +322,7 @@ export function chooseClause(candidates: readonly ClauseCandidate[], probability
   if (best >= 0 || candidates.length === 1) return Math.max(best, 0);
   let bestProbability = -1;
   candidates.forEach((c, i) => {
-    const p = probability(c.detection());
+    const p = probability(i);
     if (p > bestProbability) [best, bestProbability] = [i, p];
   });
   return best;
@@ -391,7 +393,6 @@ export class Analyzer {
         polarity,
         weight: clause.afterContrast ? AFTER_CONTRAST : clause.beforeContrast ? BEFORE_CONTRAST : 1,
         judged: judgeClause(clause.tokens, matches, clauseText).filter((j) => label(j.score) !== 'neutral'),
-        polarityFeatures: clausePolarityFeatures(clause.tokens.map((t) => t.norm), polarity, NEGATORS),
       };
     });
     const weights = read.reduce((s, c) => s + c.weight, 0);
@@ -413,6 +414,7 @@ export class Analyzer {
 
   private polarityFeatures(reading: SentenceReading, aspect: AspectId, clause: number): string[] {
     const c = reading.clauses[clause]!;
+    c.polarityFeatures ??= clausePolarityFeatures(c.tokens.map((t) => t.norm), c.polarity, NEGATORS);
     return aspectPolarityFeatures(c.polarityFeatures, reading.lean, c.judged.find((j) => j.aspect === aspect)?.score, aspect);
   }
 
@@ -434,7 +436,13 @@ export class Analyzer {
     const polarities: SentenceExplanation['polarity'] = [];
     for (const decision of decisions) {
       if (!decision.found) continue;
-      const index = chooseClause(this.candidates(reading, decision.aspect), (features) => aspectProbability(model, features, decision.aspect));
+      const candidates = this.candidates(reading, decision.aspect);
+      const aspectIndex = AspectId.options.indexOf(decision.aspect);
+      const index = chooseClause(candidates, (i) => {
+        const c = reading.clauses[i]!;
+        c.probabilities ??= decideAspects(model, candidates[i]!.detection(), 0).map((d) => d.probability);
+        return c.probabilities[aspectIndex]!;
+      });
       const clause = reading.clauses[index]!;
       const lexicon = clause.judged.find((j) => j.aspect === decision.aspect);
       const polarity = decidePolarity(model, this.polarityFeatures(reading, decision.aspect, index), reasons);

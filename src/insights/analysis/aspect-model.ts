@@ -90,19 +90,21 @@ export function aspectProbability(model: AspectModel, features: readonly string[
  */
 export function decideAspects(model: AspectModel, features: readonly string[], reasons = 3, explainAll = false): AspectDecision[] {
   const table = featureTable(model);
-  const rows = features.flatMap((f) => {
+  const z = AspectId.options.map((aspect) => model.bias[aspect] ?? 0);
+  const weighed: (readonly [string, Float64Array])[] = [];
+  for (const f of features) {
     const row = table.get(f);
-    return row ? [[f, row] as const] : [];
-  });
+    if (!row) continue;
+    for (let a = 0; a < z.length; a++) z[a]! += row[a]!;
+    if (reasons > 0) weighed.push([f, row]);
+  }
   return AspectId.options.map((aspect, a) => {
-    let z = model.bias[aspect] ?? 0;
-    for (const [, row] of rows) z += row[a]!;
-    const probability = sigmoid(z);
+    const probability = sigmoid(z[a]!);
     const threshold = model.thresholds[aspect] ?? 0.5;
     const found = probability >= threshold;
     if (reasons === 0 || (!found && !explainAll)) return { aspect, probability, threshold, found, reasons: [] };
     // A found aspect is explained by what spoke for it; one not found, by what spoke against it.
-    const strongest = rows
+    const strongest = weighed
       .filter(([, row]) => (found ? row[a]! > 0 : row[a]! < 0))
       .sort((x, y) => Math.abs(y[1][a]!) - Math.abs(x[1][a]!) || (x[0] < y[0] ? -1 : 1))
       .slice(0, reasons)

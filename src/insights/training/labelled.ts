@@ -16,7 +16,20 @@ export interface Labelled {
 /** The frozen test set: written and labelled before any tuning, never edited, never trained on (eval/FROZEN.md). */
 export const FROZEN_TEST_SET = 'eval/frozen-test.jsonl';
 /** The labelled corpus (eval/README.md). */
-export const CORPUS = ['eval/corpus/hvac.jsonl', 'eval/corpus/plumbing.jsonl', 'eval/corpus/electrical.jsonl', 'eval/corpus/mixed.jsonl'];
+export const CORPUS = [
+  'eval/corpus/hvac.jsonl',
+  'eval/corpus/plumbing.jsonl',
+  'eval/corpus/electrical.jsonl',
+  'eval/corpus/mixed.jsonl',
+  'eval/corpus/extra-quality-expertise.jsonl',
+  'eval/corpus/extra-professionalism-communication.jsonl',
+  'eval/corpus/extra-timing.jsonl',
+  'eval/corpus/extra-mixed.jsonl',
+  'eval/corpus/extra-2-quality.jsonl',
+  'eval/corpus/extra-2-expertise.jsonl',
+  'eval/corpus/extra-2-conduct.jsonl',
+  'eval/corpus/extra-2-long.jsonl',
+];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
 

@@ -99,7 +99,7 @@ export function trainAspectModel(examples: readonly TrainingExample[], threshold
   // chosen with the aspect weights just learnt.
   const judged = examples.flatMap((e) => e.judged);
   const polarity = encode(
-    judged.map(({ aspect, place }) => place.polarityFeatures(chooseClause(place.candidates, (features) => aspectProbability(model, features, aspect)))),
+    judged.map(({ aspect, place }) => place.polarityFeatures(chooseClause(place.candidates, (i) => aspectProbability(model, place.candidates[i]!.detection(), aspect)))),
   );
   const { weights, bias } = fit(
     polarity.rows,
