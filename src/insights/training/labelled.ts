@@ -29,6 +29,10 @@ export const CORPUS = [
   'eval/corpus/extra-2-expertise.jsonl',
   'eval/corpus/extra-2-conduct.jsonl',
   'eval/corpus/extra-2-long.jsonl',
+  'eval/corpus/extra-3-result.jsonl',
+  'eval/corpus/extra-3-timing.jsonl',
+  'eval/corpus/extra-3-conduct-price.jsonl',
+  'eval/corpus/extra-3-explain.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
