@@ -12,104 +12,85 @@ function labelsOf(text: string): Record<string, string> {
   return Object.fromEntries([...scores].map(([aspect, score]) => [aspect, score > 0 ? 'positive' : 'negative']));
 }
 
+const cases: Record<string, [string, Record<string, string>][]> = {
+  'implicit mentions: the act says the aspect': [
+    ["Called at 7am with no heat and Marcus was in our basement by 9.", {"responsiveness": "positive"}],
+    ["Emailed on a Sunday and had a reply offering three slots before breakfast Monday.", {"responsiveness": "positive"}],
+    ["The office manager called me back within twenty minutes of my complaint and had someone out again that afternoon.", {"responsiveness": "positive"}],
+    ["Called Sunday at noon, fixed by three.", {"responsiveness": "positive"}],
+    ["Mate, they had a tech out on Boxing Day.", {"responsiveness": "positive"}],
+    ["Two years on and not a single drip from that joint.", {"quality": "positive"}],
+    ["First summer in ten years the upstairs has actually been comfortable.", {"quality": "positive"}],
+    ["Water pressure upstairs is finally decent.", {"quality": "positive"}],
+    ["Found a pile of sheet-metal screws and a soda can in the attic next to the new air handler.", {"cleanliness": "negative"}],
+    ["He apologised twice for the noise, which was sweet.", {"professionalism": "positive"}],
+    ["Quiet as anything now, you can barely hear the air handler kick on.", {"quality": "positive"}],
+    ["Every fixture is level and every switch plate is flush.", {"quality": "positive"}],
+  ],
+  'misspellings and dialect': [
+    ["the electrition new exactly wich breaker was overloaded in like two minits", {"expertise": "positive"}],
+    ["called 5 times no one pick up the phone, very dissapointed", {"responsiveness": "negative"}],
+    ["waited 2 weeks for an estemate, never got one", {"responsiveness": "negative"}],
+    ["cleaned up realy nice after, even took the old ducts away", {"cleanliness": "positive"}],
+    ["sawdust and wire bits evrywhere, had to clean it all myself", {"cleanliness": "negative"}],
+    ["Your man was dead sound, chatted away with us and was very mannerly.", {"professionalism": "positive"}],
+    ["Rang them Tuesday arvo, bloke was here Wednesday at 8 sharp like they said.", {"punctuality": "positive", "responsiveness": "positive"}],
+    ["Knew his onions, that one.", {"expertise": "positive"}],
+    ["Very curtious and respecful, wiped his feet evry time he came in.", {"cleanliness": "positive", "professionalism": "positive"}],
+    ["He new what he was doing and the furnace has ran great ever sence", {"expertise": "positive", "quality": "positive"}],
+    ["came out on a sunday wich no one else would do", {"responsiveness": "positive"}],
+    ["found a loose neutral in the pannel no one else could find", {"expertise": "positive"}],
+    ["tech was their rite at 8 like they promised", {"punctuality": "positive"}],
+    ["Cracking sparky, had the fault traced in five minutes flat.", {"expertise": "positive"}],
+  ],
+  'sarcasm: praise that means blame': [
+    ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],
+    ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
+    ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
+    ["Really loved scrubbing refrigerant oil off my patio after they left.", {"cleanliness": "negative"}],
+    ["So thoughtful of them to leave every screw they removed sprinkled across my hardwood floor.", {"cleanliness": "negative"}],
+    ["My favorite part is the outlet that only works if you wiggle the plug just right.", {"quality": "negative"}],
+    ["Congratulations, the sink now drains directly into the cabinet.", {"quality": "negative"}],
+    ["Nice of him to show up right as I was leaving for work, two hours after the window closed.", {"punctuality": "negative"}],
+    ["Left a message Friday about a gushing pipe, they got back to me Wednesday, so that was fun.", {"responsiveness": "negative"}],
+  ],
+  'negation': [
+    ["Not once did he acknowledge my elderly mother, just brushed past her on his way to the basement.", {"professionalism": "negative"}],
+    ["Didn't bother to tell us the power would be off for six hours.", {"communication": "negative"}],
+    ["Haven't had a single breaker trip since they split the kitchen circuits.", {"quality": "positive"}],
+    ["Never once made me feel rushed, and answered every question about the new thermostat.", {"communication": "positive", "professionalism": "positive"}],
+    ["Couldn't tell a GFCI from a regular outlet.", {"expertise": "negative"}],
+    ["Not a single word about what was actually wrong with the compressor.", {"communication": "negative"}],
+    ["Not one word about the cracked flange until I found it myself a week later.", {"communication": "negative"}],
+  ],
+  'contrast and several aspects at once': [
+    ["The new condenser works beautifully, though the bill made my eyes water.", {"price": "negative", "quality": "positive"}],
+    ["They got us on the schedule same day, though the plumber ran about ninety minutes behind.", {"punctuality": "negative", "responsiveness": "positive"}],
+    ["He got here early, I'll give him that, but he was short with me the entire visit.", {"professionalism": "negative", "punctuality": "positive"}],
+    ["Slow to get back to us, but once he was here he found the hidden leak behind the tub in minutes.", {"expertise": "positive", "responsiveness": "negative"}],
+    ["He diagnosed the slab leak quickly, I'll give him that, but the reroute he ran is already sweating and dripping.", {"expertise": "positive", "quality": "negative"}],
+    ["They came out within hours, but the tech seemed baffled by a pretty basic heat pump.", {"expertise": "negative", "responsiveness": "positive"}],
+    ["Knew his way around a panel, just didn't say more than three words about what he found.", {"communication": "negative", "expertise": "positive"}],
+    ["Window was 8 to 10, he rolled in at 12:40 and nobody ever rang to say so.", {"communication": "negative", "punctuality": "negative"}],
+    ["Texted at 8:40 to say he was ten minutes out and was knocking at 8:50.", {"communication": "positive", "punctuality": "positive"}],
+    ["He explained the issue fine, he just did it like I was an idiot.", {"communication": "positive", "professionalism": "negative"}],
+    ["Knew exactly why the lights dimmed when the AC kicked on, but charged like a surgeon for the privilege.", {"expertise": "positive", "price": "negative"}],
+    ["He knew exactly what the problem was, he just wasn't interested in telling me.", {"communication": "negative", "expertise": "positive"}],
+    ["He admitted he wasn't sure what was causing the flicker and offered to bring in a senior guy.", {"expertise": "negative", "professionalism": "positive"}],
+  ],
+  'no aspect at all': [
+    ["Does anyone know if they do septic work too?", {}],
+    ["Our kitchen drain has always been slow because of the old cast iron.", {}],
+    ["How this company is still in business, I have no idea.", {}],
+  ],
+};
+
 describe('hard cases the aspect model fixed', () => {
-  describe('implicit mentions: the act says the aspect', () => {
-    it.each([
-      ["Called at 7am with no heat and Marcus was in our basement by 9.", {"responsiveness": "positive"}],
-      ["Emailed on a Sunday and had a reply offering three slots before breakfast Monday.", {"responsiveness": "positive"}],
-      ["The office manager called me back within twenty minutes of my complaint and had someone out again that afternoon.", {"responsiveness": "positive"}],
-      ["Called Sunday at noon, fixed by three.", {"responsiveness": "positive"}],
-      ["Mate, they had a tech out on Boxing Day.", {"responsiveness": "positive"}],
-      ["Two years on and not a single drip from that joint.", {"quality": "positive"}],
-      ["First summer in ten years the upstairs has actually been comfortable.", {"quality": "positive"}],
-      ["Water pressure upstairs is finally decent.", {"quality": "positive"}],
-      ["Found a pile of sheet-metal screws and a soda can in the attic next to the new air handler.", {"cleanliness": "negative"}],
-      ["He apologised twice for the noise, which was sweet.", {"professionalism": "positive"}],
-      ["Quiet as anything now, you can barely hear the air handler kick on.", {"quality": "positive"}],
-      ["Every fixture is level and every switch plate is flush.", {"quality": "positive"}],
-    ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
-      expect(labelsOf(text)).toEqual(labels);
+  for (const [kind, list] of Object.entries(cases)) {
+    describe(kind, () => {
+      it.each(list)('%s → %o', (text, labels) => {
+        expect(labelsOf(text)).toEqual(labels);
+      });
     });
-  });
-
-  describe('misspellings and dialect', () => {
-    it.each([
-      ["the electrition new exactly wich breaker was overloaded in like two minits", {"expertise": "positive"}],
-      ["called 5 times no one pick up the phone, very dissapointed", {"responsiveness": "negative"}],
-      ["waited 2 weeks for an estemate, never got one", {"responsiveness": "negative"}],
-      ["cleaned up realy nice after, even took the old ducts away", {"cleanliness": "positive"}],
-      ["sawdust and wire bits evrywhere, had to clean it all myself", {"cleanliness": "negative"}],
-      ["Your man was dead sound, chatted away with us and was very mannerly.", {"professionalism": "positive"}],
-      ["Rang them Tuesday arvo, bloke was here Wednesday at 8 sharp like they said.", {"punctuality": "positive", "responsiveness": "positive"}],
-      ["Knew his onions, that one.", {"expertise": "positive"}],
-      ["Very curtious and respecful, wiped his feet evry time he came in.", {"cleanliness": "positive", "professionalism": "positive"}],
-      ["He new what he was doing and the furnace has ran great ever sence", {"expertise": "positive", "quality": "positive"}],
-      ["came out on a sunday wich no one else would do", {"responsiveness": "positive"}],
-      ["found a loose neutral in the pannel no one else could find", {"expertise": "positive"}],
-      ["tech was their rite at 8 like they promised", {"punctuality": "positive"}],
-      ["Cracking sparky, had the fault traced in five minutes flat.", {"expertise": "positive"}],
-    ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
-      expect(labelsOf(text)).toEqual(labels);
-    });
-  });
-
-  describe('sarcasm: praise that means blame', () => {
-    it.each([
-      ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],
-      ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
-      ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
-      ["Really loved scrubbing refrigerant oil off my patio after they left.", {"cleanliness": "negative"}],
-      ["So thoughtful of them to leave every screw they removed sprinkled across my hardwood floor.", {"cleanliness": "negative"}],
-      ["My favorite part is the outlet that only works if you wiggle the plug just right.", {"quality": "negative"}],
-      ["Congratulations, the sink now drains directly into the cabinet.", {"quality": "negative"}],
-      ["Nice of him to show up right as I was leaving for work, two hours after the window closed.", {"punctuality": "negative"}],
-      ["Left a message Friday about a gushing pipe, they got back to me Wednesday, so that was fun.", {"responsiveness": "negative"}],
-    ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
-      expect(labelsOf(text)).toEqual(labels);
-    });
-  });
-
-  describe('negation', () => {
-    it.each([
-      ["Not once did he acknowledge my elderly mother, just brushed past her on his way to the basement.", {"professionalism": "negative"}],
-      ["Didn't bother to tell us the power would be off for six hours.", {"communication": "negative"}],
-      ["Haven't had a single breaker trip since they split the kitchen circuits.", {"quality": "positive"}],
-      ["Never once made me feel rushed, and answered every question about the new thermostat.", {"communication": "positive", "professionalism": "positive"}],
-      ["Couldn't tell a GFCI from a regular outlet.", {"expertise": "negative"}],
-      ["Not a single word about what was actually wrong with the compressor.", {"communication": "negative"}],
-      ["Not one word about the cracked flange until I found it myself a week later.", {"communication": "negative"}],
-    ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
-      expect(labelsOf(text)).toEqual(labels);
-    });
-  });
-
-  describe('contrast and several aspects at once', () => {
-    it.each([
-      ["The new condenser works beautifully, though the bill made my eyes water.", {"price": "negative", "quality": "positive"}],
-      ["They got us on the schedule same day, though the plumber ran about ninety minutes behind.", {"punctuality": "negative", "responsiveness": "positive"}],
-      ["He got here early, I'll give him that, but he was short with me the entire visit.", {"professionalism": "negative", "punctuality": "positive"}],
-      ["Slow to get back to us, but once he was here he found the hidden leak behind the tub in minutes.", {"expertise": "positive", "responsiveness": "negative"}],
-      ["He diagnosed the slab leak quickly, I'll give him that, but the reroute he ran is already sweating and dripping.", {"expertise": "positive", "quality": "negative"}],
-      ["They came out within hours, but the tech seemed baffled by a pretty basic heat pump.", {"expertise": "negative", "responsiveness": "positive"}],
-      ["Knew his way around a panel, just didn't say more than three words about what he found.", {"communication": "negative", "expertise": "positive"}],
-      ["Window was 8 to 10, he rolled in at 12:40 and nobody ever rang to say so.", {"communication": "negative", "punctuality": "negative"}],
-      ["Texted at 8:40 to say he was ten minutes out and was knocking at 8:50.", {"communication": "positive", "punctuality": "positive"}],
-      ["He explained the issue fine, he just did it like I was an idiot.", {"communication": "positive", "professionalism": "negative"}],
-      ["Knew exactly why the lights dimmed when the AC kicked on, but charged like a surgeon for the privilege.", {"expertise": "positive", "price": "negative"}],
-      ["He knew exactly what the problem was, he just wasn't interested in telling me.", {"communication": "negative", "expertise": "positive"}],
-      ["He admitted he wasn't sure what was causing the flicker and offered to bring in a senior guy.", {"expertise": "negative", "professionalism": "positive"}],
-    ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
-      expect(labelsOf(text)).toEqual(labels);
-    });
-  });
-
-  describe('no aspect at all', () => {
-    it.each([
-      ["Does anyone know if they do septic work too?", {}],
-      ["Our kitchen drain has always been slow because of the old cast iron.", {}],
-      ["How this company is still in business, I have no idea.", {}],
-    ] as [string, Record<string, string>][])('%s → %o', (text, labels) => {
-      expect(labelsOf(text)).toEqual(labels);
-    });
-  });
+  }
 });

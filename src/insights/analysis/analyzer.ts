@@ -2,13 +2,13 @@
 // negation, technicians and services recognised; every judgement carries the words that decided it.
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import { AspectId, type Business } from '../../reviews/schemas.js';
+import type { AspectId, Business } from '../../reviews/schemas.js';
 import { EntityMatcher } from './entities.js';
 import { foldedText } from './fold.js';
 import { CONTRAST_MARKERS, DOWNTONERS, INTENSIFIERS, MODIFIER_PHRASES, NEGATION_STOPS, NEGATORS, RECURRENCE } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
-import { aspectFeatures, aspectPolarityFeatures, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel } from './aspect-model.js';
+import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel } from './aspect-model.js';
 import shippedAspectModel from './aspect-model.json' with { type: 'json' };
 
 export type Label = 'positive' | 'negative' | 'neutral';
@@ -292,8 +292,6 @@ interface ClauseReading {
   polarityFeatures?: string[];
   /** The aspect model's features of the clause alone, made when a sentence of several clauses needs them. */
   detection?: string[];
-  /** The aspect model's probability of each aspect (AspectId order) on `detection`. */
-  probabilities?: number[];
 }
 
 /** A sentence: its clauses, its lean and the aspect model's features of the whole. */
@@ -314,17 +312,17 @@ export interface ClauseCandidate {
  * The clause an aspect is judged in: the one where the lexicon judged it most strongly, else the one the aspect model
  * finds most about it (the only one, in a sentence of one clause). Training and analysis choose alike.
  */
-export function chooseClause(candidates: readonly ClauseCandidate[], probability: (clause: number) => number): number {
+export function chooseClause(candidates: readonly ClauseCandidate[], model: AspectModel, aspect: AspectId): number {
   let best = -1;
   candidates.forEach((c, i) => {
     if (c.lexiconScore !== undefined && (best < 0 || Math.abs(c.lexiconScore) > Math.abs(candidates[best]!.lexiconScore!))) best = i;
   });
   if (best >= 0 || candidates.length === 1) return Math.max(best, 0);
   let bestProbability = -1;
-  candidates.forEach((c, i) => {
-    const p = probability(i);
+  for (let i = 0; i < candidates.length; i++) {
+    const p = aspectProbability(model, candidates[i]!.detection(), aspect);
     if (p > bestProbability) [best, bestProbability] = [i, p];
-  });
+  }
   return best;
 }
 
@@ -436,13 +434,7 @@ export class Analyzer {
     const polarities: SentenceExplanation['polarity'] = [];
     for (const decision of decisions) {
       if (!decision.found) continue;
-      const candidates = this.candidates(reading, decision.aspect);
-      const aspectIndex = AspectId.options.indexOf(decision.aspect);
-      const index = chooseClause(candidates, (i) => {
-        const c = reading.clauses[i]!;
-        c.probabilities ??= decideAspects(model, candidates[i]!.detection(), 0).map((d) => d.probability);
-        return c.probabilities[aspectIndex]!;
-      });
+      const index = chooseClause(this.candidates(reading, decision.aspect), model, decision.aspect);
       const clause = reading.clauses[index]!;
       const lexicon = clause.judged.find((j) => j.aspect === decision.aspect);
       const polarity = decidePolarity(model, this.polarityFeatures(reading, decision.aspect, index), reasons);

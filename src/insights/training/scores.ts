@@ -83,6 +83,13 @@ export function outcomesOf(items: readonly Labelled[], analyzerFor: (index: numb
   });
 }
 
+/** Precision, recall and F1 from true positives, false positives and false negatives (0 where undefined). */
+export function precisionRecallF1(tp: number, fp: number, fn: number): { precision: number; recall: number; f1: number } {
+  const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
+  const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
+  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
+}
+
 /** The scores of the outcomes at `picks` (every outcome once, by default). */
 export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number> = outcomes.map((_, i) => i)): SetScores {
   const aspects = AspectId.options.length;
@@ -100,12 +107,7 @@ export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number>
       else if (mark === GOLD_ONLY) fn[i]!++;
     }
   }
-  const perAspect = AspectId.options.map((aspect, i) => {
-    const precision = tp[i]! + fp[i]! === 0 ? 0 : tp[i]! / (tp[i]! + fp[i]!);
-    const recall = tp[i]! + fn[i]! === 0 ? 0 : tp[i]! / (tp[i]! + fn[i]!);
-    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    return { aspect, precision, recall, f1, support: tp[i]! + fn[i]! };
-  });
+  const perAspect = AspectId.options.map((aspect, i) => ({ aspect, ...precisionRecallF1(tp[i]!, fp[i]!, fn[i]!), support: tp[i]! + fn[i]! }));
   const polarityJudged = tp.reduce((n, x) => n + x, 0);
   return {
     sentences: picks.length,
