@@ -44,14 +44,8 @@ const EntityFields = {
   reviewIds: z.array(z.string()).describe('Every review counted, newest first'),
 };
 
-export const TopicQuote = z
-  .object({
-    reviewId: z.string(),
-    date: IsoDate,
-    rating: z.number().int().min(1).max(5),
-    text: z.string().describe('The sentence of the review that uses the phrase, as written'),
-  })
-  .strict();
+/** A topic's quote: an aspect quote's fields but its score, the text being a whole sentence. */
+export const TopicQuote = Quote.omit({ score: true }).extend({ text: z.string().describe('The sentence of the review that uses the phrase, as written') });
 
 export const TopicInsight = z
   .object({
