@@ -33,6 +33,12 @@ export const CORPUS = [
   'eval/corpus/extra-3-timing.jsonl',
   'eval/corpus/extra-3-conduct-price.jsonl',
   'eval/corpus/extra-3-explain.jsonl',
+  'eval/corpus/extra-4-expertise.jsonl',
+  'eval/corpus/extra-4-quality.jsonl',
+  'eval/corpus/extra-4-conduct.jsonl',
+  'eval/corpus/extra-4-polarity.jsonl',
+  'eval/corpus/extra-5-lookalikes.jsonl',
+  'eval/corpus/extra-5-multi.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
