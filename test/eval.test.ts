@@ -26,7 +26,7 @@ describe('evaluation on the frozen test set', () => {
 });
 
 describe('shipped models', () => {
-  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 300_000 }, () => {
+  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 600_000 }, () => {
     const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/aspect-model.json'), 'utf8');
     expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);
   });

@@ -43,7 +43,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],
     ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
     ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
-    ["Really loved scrubbing refrigerant oil off my patio after they left.", {"cleanliness": "negative"}],
     ["Nice of him to show up right as I was leaving for work, two hours after the window closed.", {"punctuality": "negative"}],
     ["Left a message Friday about a gushing pipe, they got back to me Wednesday, so that was fun.", {"responsiveness": "negative"}],
   ],

@@ -366,10 +366,11 @@ export class Analyzer {
   }
 
   /** A text read as one sentence, as training needs it: its aspect features and where each aspect would be judged. */
-  trainingView(text: string): { features: string[]; place: (aspect: AspectId) => AspectPlace } {
+  trainingView(text: string): { features: string[]; clauses: string[][]; place: (aspect: AspectId) => AspectPlace } {
     const reading = this.readSentence(text, text, 0);
     return {
       features: reading.features,
+      clauses: this.clauseDetections(reading),
       place: (aspect) => ({
         candidates: this.candidates(reading, aspect),
         polarityFeatures: (clause) => this.polarityFeatures(reading, aspect, clause),
@@ -402,12 +403,18 @@ export class Analyzer {
     return { text: sentence, clauses: read, lean: weights > 0 ? read.reduce((s, c) => s + c.polarity * c.weight, 0) / weights : 0, features };
   }
 
+  /** The aspect model's features of a clause alone. */
+  private detection(c: ClauseReading): string[] {
+    return (c.detection ??= aspectFeatures({ tokens: c.tokens.map((t) => t.norm), lexiconAspects: lexiconAspectsOf(c.matches), judgedAspects: c.judged.map((j) => j.aspect) }));
+  }
+
+  /** Each clause's features when the sentence has several (the model also reads them alone); none for one clause. */
+  private clauseDetections(reading: SentenceReading): string[][] {
+    return reading.clauses.length > 1 ? reading.clauses.map((c) => this.detection(c)) : [];
+  }
+
   private candidates(reading: SentenceReading, aspect: AspectId): ClauseCandidate[] {
-    return reading.clauses.map((c) => ({
-      detection: () =>
-        (c.detection ??= aspectFeatures({ tokens: c.tokens.map((t) => t.norm), lexiconAspects: lexiconAspectsOf(c.matches), judgedAspects: c.judged.map((j) => j.aspect) })),
-      lexiconScore: c.judged.find((j) => j.aspect === aspect)?.score,
-    }));
+    return reading.clauses.map((c) => ({ detection: () => this.detection(c), lexiconScore: c.judged.find((j) => j.aspect === aspect)?.score }));
   }
 
   private polarityFeatures(reading: SentenceReading, aspect: AspectId, clause: number): string[] {
@@ -429,7 +436,7 @@ export class Analyzer {
       return { aspects, model: null, polarity: [] };
     }
     const model = this.model;
-    const decisions = decideAspects(model, reading.features, Math.max(reasons, CUES), reasons > 0);
+    const decisions = decideAspects(model, reading.features, this.clauseDetections(reading), Math.max(reasons, CUES), reasons > 0);
     const aspects: AspectJudgement[] = [];
     const polarities: SentenceExplanation['polarity'] = [];
     for (const decision of decisions) {

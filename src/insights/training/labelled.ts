@@ -60,6 +60,7 @@ export function examplesOf(items: readonly Labelled[]): TrainingExample[] {
     const view = lexiconOnly.trainingView(item.text);
     return {
       features: view.features,
+      clauses: view.clauses,
       aspects: new Set(item.aspects.map((a) => a.aspect)),
       judged: item.aspects.flatMap((a) => (a.polarity === 'neutral' ? [] : [{ aspect: a.aspect, positive: a.polarity === 'positive', place: view.place(a.aspect) }])),
     };

@@ -7,11 +7,13 @@
 // shipped weight is the learnt weight times that scale, so the analyzer applies a plain linear model.
 import { AspectId } from '../../reviews/schemas.js';
 import { chooseClause, type AspectPlace } from '../analysis/analyzer.js';
-import { featureValue, sigmoid, type AspectModel } from '../analysis/aspect-model.js';
+import { featureValue, sentenceMargin, sigmoid, type AspectModel } from '../analysis/aspect-model.js';
 import { precisionRecallF1 } from './scores.js';
 
 export interface TrainingExample {
   features: string[];
+  /** Each clause's features, when the sentence has several: the decision also reads them alone. */
+  clauses: string[][];
   aspects: ReadonlySet<AspectId>;
   /** The gold aspects judged positive or negative, and where in the sentence the analyzer would judge them. */
   judged: { aspect: AspectId; positive: boolean; place: AspectPlace }[];
@@ -176,10 +178,23 @@ function scored(probabilities: Float64Array, y: readonly number[], threshold: nu
   return precisionRecallF1(tp, fp, fn);
 }
 
-/** Each aspect's threshold from out-of-fold probabilities: example n is in fold n % folds. */
+/** Feature lists as rows of a vocabulary already made (feature → index); features it does not hold are left out. */
+function encodeIn(index: ReadonlyMap<string, number>, lists: readonly (readonly string[])[]): Row[] {
+  return lists.map((list) => {
+    const known = list.filter((f) => index.has(f));
+    return { index: Int32Array.from(known, (f) => index.get(f)!), value: new Float64Array(known.length).fill(1) };
+  });
+}
+
+/**
+ * Each aspect's threshold from out-of-fold probabilities (example n is in fold n % folds), each the probability the
+ * analyzer decides on: the sentence's or a clause's, as sentenceMargin says.
+ */
 export function chooseThresholds(examples: readonly TrainingExample[], folds = VALIDATION_FOLDS): Validation {
   const encoded = encode(examples.map((e) => e.features));
   const { rows } = encoded;
+  const index = new Map(encoded.vocabulary.map((f, i) => [f, i]));
+  const clauseRows = examples.map((e) => encodeIn(index, e.clauses));
   const perAspect = {} as Validation['perAspect'];
   for (const aspect of AspectId.options) {
     const y = labels(examples, aspect);
@@ -188,7 +203,7 @@ export function chooseThresholds(examples: readonly TrainingExample[], folds = V
       const training = rows.flatMap((_, n) => (n % folds === fold ? [] : [n]));
       const fitted = fitScaled(encoded, training, y);
       rows.forEach((row, n) => {
-        if (n % folds === fold) outOfFold[n] = sigmoid(margin(row, fitted));
+        if (n % folds === fold) outOfFold[n] = sigmoid(sentenceMargin(margin(row, fitted), clauseRows[n]!.map((c) => margin(c, fitted))).margin);
       });
     }
     let best = { threshold: 0.5, ...scored(outOfFold, y, 0.5) };
