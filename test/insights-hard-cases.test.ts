@@ -14,6 +14,13 @@ function labelsOf(text: string): Record<string, string> {
 
 const cases: Record<string, [string, Record<string, string>][]> = {
   'implicit mentions: the act says the aspect': [
+    ["Had three electricians look at it and he was the only one who traced the problem to a shared neutral.", {"expertise": "positive"}],
+    ["Plumber was supposed to finish the repipe Friday and was still here the following Wednesday.", {"punctuality": "negative"}],
+    ["Wore a mask the whole time because my son is immunocompromised, without us even asking.", {"professionalism": "positive"}],
+    ["Listened to the pipes for thirty seconds and said \"water hammer, your arrestor's shot,\" and he was right.", {"expertise": "positive"}],
+    ["Every time the heat kicks on now there's a burning smell that wasn't there before.", {"quality": "negative"}],
+    ["Our white carpet now has a grey path from the attic ladder to the front door.", {"cleanliness": "negative"}],
+    ["Found a pile of sheet-metal screws and a soda can in the attic next to the new air handler.", {"cleanliness": "negative"}],
     ["Called at 7am with no heat and Marcus was in our basement by 9.", {"responsiveness": "positive"}],
     ["Emailed on a Sunday and had a reply offering three slots before breakfast Monday.", {"responsiveness": "positive"}],
     ["The office manager called me back within twenty minutes of my complaint and had someone out again that afternoon.", {"responsiveness": "positive"}],
@@ -26,6 +33,9 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Quiet as anything now, you can barely hear the air handler kick on.", {"quality": "positive"}],
   ],
   'misspellings and dialect': [
+    ["Y'all picked up on a Sunday night and had somebody here inside the hour, bless you.", {"responsiveness": "positive"}],
+    ["The came out same day and didnt even charge a after hours fee.", {"responsiveness": "positive", "price": "positive"}],
+    ["Very curtious and respecful, wiped his feet evry time he came in.", {"professionalism": "positive", "cleanliness": "positive"}],
     ["called 5 times no one pick up the phone, very dissapointed", {"responsiveness": "negative"}],
     ["waited 2 weeks for an estemate, never got one", {"responsiveness": "negative"}],
     ["cleaned up realy nice after, even took the old ducts away", {"cleanliness": "positive"}],
@@ -40,6 +50,11 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Cracking sparky, had the fault traced in five minutes flat.", {"expertise": "positive"}],
   ],
   'sarcasm: praise that means blame': [
+    ["Sure, flip every breaker in the house until something happens, that's definitely how licensed electricians diagnose things.", {"expertise": "negative"}],
+    ["I just adore guessing games, so not being told what they replaced was a real treat.", {"communication": "negative"}],
+    ["Genius move, using a plunger on a line that was obviously collapsed.", {"expertise": "negative"}],
+    ["Brilliant value, if you enjoy paying $95 for someone to change a furnace filter.", {"price": "negative"}],
+    ["Really classy, telling my wife she \"wouldn't understand\" the breaker box.", {"professionalism": "negative"}],
     ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],
     ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
     ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
@@ -47,6 +62,9 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Left a message Friday about a gushing pipe, they got back to me Wednesday, so that was fun.", {"responsiveness": "negative"}],
   ],
   'negation': [
+    ["He walked me through every option and never once pushed the fancier one.", {"communication": "positive", "professionalism": "positive"}],
+    ["Didn't leave so much as a screw behind after swapping the ductwork.", {"cleanliness": "positive"}],
+    ["No one mentioned that the water would be shut off until the inspector came the next day.", {"communication": "negative"}],
     ["Didn't bother to tell us the power would be off for six hours.", {"communication": "negative"}],
     ["Haven't had a single breaker trip since they split the kitchen circuits.", {"quality": "positive"}],
     ["Never once made me feel rushed, and answered every question about the new thermostat.", {"communication": "positive", "professionalism": "positive"}],
@@ -55,6 +73,10 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Not one word about the cracked flange until I found it myself a week later.", {"communication": "negative"}],
   ],
   'contrast and several aspects at once': [
+    ["Took two extra days to finish, but the new shower valve doesn't drip at all.", {"punctuality": "negative", "quality": "positive"}],
+    ["Tidied up after themselves nicely, but two of the new dimmers buzz constantly.", {"cleanliness": "positive", "quality": "negative"}],
+    ["Arrived right on the dot, then spent two hours in the attic and left without a word about what he'd found.", {"punctuality": "positive", "communication": "negative"}],
+    ["Unlike the first company, who needed two weeks to come out, these folks came the next morning and found the blocked condensate line immediately.", {"responsiveness": "positive", "expertise": "positive"}],
     ["The new condenser works beautifully, though the bill made my eyes water.", {"price": "negative", "quality": "positive"}],
     ["They got us on the schedule same day, though the plumber ran about ninety minutes behind.", {"punctuality": "negative", "responsiveness": "positive"}],
     ["He got here early, I'll give him that, but he was short with me the entire visit.", {"professionalism": "negative", "punctuality": "positive"}],

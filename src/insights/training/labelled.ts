@@ -39,6 +39,10 @@ export const CORPUS = [
   'eval/corpus/extra-4-polarity.jsonl',
   'eval/corpus/extra-5-lookalikes.jsonl',
   'eval/corpus/extra-5-multi.jsonl',
+  'eval/corpus/extra-6-hvac-multi.jsonl',
+  'eval/corpus/extra-6-plumbing-multi.jsonl',
+  'eval/corpus/extra-6-electrical-multi.jsonl',
+  'eval/corpus/extra-6-short.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
