@@ -1,8 +1,8 @@
 // The learned decision of which aspects a sentence talks about: one logistic regression per aspect over its words,
 // word pairs, character 4-grams of its longer words (misspellings share most of them) and what the lexicon found
 // and judged in it, each with its own threshold. A sentence of several clauses is also read clause by clause: an
-// aspect one clause is clearly about is not drowned by the rest of a long sentence. Every decision can be shown: the probability, the threshold and the
-// features that weighed most. The weights ship in aspect-model.json (written by training/train-aspects.ts); this
+// aspect one clause is clearly about is not drowned by the rest of a long sentence. Every decision can be shown: the
+// probability, the threshold and the features that weighed most. The weights ship in aspect-model.json (written by training/train-aspects.ts); this
 // module only reads and applies them. A second regression judges each found aspect positive or negative from the
 // clause about it (its words, negations, the polarity model's lean, the lexicon's judgement).
 import { AspectId } from '../../reviews/schemas.js';
@@ -123,12 +123,13 @@ export function sentenceMargin(sentence: number, clauses: Iterable<number>): { m
 }
 
 /**
- * Every aspect's decision on a sentence's features (and its clauses' features, when it has several), with the
- * `reasons` strongest features of each found aspect (and of each aspect not found too, when `explainAll`).
+ * Every aspect's decision on a sentence's features and its clauses' (the analyzer gives none for a sentence of one
+ * clause: that clause is the sentence, and less the discount it never decides), with the `reasons` strongest features
+ * of each found aspect (and of each aspect not found too, when `explainAll`).
  */
 export function decideAspects(model: AspectModel, features: readonly string[], clauses: readonly (readonly string[])[] = [], reasons = 3, explainAll = false): AspectDecision[] {
   const whole = margins(model, features);
-  const parts = clauses.length > 1 ? clauses.map((c) => margins(model, c)) : [];
+  const parts = clauses.map((c) => margins(model, c));
   return AspectId.options.map((aspect, a) => {
     const { margin, clause } = sentenceMargin(whole.z[a]!, parts.map((p) => p.z[a]!));
     const probability = sigmoid(margin);

@@ -77,6 +77,8 @@ function fit(rows: readonly Row[], y: readonly number[], size: number): Fitted {
 
 interface Encoded {
   vocabulary: string[];
+  /** Feature → its index in `vocabulary`. */
+  index: Map<string, number>;
   rows: Row[];
   /** 1 for a feature that carries a value ("LEAN=-0.4"): it is never scaled. */
   valued: Uint8Array;
@@ -88,9 +90,14 @@ function encode(lists: readonly (readonly string[])[]): Encoded {
   const vocabulary = [...new Set(parsed.flatMap((list) => list.map(([name]) => name)))].sort();
   const index = new Map(vocabulary.map((f, i) => [f, i]));
   const valued = new Uint8Array(vocabulary.length);
-  for (const list of lists) for (const f of list) if (f.includes('=')) valued[index.get(featureValue(f)[0])!] = 1;
+  lists.forEach((list, n) =>
+    list.forEach((f, k) => {
+      if (f.includes('=')) valued[index.get(parsed[n]![k]![0])!] = 1;
+    }),
+  );
   return {
     vocabulary,
+    index,
     rows: parsed.map((list) => ({ index: Int32Array.from(list, ([name]) => index.get(name)!), value: Float64Array.from(list, ([, value]) => value) })),
     valued,
   };
@@ -193,8 +200,7 @@ function encodeIn(index: ReadonlyMap<string, number>, lists: readonly (readonly 
 export function chooseThresholds(examples: readonly TrainingExample[], folds = VALIDATION_FOLDS): Validation {
   const encoded = encode(examples.map((e) => e.features));
   const { rows } = encoded;
-  const index = new Map(encoded.vocabulary.map((f, i) => [f, i]));
-  const clauseRows = examples.map((e) => encodeIn(index, e.clauses));
+  const clauseRows = examples.map((e) => encodeIn(encoded.index, e.clauses));
   const perAspect = {} as Validation['perAspect'];
   for (const aspect of AspectId.options) {
     const y = labels(examples, aspect);
