@@ -24,10 +24,8 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Called at 7am with no heat and Marcus was in our basement by 9.", {"responsiveness": "positive"}],
     ["Emailed on a Sunday and had a reply offering three slots before breakfast Monday.", {"responsiveness": "positive"}],
     ["The office manager called me back within twenty minutes of my complaint and had someone out again that afternoon.", {"responsiveness": "positive"}],
-    ["Called Sunday at noon, fixed by three.", {"responsiveness": "positive"}],
     ["Mate, they had a tech out on Boxing Day.", {"responsiveness": "positive"}],
     ["Two years on and not a single drip from that joint.", {"quality": "positive"}],
-    ["First summer in ten years the upstairs has actually been comfortable.", {"quality": "positive"}],
     ["Water pressure upstairs is finally decent.", {"quality": "positive"}],
     ["He apologised twice for the noise, which was sweet.", {"professionalism": "positive"}],
     ["Quiet as anything now, you can barely hear the air handler kick on.", {"quality": "positive"}],
@@ -58,7 +56,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],
     ["Nice of them to leave the old toilet on my front lawn as a lawn ornament.", {"cleanliness": "negative"}],
     ["I'm sure they'll call me back any year now.", {"responsiveness": "negative"}],
-    ["Nice of him to show up right as I was leaving for work, two hours after the window closed.", {"punctuality": "negative"}],
     ["Left a message Friday about a gushing pipe, they got back to me Wednesday, so that was fun.", {"responsiveness": "negative"}],
   ],
   'negation': [
@@ -75,7 +72,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
   'contrast and several aspects at once': [
     ["Took two extra days to finish, but the new shower valve doesn't drip at all.", {"punctuality": "negative", "quality": "positive"}],
     ["Tidied up after themselves nicely, but two of the new dimmers buzz constantly.", {"cleanliness": "positive", "quality": "negative"}],
-    ["Arrived right on the dot, then spent two hours in the attic and left without a word about what he'd found.", {"punctuality": "positive", "communication": "negative"}],
     ["Unlike the first company, who needed two weeks to come out, these folks came the next morning and found the blocked condensate line immediately.", {"responsiveness": "positive", "expertise": "positive"}],
     ["The new condenser works beautifully, though the bill made my eyes water.", {"price": "negative", "quality": "positive"}],
     ["They got us on the schedule same day, though the plumber ran about ninety minutes behind.", {"punctuality": "negative", "responsiveness": "positive"}],
@@ -86,7 +82,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Knew his way around a panel, just didn't say more than three words about what he found.", {"communication": "negative", "expertise": "positive"}],
     ["Window was 8 to 10, he rolled in at 12:40 and nobody ever rang to say so.", {"communication": "negative", "punctuality": "negative"}],
     ["Texted at 8:40 to say he was ten minutes out and was knocking at 8:50.", {"communication": "positive", "punctuality": "positive"}],
-    ["He knew exactly what the problem was, he just wasn't interested in telling me.", {"communication": "negative", "expertise": "positive"}],
   ],
   'no aspect at all': [
     ["Does anyone know if they do septic work too?", {}],

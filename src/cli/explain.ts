@@ -17,10 +17,10 @@ export function explanationText(analysis: ReviewAnalysis, sentences: readonly Se
     if (s.model === null) {
       lines.push('    (no aspect model: the lexicon decides alone)');
     } else {
-      lines.push('    aspect model: probability against threshold (of the sentence, or of one clause read alone); the features that weighed most for the decision');
+      lines.push('    aspect model: probability against threshold (of the sentence, or of one part of it read alone); the features that weighed most for the decision');
       for (const d of [...s.model].sort((a, b) => b.probability - a.probability)) {
         const verdict = d.found ? `found     ${d.probability.toFixed(3)} ≥ ${d.threshold}` : `not found ${d.probability.toFixed(3)} < ${d.threshold}`;
-        const by = d.clause === undefined ? '' : ` (clause ${d.clause + 1} alone)`;
+        const by = d.part === undefined ? '' : ` (read alone in ${JSON.stringify(s.parts[d.part])})`;
         lines.push(`      ${d.aspect.padEnd(16)}${verdict}${by}  ${weighed(d.reasons)}`);
       }
       for (const p of s.polarity) {

@@ -294,12 +294,23 @@ interface ClauseReading {
   detection?: string[];
 }
 
+/**
+ * A piece of a sentence the aspect model also reads alone: a clause, cut again where punctuation breaks it (commas,
+ * colons, brackets), so "fast, friendly, and he knew his stuff" is read as three parts as well as one sentence.
+ */
+interface Part {
+  text: string;
+  detection: string[];
+}
+
 /** A sentence: its clauses, its lean and the aspect model's features of the whole. */
 interface SentenceReading {
   text: string;
   clauses: ClauseReading[];
   lean: number;
   features: string[];
+  /** The parts the aspect model also reads alone, made when the decision needs them. */
+  parts?: Part[];
 }
 
 /** One clause as a place an aspect may be judged: its aspect features, the lexicon's judgement of the aspect there. */
@@ -338,6 +349,8 @@ export interface SentenceExplanation {
   clauses: { text: string; polarity: number; lexicon: { aspect: AspectId; score: number; cues: string[] }[] }[];
   /** Every aspect's probability, threshold and strongest features; null when the analyzer runs the lexicon alone. */
   model: AspectDecision[] | null;
+  /** The parts of the sentence the model also read alone (a decision's `part` indexes them); none for a sentence of one part. */
+  parts: string[];
   /** For each found aspect: the clause it was judged in and the polarity regression's answer with its strongest features. */
   polarity: { aspect: AspectId; clause: string; positive: number; reasons: [string, number][] }[];
   aspects: AspectJudgement[];
@@ -366,11 +379,11 @@ export class Analyzer {
   }
 
   /** A text read as one sentence, as training needs it: its aspect features and where each aspect would be judged. */
-  trainingView(text: string): { features: string[]; clauses: string[][]; place: (aspect: AspectId) => AspectPlace } {
+  trainingView(text: string): { features: string[]; parts: string[][]; place: (aspect: AspectId) => AspectPlace } {
     const reading = this.readSentence(text, text, 0);
     return {
       features: reading.features,
-      clauses: this.clauseDetections(reading),
+      parts: this.readAlone(reading).map((p) => p.detection),
       place: (aspect) => ({
         candidates: this.candidates(reading, aspect),
         polarityFeatures: (clause) => this.polarityFeatures(reading, aspect, clause),
@@ -408,9 +421,25 @@ export class Analyzer {
     return (c.detection ??= aspectFeatures({ tokens: c.tokens.map((t) => t.norm), lexiconAspects: lexiconAspectsOf(c.matches), judgedAspects: c.judged.map((j) => j.aspect) }));
   }
 
-  /** Each clause's features when the sentence has several (the model also reads them alone); none for one clause. */
-  private clauseDetections(reading: SentenceReading): string[][] {
-    return reading.clauses.length > 1 ? reading.clauses.map((c) => this.detection(c)) : [];
+  /** The parts the model also reads alone, when the sentence has several; none for one part (it is the sentence). */
+  private readAlone(reading: SentenceReading): Part[] {
+    reading.parts ??= reading.clauses.flatMap((c) => this.parts(c));
+    return reading.parts.length > 1 ? reading.parts : [];
+  }
+
+  /** A clause's parts: the clause itself when no punctuation breaks it, else the pieces between the breaks. */
+  private parts(c: ClauseReading): Part[] {
+    const cuts = c.tokens.flatMap((t, i) => (i > 0 && t.breakBefore ? [i] : []));
+    if (cuts.length === 0) return [{ text: c.text, detection: this.detection(c) }];
+    const bounds = [0, ...cuts, c.tokens.length];
+    return bounds.slice(1).map((end, k) => {
+      const start = bounds[k]!;
+      const tokens = c.tokens.slice(start, end);
+      const lexiconAspects = new Set(lexiconAspectsOf(c.matches.filter((m) => m.start >= start && m.end <= end)));
+      const text = c.text.slice(tokens[0]!.start - c.tokens[0]!.start, tokens[tokens.length - 1]!.end - c.tokens[0]!.start);
+      const judgedAspects = c.judged.flatMap((j) => (lexiconAspects.has(j.aspect) ? [j.aspect] : []));
+      return { text, detection: aspectFeatures({ tokens: tokens.map((t) => t.norm), lexiconAspects, judgedAspects }) };
+    });
   }
 
   private candidates(reading: SentenceReading, aspect: AspectId): ClauseCandidate[] {
@@ -428,15 +457,16 @@ export class Analyzer {
    * in the clause about it (where the lexicon judged it, else the one the model finds most about it). Without the
    * model, the lexicon's judgements stand alone.
    */
-  private sentenceAspects(reading: SentenceReading, reasons: number): Pick<SentenceExplanation, 'aspects' | 'model' | 'polarity'> {
+  private sentenceAspects(reading: SentenceReading, reasons: number): Pick<SentenceExplanation, 'aspects' | 'model' | 'parts' | 'polarity'> {
     if (!this.model) {
       const aspects = reading.clauses.flatMap((c) =>
         c.judged.map((j): AspectJudgement => ({ aspect: j.aspect, polarity: label(j.score), score: round(j.score), evidence: c.text, cues: j.cues })),
       );
-      return { aspects, model: null, polarity: [] };
+      return { aspects, model: null, parts: [], polarity: [] };
     }
     const model = this.model;
-    const decisions = decideAspects(model, reading.features, this.clauseDetections(reading), Math.max(reasons, CUES), reasons > 0);
+    const parts = this.readAlone(reading);
+    const decisions = decideAspects(model, reading.features, parts.map((p) => p.detection), Math.max(reasons, CUES), reasons > 0);
     const aspects: AspectJudgement[] = [];
     const polarities: SentenceExplanation['polarity'] = [];
     for (const decision of decisions) {
@@ -452,7 +482,7 @@ export class Analyzer {
       aspects.push({ aspect: decision.aspect, polarity: polarity.positive ? 'positive' : 'negative', score: round(clamp(score)), evidence: clause.text, cues });
       polarities.push({ aspect: decision.aspect, clause: clause.text, positive: round(polarity.probability), reasons: polarity.reasons });
     }
-    return { aspects, model: decisions, polarity: polarities };
+    return { aspects, model: decisions, parts: parts.map((p) => p.text), polarity: polarities };
   }
 
   private sentences(text: string): SentenceReading[] {

@@ -1,7 +1,7 @@
 // The learned decision of which aspects a sentence talks about: one logistic regression per aspect over its words,
 // word pairs, character 4-grams of its longer words (misspellings share most of them) and what the lexicon found
-// and judged in it, each with its own threshold. A sentence of several clauses is also read clause by clause: an
-// aspect one clause is clearly about is not drowned by the rest of a long sentence. Every decision can be shown: the
+// and judged in it, each with its own threshold. A sentence is also read part by part (its clauses, cut again at commas and other
+// breaks): an aspect one part is clearly about is not drowned by the rest of a long sentence. Every decision can be shown: the
 // probability, the threshold and the features that weighed most. The weights ship in aspect-model.json (written by training/train-aspects.ts); this
 // module only reads and applies them. A second regression judges each found aspect positive or negative from the
 // clause about it (its words, negations, the polarity model's lean, the lexicon's judgement).
@@ -48,10 +48,10 @@ export function aspectFeatures({ tokens, lexiconAspects, judgedAspects }: Senten
 }
 
 /**
- * A clause alone counts with its log-odds lowered by this much (a clause is shorter, so fewer words speak against an
- * aspect): chosen on the validation folds (0.5 and 1 measured alike; eval/README.md).
+ * A part of a sentence read alone counts with its log-odds lowered by this much (a part is shorter, so fewer words
+ * speak against an aspect): chosen on the validation folds (0.5 and 1 measured alike; eval/README.md).
  */
-export const CLAUSE_DISCOUNT = 0.5;
+export const PART_DISCOUNT = 0.5;
 
 /** One aspect's decision on a sentence, with the features that pushed it most either way. */
 export interface AspectDecision {
@@ -59,8 +59,8 @@ export interface AspectDecision {
   probability: number;
   threshold: number;
   found: boolean;
-  /** The clause (index) whose own reading gave the probability, when it beat the whole sentence's. */
-  clause?: number;
+  /** The part of the sentence (index) whose own reading gave the probability, when it beat the whole sentence's. */
+  part?: number;
   /** The features with the largest weights for this aspect, strongest first: [feature, weight]. */
   reasons: [string, number][];
 }
@@ -108,37 +108,37 @@ function margins(model: AspectModel, features: readonly string[]): { z: number[]
 }
 
 /**
- * The log-odds the decision is made on: the whole sentence's, or a clause's less CLAUSE_DISCOUNT when that is higher.
+ * The log-odds the decision is made on: the whole sentence's, or a part's less PART_DISCOUNT when that is higher.
  * Training chooses the thresholds on exactly this.
  */
-export function sentenceMargin(sentence: number, clauses: Iterable<number>): { margin: number; clause: number | undefined } {
+export function sentenceMargin(sentence: number, parts: Iterable<number>): { margin: number; part: number | undefined } {
   let margin = sentence;
-  let clause: number | undefined;
+  let part: number | undefined;
   let i = 0;
-  for (const z of clauses) {
-    if (z - CLAUSE_DISCOUNT > margin) [margin, clause] = [z - CLAUSE_DISCOUNT, i];
+  for (const z of parts) {
+    if (z - PART_DISCOUNT > margin) [margin, part] = [z - PART_DISCOUNT, i];
     i++;
   }
-  return { margin, clause };
+  return { margin, part };
 }
 
 /**
- * Every aspect's decision on a sentence's features and its clauses' (the analyzer gives none for a sentence of one
- * clause: that clause is the sentence, and less the discount it never decides), with the `reasons` strongest features
+ * Every aspect's decision on a sentence's features and its parts' (the analyzer gives none for a sentence of one
+ * part: that part is the sentence, and less the discount it never decides), with the `reasons` strongest features
  * of each found aspect (and of each aspect not found too, when `explainAll`).
  */
-export function decideAspects(model: AspectModel, features: readonly string[], clauses: readonly (readonly string[])[] = [], reasons = 3, explainAll = false): AspectDecision[] {
+export function decideAspects(model: AspectModel, features: readonly string[], parts: readonly (readonly string[])[] = [], reasons = 3, explainAll = false): AspectDecision[] {
   const whole = margins(model, features);
-  const parts = clauses.map((c) => margins(model, c));
+  const read = parts.map((p) => margins(model, p));
   return AspectId.options.map((aspect, a) => {
-    const { margin, clause } = sentenceMargin(whole.z[a]!, parts.map((p) => p.z[a]!));
+    const { margin, part } = sentenceMargin(whole.z[a]!, read.map((p) => p.z[a]!));
     const probability = sigmoid(margin);
     const threshold = model.thresholds[aspect] ?? 0.5;
     const found = probability >= threshold;
-    const decision: AspectDecision = { aspect, probability, threshold, found, ...(clause === undefined ? {} : { clause }), reasons: [] };
+    const decision: AspectDecision = { aspect, probability, threshold, found, ...(part === undefined ? {} : { part }), reasons: [] };
     if (reasons === 0 || (!found && !explainAll)) return decision;
     // A found aspect is explained by what spoke for it; one not found, by what spoke against it.
-    decision.reasons = (clause === undefined ? whole : parts[clause]!).weighed
+    decision.reasons = (part === undefined ? whole : read[part]!).weighed
       .filter(([, row]) => (found ? row[a]! > 0 : row[a]! < 0))
       .sort((x, y) => Math.abs(y[1][a]!) - Math.abs(x[1][a]!) || (x[0] < y[0] ? -1 : 1))
       .slice(0, reasons)

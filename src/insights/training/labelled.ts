@@ -43,6 +43,17 @@ export const CORPUS = [
   'eval/corpus/extra-6-plumbing-multi.jsonl',
   'eval/corpus/extra-6-electrical-multi.jsonl',
   'eval/corpus/extra-6-short.jsonl',
+  'eval/corpus/extra-7-quality.jsonl',
+  'eval/corpus/extra-7-expertise.jsonl',
+  'eval/corpus/extra-7-conduct.jsonl',
+  'eval/corpus/extra-7-reviews.jsonl',
+  'eval/corpus/extra-7-varied.jsonl',
+  'eval/corpus/extra-8-conduct.jsonl',
+  'eval/corpus/extra-8-reviews.jsonl',
+  'eval/corpus/extra-8-result.jsonl',
+  'eval/corpus/extra-8-timing.jsonl',
+  'eval/corpus/extra-9-reviews.jsonl',
+  'eval/corpus/extra-9-implicit.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
@@ -64,7 +75,7 @@ export function examplesOf(items: readonly Labelled[]): TrainingExample[] {
     const view = lexiconOnly.trainingView(item.text);
     return {
       features: view.features,
-      clauses: view.clauses,
+      parts: view.parts,
       aspects: new Set(item.aspects.map((a) => a.aspect)),
       judged: item.aspects.flatMap((a) => (a.polarity === 'neutral' ? [] : [{ aspect: a.aspect, positive: a.polarity === 'positive', place: view.place(a.aspect) }])),
     };

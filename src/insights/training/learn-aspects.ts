@@ -12,8 +12,8 @@ import { precisionRecallF1 } from './scores.js';
 
 export interface TrainingExample {
   features: string[];
-  /** Each clause's features, when the sentence has several: the decision also reads them alone. */
-  clauses: string[][];
+  /** Each part's features, when the sentence has several: the decision also reads them alone. */
+  parts: string[][];
   aspects: ReadonlySet<AspectId>;
   /** The gold aspects judged positive or negative, and where in the sentence the analyzer would judge them. */
   judged: { aspect: AspectId; positive: boolean; place: AspectPlace }[];
@@ -195,12 +195,12 @@ function encodeIn(index: ReadonlyMap<string, number>, lists: readonly (readonly 
 
 /**
  * Each aspect's threshold from out-of-fold probabilities (example n is in fold n % folds), each the probability the
- * analyzer decides on: the sentence's or a clause's, as sentenceMargin says.
+ * analyzer decides on: the sentence's or a part's, as sentenceMargin says.
  */
 export function chooseThresholds(examples: readonly TrainingExample[], folds = VALIDATION_FOLDS): Validation {
   const encoded = encode(examples.map((e) => e.features));
   const { rows } = encoded;
-  const clauseRows = examples.map((e) => encodeIn(encoded.index, e.clauses));
+  const partRows = examples.map((e) => encodeIn(encoded.index, e.parts));
   const perAspect = {} as Validation['perAspect'];
   for (const aspect of AspectId.options) {
     const y = labels(examples, aspect);
@@ -209,7 +209,7 @@ export function chooseThresholds(examples: readonly TrainingExample[], folds = V
       const training = rows.flatMap((_, n) => (n % folds === fold ? [] : [n]));
       const fitted = fitScaled(encoded, training, y);
       rows.forEach((row, n) => {
-        if (n % folds === fold) outOfFold[n] = sigmoid(sentenceMargin(margin(row, fitted), clauseRows[n]!.map((c) => margin(c, fitted))).margin);
+        if (n % folds === fold) outOfFold[n] = sigmoid(sentenceMargin(margin(row, fitted), partRows[n]!.map((p) => margin(p, fitted))).margin);
       });
     }
     let best = { threshold: 0.5, ...scored(outOfFold, y, 0.5) };
