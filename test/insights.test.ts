@@ -55,9 +55,11 @@ describe('contrast', () => {
   });
 
   it('weighs the clause after the contrast more in the overall sentiment', () => {
-    const after = analyzer.analyze({ id: 'a', text: 'The office was helpful, but the repair failed within a week and they were rude about it.' });
-    const before = analyzer.analyze({ id: 'b', text: 'The repair failed within a week and they were rude about it, but the office was helpful.' });
-    expect(after.sentiment.score).toBeLessThan(before.sentiment.score);
+    const after = analyzer.analyze({ id: 'a', text: 'The price was fair, but the repair failed within a week.' });
+    const before = analyzer.analyze({ id: 'b', text: 'The repair failed within a week, but the price was fair.' });
+    for (const { aspects } of [after, before]) expect(aspects.map((j) => `${j.aspect} ${j.polarity}`).sort()).toEqual(['price positive', 'quality negative']);
+    expect(after.sentiment.label).toBe('negative');
+    expect(before.sentiment.label).toBe('positive');
   });
 
   it('gives the deciding clause as evidence', () => {

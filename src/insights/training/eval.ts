@@ -12,6 +12,8 @@ import { fileHash, outcomesOf, recordedHash, summarize, withIntervals, type Inte
 
 const f = (x: number) => x.toFixed(3);
 
+const sentimentLine = (scores: SetScores) => `sentence sentiment accuracy: ${f(scores.sentimentAccuracy)} over ${scores.sentimentJudged} sentences labelled positive or negative\n`;
+
 const withInterval = (x: Interval) => `${f(x.value)} [${f(x.low)}, ${f(x.high)}]`;
 
 /** A set's scores with their 95% bootstrap intervals. */
@@ -21,6 +23,7 @@ function printWithIntervals(name: string, items: readonly Labelled[], analyzer: 
   for (const a of scores.perAspect) process.stdout.write(`| ${a.aspect} | ${f(a.precision)} | ${f(a.recall)} | ${withInterval(f1[a.aspect])} | ${a.support} |\n`);
   process.stdout.write(`| **macro** | | | **${withInterval(macroF1)}** | |\n`);
   process.stdout.write(`aspect polarity accuracy: ${withInterval(polarityAccuracy)} over ${scores.polarityJudged} correctly found aspects\n`);
+  process.stdout.write(sentimentLine(scores));
 }
 
 function printSet(name: string, scores: SetScores): void {
@@ -28,6 +31,7 @@ function printSet(name: string, scores: SetScores): void {
   for (const a of scores.perAspect) process.stdout.write(`| ${a.aspect} | ${f(a.precision)} | ${f(a.recall)} | ${f(a.f1)} | ${a.support} |\n`);
   process.stdout.write(`| **macro** | | | **${f(scores.macroF1)}** | |\n`);
   process.stdout.write(`aspect polarity accuracy: ${f(scores.polarityAccuracy)} over ${scores.polarityJudged} correctly found aspects\n`);
+  process.stdout.write(sentimentLine(scores));
 }
 
 /**

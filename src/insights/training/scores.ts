@@ -14,6 +14,8 @@ export interface Outcome {
   marks: Uint8Array;
   /** Gold aspects found whose polarity was right. */
   polarityRight: number;
+  /** Whether the sentence's sentiment label was right; undefined when its gold sentiment is mixed or neutral. */
+  sentimentRight: boolean | undefined;
   /** What went wrong, with the sentence and the cues that fired; undefined when nothing did. */
   error: string | undefined;
 }
@@ -36,6 +38,9 @@ export interface SetScores {
   macroF1: number;
   polarityAccuracy: number;
   polarityJudged: number;
+  /** Sentence sentiment accuracy over the sentences whose gold sentiment is positive or negative. */
+  sentimentAccuracy: number;
+  sentimentJudged: number;
 }
 
 /** A figure and its 95% interval. */
@@ -79,7 +84,8 @@ export function outcomesOf(items: readonly Labelled[], analyzerFor: (index: numb
       }
     });
     const error = problems.length ? `${item.id} ${problems.join('; ')} | ${item.text} | cues ${analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ')}` : undefined;
-    return { marks, polarityRight, error };
+    const sentimentRight = item.sentiment === 'positive' || item.sentiment === 'negative' ? analysis.sentiment.label === item.sentiment : undefined;
+    return { marks, polarityRight, sentimentRight, error };
   });
 }
 
@@ -97,9 +103,15 @@ export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number>
   const fp = new Int32Array(aspects);
   const fn = new Int32Array(aspects);
   let polarityRight = 0;
+  let sentimentRight = 0;
+  let sentimentJudged = 0;
   for (let k = 0; k < picks.length; k++) {
     const outcome = outcomes[picks[k]!]!;
     polarityRight += outcome.polarityRight;
+    if (outcome.sentimentRight !== undefined) {
+      sentimentJudged++;
+      if (outcome.sentimentRight) sentimentRight++;
+    }
     for (let i = 0; i < aspects; i++) {
       const mark = outcome.marks[i];
       if (mark === FOUND_AND_GOLD) tp[i]!++;
@@ -115,6 +127,8 @@ export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number>
     macroF1: perAspect.reduce((s, a) => s + a.f1, 0) / perAspect.length,
     polarityAccuracy: polarityJudged === 0 ? 0 : polarityRight / polarityJudged,
     polarityJudged,
+    sentimentAccuracy: sentimentJudged === 0 ? 0 : sentimentRight / sentimentJudged,
+    sentimentJudged,
   };
 }
 
