@@ -10,7 +10,7 @@ import { outcomesOf, summarize } from '../src/insights/training/scores.js';
 import { trainShippedAspectModel } from '../src/insights/training/train-aspects.js';
 
 describe('evaluation on the frozen test set', () => {
-  it('keeps macro-F1 ≥ 0.87, every aspect ≥ 0.80, aspect polarity ≥ 0.92 and sentence sentiment ≥ 0.84 (measured 2026-11-26: 0.893, 0.830, 0.940, 0.871)', () => {
+  it('keeps macro-F1 ≥ 0.87, every aspect ≥ 0.80, aspect polarity ≥ 0.92 and sentence sentiment ≥ 0.84 (measured 2026-11-27: 0.891, 0.828, 0.936, 0.869)', () => {
     const analyzer = new Analyzer(null);
     const scores = summarize(outcomesOf(loadLabelled(FROZEN_TEST_SET), () => analyzer));
     expect(scores.macroF1).toBeGreaterThanOrEqual(0.87);

@@ -23,7 +23,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Found a pile of sheet-metal screws and a soda can in the attic next to the new air handler.", {"cleanliness": "negative"}],
     ["Called at 7am with no heat and Marcus was in our basement by 9.", {"responsiveness": "positive"}],
     ["Emailed on a Sunday and had a reply offering three slots before breakfast Monday.", {"responsiveness": "positive"}],
-    ["The office manager called me back within twenty minutes of my complaint and had someone out again that afternoon.", {"responsiveness": "positive"}],
     ["Mate, they had a tech out on Boxing Day.", {"responsiveness": "positive"}],
     ["Two years on and not a single drip from that joint.", {"quality": "positive"}],
     ["Water pressure upstairs is finally decent.", {"quality": "positive"}],
@@ -48,7 +47,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Cracking sparky, had the fault traced in five minutes flat.", {"expertise": "positive"}],
   ],
   'sarcasm: praise that means blame': [
-    ["Sure, flip every breaker in the house until something happens, that's definitely how licensed electricians diagnose things.", {"expertise": "negative"}],
     ["I just adore guessing games, so not being told what they replaced was a real treat.", {"communication": "negative"}],
     ["Genius move, using a plunger on a line that was obviously collapsed.", {"expertise": "negative"}],
     ["Brilliant value, if you enjoy paying $95 for someone to change a furnace filter.", {"price": "negative"}],

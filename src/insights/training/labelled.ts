@@ -54,6 +54,10 @@ export const CORPUS = [
   'eval/corpus/extra-8-timing.jsonl',
   'eval/corpus/extra-9-reviews.jsonl',
   'eval/corpus/extra-9-implicit.jsonl',
+  'eval/corpus/extra-10-expertise.jsonl',
+  'eval/corpus/extra-10-technical.jsonl',
+  'eval/corpus/extra-10-pairs.jsonl',
+  'eval/corpus/extra-10-long.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
