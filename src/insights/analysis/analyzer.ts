@@ -308,6 +308,8 @@ interface SentenceReading {
   text: string;
   clauses: ClauseReading[];
   lean: number;
+  /** Its clauses' weights summed: how much it weighs in the review's sentiment. */
+  weight: number;
   features: string[];
   /** The parts the aspect model also reads alone, made when the decision needs them. */
   parts?: Part[];
@@ -361,6 +363,16 @@ const CUES = 3;
 
 const lexiconAspectsOf = (matches: readonly Match[]) => matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : []));
 
+/**
+ * The aspect model's features of tokens [start, end) of a clause: their words, the aspects the lexicon named there
+ * and those of them it judged in the clause (every judged aspect is named by one of the clause's matches).
+ */
+function pieceFeatures(c: ClauseReading, start: number, end: number): string[] {
+  const lexiconAspects = new Set(lexiconAspectsOf(c.matches.filter((m) => m.start >= start && m.end <= end)));
+  const judgedAspects = c.judged.flatMap((j) => (lexiconAspects.has(j.aspect) ? [j.aspect] : []));
+  return aspectFeatures({ tokens: c.tokens.slice(start, end).map((t) => t.norm), lexiconAspects, judgedAspects });
+}
+
 export class Analyzer {
   private readonly phrases = new PhraseMatcher();
   private readonly entities: EntityMatcher;
@@ -413,12 +425,12 @@ export class Analyzer {
       lexiconAspects: read.flatMap((c) => lexiconAspectsOf(c.matches)),
       judgedAspects: read.flatMap((c) => c.judged.map((j) => j.aspect)),
     });
-    return { text: sentence, clauses: read, lean: weights > 0 ? read.reduce((s, c) => s + c.polarity * c.weight, 0) / weights : 0, features };
+    return { text: sentence, clauses: read, lean: weights > 0 ? read.reduce((s, c) => s + c.polarity * c.weight, 0) / weights : 0, weight: weights, features };
   }
 
   /** The aspect model's features of a clause alone. */
   private detection(c: ClauseReading): string[] {
-    return (c.detection ??= aspectFeatures({ tokens: c.tokens.map((t) => t.norm), lexiconAspects: lexiconAspectsOf(c.matches), judgedAspects: c.judged.map((j) => j.aspect) }));
+    return (c.detection ??= pieceFeatures(c, 0, c.tokens.length));
   }
 
   /** The parts the model also reads alone, when the sentence has several; none for one part (it is the sentence). */
@@ -432,13 +444,10 @@ export class Analyzer {
     const cuts = c.tokens.flatMap((t, i) => (i > 0 && t.breakBefore ? [i] : []));
     if (cuts.length === 0) return [{ text: c.text, detection: this.detection(c) }];
     const bounds = [0, ...cuts, c.tokens.length];
+    const from = c.tokens[0]!.start;
     return bounds.slice(1).map((end, k) => {
       const start = bounds[k]!;
-      const tokens = c.tokens.slice(start, end);
-      const lexiconAspects = new Set(lexiconAspectsOf(c.matches.filter((m) => m.start >= start && m.end <= end)));
-      const text = c.text.slice(tokens[0]!.start - c.tokens[0]!.start, tokens[tokens.length - 1]!.end - c.tokens[0]!.start);
-      const judgedAspects = c.judged.flatMap((j) => (lexiconAspects.has(j.aspect) ? [j.aspect] : []));
-      return { text, detection: aspectFeatures({ tokens: tokens.map((t) => t.norm), lexiconAspects, judgedAspects }) };
+      return { text: c.text.slice(c.tokens[start]!.start - from, c.tokens[end - 1]!.end - from), detection: pieceFeatures(c, start, end) };
     });
   }
 
@@ -516,9 +525,8 @@ export class Analyzer {
     for (const reading of this.sentences(text)) {
       const decided = this.sentenceAspects(reading, reasons);
       judgements.push(...decided.aspects);
-      const weight = reading.clauses.reduce((s, c) => s + c.weight, 0);
-      weighted += decided.sentiment * weight;
-      weights += weight;
+      weighted += decided.sentiment * reading.weight;
+      weights += reading.weight;
       if (reasons > 0) {
         explained.push({
           sentence: reading.text,

@@ -1,10 +1,11 @@
 // The learned decision of which aspects a sentence talks about: one logistic regression per aspect over its words,
 // word pairs, character 4-grams of its longer words (misspellings share most of them) and what the lexicon found
-// and judged in it, each with its own threshold. A sentence is also read part by part (its clauses, cut again at commas and other
-// breaks): an aspect one part is clearly about is not drowned by the rest of a long sentence. Every decision can be shown: the
-// probability, the threshold and the features that weighed most. The weights ship in aspect-model.json (written by training/train-aspects.ts); this
-// module only reads and applies them. A second regression judges each found aspect positive or negative from the
-// clause about it (its words, negations, the polarity model's lean, the lexicon's judgement).
+// and judged in it, each with its own threshold. A sentence is also read part by part (its clauses, cut again at
+// commas and other breaks): an aspect one part is clearly about is not drowned by the rest of a long sentence. Every
+// decision can be shown: the probability, the threshold and the features that weighed most. The weights ship in
+// aspect-model.json (written by training/train-aspects.ts); this module only reads and applies them. A second
+// regression judges each found aspect positive or negative from the clause about it (its words, negations, the
+// polarity model's lean, the lexicon's judgement).
 import { AspectId } from '../../reviews/schemas.js';
 
 export interface AspectModel {
