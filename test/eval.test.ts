@@ -10,13 +10,13 @@ import { outcomesOf, summarize } from '../src/insights/training/scores.js';
 import { trainShippedAspectModel } from '../src/insights/training/train-aspects.js';
 
 describe('evaluation on the frozen test set', () => {
-  it('keeps macro-F1 ≥ 0.87, every aspect ≥ 0.80, aspect polarity ≥ 0.92 and sentence sentiment ≥ 0.84 (measured 2026-11-27: 0.891, 0.828, 0.936, 0.869)', () => {
+  it('keeps macro-F1 ≥ 0.88, every aspect ≥ 0.80, aspect polarity ≥ 0.93 and sentence sentiment ≥ 0.85 (measured 2026-11-27: 0.899, 0.834, 0.945, 0.877)', () => {
     const analyzer = new Analyzer(null);
     const scores = summarize(outcomesOf(loadLabelled(FROZEN_TEST_SET), () => analyzer));
-    expect(scores.macroF1).toBeGreaterThanOrEqual(0.87);
+    expect(scores.macroF1).toBeGreaterThanOrEqual(0.88);
     for (const aspect of scores.perAspect) expect(aspect.f1, aspect.aspect).toBeGreaterThanOrEqual(0.80);
-    expect(scores.polarityAccuracy).toBeGreaterThanOrEqual(0.92);
-    expect(scores.sentimentAccuracy).toBeGreaterThanOrEqual(0.84);
+    expect(scores.polarityAccuracy).toBeGreaterThanOrEqual(0.93);
+    expect(scores.sentimentAccuracy).toBeGreaterThanOrEqual(0.85);
   });
 
   it('reaches ≥ 0.85 sentence polarity accuracy on the UCI Yelp sentences, which it never trained on', () => {
@@ -27,7 +27,7 @@ describe('evaluation on the frozen test set', () => {
 });
 
 describe('shipped models', () => {
-  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 600_000 }, () => {
+  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 900_000 }, () => {
     const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/aspect-model.json'), 'utf8');
     expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);
   });

@@ -48,7 +48,6 @@ const cases: Record<string, [string, Record<string, string>][]> = {
   ],
   'sarcasm: praise that means blame': [
     ["I just adore guessing games, so not being told what they replaced was a real treat.", {"communication": "negative"}],
-    ["Genius move, using a plunger on a line that was obviously collapsed.", {"expertise": "negative"}],
     ["Brilliant value, if you enjoy paying $95 for someone to change a furnace filter.", {"price": "negative"}],
     ["Really classy, telling my wife she \"wouldn't understand\" the breaker box.", {"professionalism": "negative"}],
     ["Thanks for the souvenir trail of insulation from the attic hatch to the front door.", {"cleanliness": "negative"}],

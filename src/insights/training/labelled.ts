@@ -58,6 +58,18 @@ export const CORPUS = [
   'eval/corpus/extra-10-technical.jsonl',
   'eval/corpus/extra-10-pairs.jsonl',
   'eval/corpus/extra-10-long.jsonl',
+  'eval/corpus/extra-11-quality.jsonl',
+  'eval/corpus/extra-11-professionalism.jsonl',
+  'eval/corpus/extra-11-expertise.jsonl',
+  'eval/corpus/extra-11-reviews.jsonl',
+  'eval/corpus/extra-12-reviews.jsonl',
+  'eval/corpus/extra-12-long.jsonl',
+  'eval/corpus/extra-12-timing.jsonl',
+  'eval/corpus/extra-12-short.jsonl',
+  'eval/corpus/extra-13-reviews.jsonl',
+  'eval/corpus/extra-13-work.jsonl',
+  'eval/corpus/extra-13-trades.jsonl',
+  'eval/corpus/extra-13-updates.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
 export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
