@@ -16,6 +16,8 @@ beforeAll(async () => {
   server = await startServer(`${dir.path}/ended.db`, { MCP_SESSION_SECRET: 'ended-sessions-test-secret-0123456789' });
   const demo = generateDemo({ seed: 5, reviews: 30 });
   await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
+  // The insights build that follows an import is work of its own, not the idle polling measured below.
+  await server.app.publisher.insightsReady();
 });
 afterAll(async () => {
   await server?.close();
