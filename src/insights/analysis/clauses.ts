@@ -29,7 +29,7 @@ const MODIFIERS: [string[], string][] = Object.entries(MODIFIER_PHRASES)
   .map(([phrase, replacement]): [string[], string] => [phrase.split(' '), replacement])
   .sort((a, b) => b[0].length - a[0].length);
 
-export function tokenize(text: string, offset: number): Token[] {
+function tokenize(text: string, offset: number): Token[] {
   const tokens: Token[] = [];
   let previousEnd = 0;
   for (const m of text.matchAll(TOKEN)) {
