@@ -173,7 +173,22 @@ export interface Validation {
   macroF1: number;
 }
 
-function scored(probabilities: Float64Array, y: readonly number[], threshold: number) {
+/**
+ * How much a positive and a negative example count when a threshold is chosen: the share of sentences about the
+ * aspect in the training sentences (`trained`) reweighed to its share in reviews (`target`). The later rounds of
+ * labelled data were written to hold more of the weak aspects than reviews do, and a threshold chosen on their mix
+ * lets through more false positives than reviews' mix would (label-shift reweighting).
+ */
+export interface ClassWeights {
+  positive: number;
+  negative: number;
+}
+
+export function classWeights(trained: number, target: number): ClassWeights {
+  return { positive: target / trained, negative: (1 - target) / (1 - trained) };
+}
+
+function scored(probabilities: Float64Array, y: readonly number[], threshold: number, weights: ClassWeights) {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -182,7 +197,7 @@ function scored(probabilities: Float64Array, y: readonly number[], threshold: nu
     else if (p >= threshold) fp++;
     else if (y[n]) fn++;
   });
-  return precisionRecallF1(tp, fp, fn);
+  return precisionRecallF1(tp * weights.positive, fp * weights.negative, fn * weights.positive);
 }
 
 /** Feature lists as rows of a vocabulary already made (feature → index); features it does not hold are left out. */
@@ -194,14 +209,14 @@ function encodeIn(index: ReadonlyMap<string, number>, lists: readonly (readonly 
 }
 
 /**
- * Each aspect's threshold from out-of-fold probabilities (example n is in fold n % folds), each the probability the
- * analyzer decides on: the sentence's or a part's, as sentenceMargin says.
+ * Each aspect's out-of-fold probabilities (example n is in fold n % folds), each the probability the analyzer decides
+ * on: the sentence's or a part's, as sentenceMargin says.
  */
-export function chooseThresholds(examples: readonly TrainingExample[], folds = VALIDATION_FOLDS): Validation {
+export function outOfFoldProbabilities(examples: readonly TrainingExample[], folds = VALIDATION_FOLDS): Record<AspectId, Float64Array> {
   const encoded = encode(examples.map((e) => e.features));
   const { rows } = encoded;
   const partRows = examples.map((e) => encodeIn(encoded.index, e.parts));
-  const perAspect = {} as Validation['perAspect'];
+  const out = {} as Record<AspectId, Float64Array>;
   for (const aspect of AspectId.options) {
     const y = labels(examples, aspect);
     const outOfFold = new Float64Array(examples.length);
@@ -212,10 +227,30 @@ export function chooseThresholds(examples: readonly TrainingExample[], folds = V
         if (n % folds === fold) outOfFold[n] = sigmoid(sentenceMargin(margin(row, fitted), partRows[n]!.map((p) => margin(p, fitted))).margin);
       });
     }
-    let best = { threshold: 0.5, ...scored(outOfFold, y, 0.5) };
+    out[aspect] = outOfFold;
+  }
+  return out;
+}
+
+/**
+ * Each aspect's threshold: the one whose out-of-fold F1 is best, the classes weighed to `targetShare` (the share of
+ * sentences about each aspect expected in reviews) when given.
+ */
+export function chooseThresholds(
+  examples: readonly TrainingExample[],
+  targetShare?: Readonly<Record<AspectId, number>>,
+  probabilities = outOfFoldProbabilities(examples),
+): Validation {
+  const perAspect = {} as Validation['perAspect'];
+  for (const aspect of AspectId.options) {
+    const y = labels(examples, aspect);
+    const trained = y.reduce((s: number, v) => s + v, 0) / y.length;
+    const weights = targetShare ? classWeights(trained, targetShare[aspect]) : { positive: 1, negative: 1 };
+    const outOfFold = probabilities[aspect];
+    let best = { threshold: 0.5, ...scored(outOfFold, y, 0.5, weights) };
     for (let step = 4; step <= 36; step++) {
       const threshold = rounded(step * THRESHOLD_STEP);
-      const s = scored(outOfFold, y, threshold);
+      const s = scored(outOfFold, y, threshold, weights);
       if (s.f1 > best.f1) best = { threshold, ...s };
     }
     perAspect[aspect] = best;

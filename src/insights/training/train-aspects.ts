@@ -6,14 +6,14 @@ import { resolve } from 'node:path';
 import { AspectId } from '../../reviews/schemas.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
 import { chooseThresholds, trainAspectModel, VALIDATION_FOLDS, type Validation } from './learn-aspects.js';
-import { examplesOf, repoRoot, TRAINING_SETS, trainingSentences } from './labelled.js';
+import { aspectShare, examplesOf, repoRoot, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences } from './labelled.js';
 
-export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds`;
+export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds, each aspect's sentences weighed to its share in ${REVIEW_MIX_SETS.join(', ')}`;
 
 /** The shipped aspect model, from the training sentences alone. */
 export function trainShippedAspectModel(): { model: AspectModel; validation: Validation; sentences: number } {
   const examples = examplesOf(trainingSentences());
-  const validation = chooseThresholds(examples);
+  const validation = chooseThresholds(examples, aspectShare(trainingSentences(REVIEW_MIX_SETS)));
   const thresholds = Object.fromEntries(AspectId.options.map((a) => [a, validation.perAspect[a].threshold]));
   return { model: trainAspectModel(examples, thresholds, ASPECT_MODEL_ABOUT), validation, sentences: examples.length };
 }
@@ -23,7 +23,7 @@ if (process.argv[1]?.endsWith('/insights/training/train-aspects.js')) {
   const json = `${JSON.stringify(model)}\n`;
   for (const target of ['src/insights/analysis/aspect-model.json', 'dist/src/insights/analysis/aspect-model.json']) writeFileSync(resolve(repoRoot, target), json);
   const f = (x: number) => x.toFixed(3);
-  process.stdout.write(`${sentences} training sentences; the model alone on ${VALIDATION_FOLDS} validation folds:\n| aspect | threshold | precision | recall | F1 |\n|---|---|---|---|---|\n`);
+  process.stdout.write(`${sentences} training sentences; the model alone on ${VALIDATION_FOLDS} validation folds, each aspect weighed to its share in reviews:\n| aspect | threshold | precision | recall | F1 |\n|---|---|---|---|---|\n`);
   for (const a of AspectId.options) {
     const v = validation.perAspect[a];
     process.stdout.write(`| ${a} | ${v.threshold} | ${f(v.precision)} | ${f(v.recall)} | ${f(v.f1)} |\n`);
