@@ -85,6 +85,13 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["Our kitchen drain has always been slow because of the old cast iron.", {}],
     ["How this company is still in business, I have no idea.", {}],
   ],
+  'thresholds chosen for reviews\' mix of aspects: an over-represented aspect no longer found on weak evidence': [
+    ["The office manager called me back within twenty minutes of my complaint and had someone out again that afternoon.", {"responsiveness": "positive"}],
+    ["Drew me a little diagram of how the three-way switches were wired so I'd understand.", {"communication": "positive"}],
+    ["The house has a mix of radiators and a newer forced-air system upstairs.", {}],
+    ["The power company said the problem was on our side of the meter.", {}],
+    ["He didn't try to sell us a new heater even though he could have, just swapped the thermocouple for sixty bucks, which was a relief.", {"price": "positive", "professionalism": "positive"}],
+  ],
 };
 
 describe('hard cases the aspect model fixed', () => {
