@@ -77,7 +77,14 @@ export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.json
  * The sets written with the mix of aspects reviews have (the first corpus and the two older sets); the later rounds
  * were aimed at the weak aspects and hold more of them. Thresholds are chosen for this mix.
  */
-export const REVIEW_MIX_SETS = [...CORPUS.slice(0, 4), 'eval/devset.jsonl', 'eval/testset.jsonl'];
+export const REVIEW_MIX_SETS = [
+  'eval/corpus/hvac.jsonl',
+  'eval/corpus/plumbing.jsonl',
+  'eval/corpus/electrical.jsonl',
+  'eval/corpus/mixed.jsonl',
+  'eval/devset.jsonl',
+  'eval/testset.jsonl',
+];
 
 /** The repository root, from the compiled module (dist/src/insights/training) or its source (src/insights/training). */
 export const repoRoot = resolve(import.meta.dirname, import.meta.dirname.includes(`${sep}dist${sep}`) ? '../../../..' : '../../..');

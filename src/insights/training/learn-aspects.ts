@@ -173,17 +173,17 @@ export interface Validation {
   macroF1: number;
 }
 
-/**
- * How much a positive and a negative example count when a threshold is chosen: the share of sentences about the
- * aspect in the training sentences (`trained`) reweighed to its share in reviews (`target`). The later rounds of
- * labelled data were written to hold more of the weak aspects than reviews do, and a threshold chosen on their mix
- * lets through more false positives than reviews' mix would (label-shift reweighting).
- */
+/** How much a sentence about the aspect (positive) and one not about it (negative) count in a threshold's F1. */
 export interface ClassWeights {
   positive: number;
   negative: number;
 }
 
+/**
+ * The weights that bring an aspect's share of the training sentences (`trained`) to its share in reviews (`target`):
+ * the later rounds of labelled data were written to hold more of the weak aspects than reviews do, and a threshold
+ * chosen on their mix lets through more false positives than reviews' mix would (label-shift reweighting).
+ */
 export function classWeights(trained: number, target: number): ClassWeights {
   return { positive: target / trained, negative: (1 - target) / (1 - trained) };
 }
