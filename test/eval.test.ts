@@ -7,6 +7,7 @@ import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { FROZEN_TEST_SET, loadLabelled } from '../src/insights/training/labelled.js';
 import { evaluateUci } from '../src/insights/training/polarity/uci.js';
 import { outcomesOf, summarize } from '../src/insights/training/scores.js';
+import { trainShippedPolarityModel } from '../src/insights/training/polarity/train.js';
 import { trainShippedAspectModel } from '../src/insights/training/train-aspects.js';
 
 describe('evaluation on the frozen test set', () => {
@@ -27,6 +28,11 @@ describe('evaluation on the frozen test set', () => {
 });
 
 describe('shipped models', () => {
+  it('the polarity model is what `npm run train:polarity` produces from the lexicons and the Amazon and IMDB sentences', () => {
+    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/polarity/model.json'), 'utf8');
+    expect(`${JSON.stringify(trainShippedPolarityModel().file)}\n`).toBe(shipped);
+  });
+
   it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 900_000 }, () => {
     const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/aspect-model.json'), 'utf8');
     expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);

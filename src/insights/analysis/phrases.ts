@@ -38,7 +38,7 @@ export class PhraseMatcher {
     this.speller = new Speller(new Map(Object.keys(entries).filter((p) => !p.includes(' ')).map((w) => [w, SPELLABLE])));
   }
 
-  /** A typical one-letter slip ("resonable", "proffesional") reads as the lexicon word it misspells. */
+  /** A typical slip ("resonable", "proffesional", "dissapointed") reads as the lexicon word it misspells. */
   private correct(token: string): string | undefined {
     return this.byFirst.has(token) ? undefined : this.speller.correct(token);
   }

