@@ -92,6 +92,11 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["The power company said the problem was on our side of the meter.", {}],
     ["He didn't try to sell us a new heater even though he could have, just swapped the thermocouple for sixty bucks, which was a relief.", {"price": "positive", "professionalism": "positive"}],
   ],
+  'quality labels corrected in training, damage read as the result: quality no longer found in what only tells of the work': [
+    ["Such a gentleman, he even held the door for my mum when she came back with the shopping.", {"professionalism": "positive"}],
+    ["We still don't know why the first compressor failed, nobody would say.", {"communication": "negative"}],
+    ["Knew exactly why the lights dimmed when the AC kicked on, but charged like a surgeon for the privilege.", {"expertise": "positive", "price": "negative"}],
+  ],
 };
 
 describe('hard cases the aspect model fixed', () => {

@@ -177,6 +177,9 @@ const quality: Table = {
     'had to come back', 'came back twice', 'multiple visits', 'several visits', '# visits', 'third visit',
     'temporary fix', 'band aid', 'bandaid', 'recurring', 'again and again', 'poorly installed', 'installed wrong',
     'installed incorrectly', 'not level', 'fell off',
+    // Damage done to the house is the result of the work too (GUIDELINES: "They scratched the floor moving the unit").
+    'scratched', 'dented', 'chipped', 'nicked', 'damaged', 'put a hole', 'punched a hole', 'knocked a hole',
+    'drilled through', 'drilled right through', 'took a chunk out',
   ]),
 };
 
