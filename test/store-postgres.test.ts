@@ -151,6 +151,34 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     expect(elsewhere).toEqual([]);
   });
 
+  it('survives PostgreSQL ending its connections, idle or in use between two statements: that work fails, the next succeeds', async () => {
+    // `pg` reports an ended connection as an 'error' event, which ends the process when nobody listens (here, vitest
+    // reports it as an unhandled error). An import holds one connection from its first statement to its last.
+    const url = new URL(await freshUrl());
+    const name = `reviews-ended-${schemaOf(url.href)}`;
+    url.searchParams.set('application_name', name);
+    const logged: string[] = [];
+    const log = { info: () => undefined, warn: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`) };
+    const store = await openStore(url.href, { log });
+    stores.push(store);
+    const backends = () => query<{ pid: number; state: string }>(`SELECT pid, state FROM pg_stat_activity WHERE application_name = $1`, [name]);
+    const import_ = store.stageImport(async (staging) => {
+      await staging.add([{ review: newReview({ id: 'in-flight' }), location: 'reviews[0]' }]);
+      // Every connection of this store ends: the import's own, checked out and between two statements, and those idle in the pool.
+      const ended = await backends();
+      expect(ended.length).toBeGreaterThanOrEqual(1);
+      await query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+      await until(async () => (await backends()).length === 0, 5000, 'the connections to end');
+      return staging.apply({ replace: false });
+    });
+    await expect(import_).rejects.toThrow();
+    expect(logged.some((m) => m.startsWith('a PostgreSQL connection was closed'))).toBe(true);
+    // Nothing of it landed, and the store goes on with new connections.
+    expect((await store.currentVersion()).revision).toBe(0);
+    await store.applyImport({ reviews: [newReview({ id: 'after' })], replace: false });
+    expect((await store.currentVersion()).revision).toBe(1);
+  });
+
   it('listens again after its connection is killed, says so, and tells its watchers to look for what they missed', async () => {
     const url = await freshUrl();
     const logged: string[] = [];

@@ -146,7 +146,7 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
     const a = await ServiceProcess.create(databaseUrl, { RELOAD_INTERVAL_MS: String(RELOAD_INTERVAL_MS) });
     const b = await ServiceProcess.create(databaseUrl, { RELOAD_INTERVAL_MS: String(RELOAD_INTERVAL_MS), BASE_URL: a.url });
     const replicas = [a, b];
-    const logs = () => replicas.map((r, i) => `replica ${'AB'[i]} (${r.url}):\n${r.log(25)}`).join('\n');
+    const logs = () => replicas.map((r, i) => `replica ${'AB'[i]} (${r.url}, ${r.ended}):\n${r.log(25)}`).join('\n');
     await Promise.all(replicas.map((r) => r.start()));
 
     // Before: the notices work (a CLI import is served at once) and both replicas serve the same bytes.
@@ -169,7 +169,9 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
       for (const started = Date.now(); Date.now() - started < 3000; await sleep(250)) {
         for (const replica of replicas) {
           for (const path of ['/reviews.json', '/api/feed.json', '/feed.xml', '/api/reviews/search?rating=5&limit=3', '/healthz']) {
-            const res = await get(`${replica.url}${path}`);
+            const res = await get(`${replica.url}${path}`).catch((error: unknown) => {
+              throw new Error(`${replica.url}${path} while PostgreSQL is down: ${String(error)}\n${logs()}`);
+            });
             expect(res.status, `${replica.url}${path} while PostgreSQL is down: ${res.body.slice(0, 200)}\n${logs()}`).toBe(200);
             if (path === '/reviews.json') {
               expect(res.etag).toBe(lastTag);
@@ -198,8 +200,9 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
     } finally {
       // B is frozen (SIGSTOP) across the start and the next commit: it cannot listen again before that change
       // commits, so it can only find the change by looking once it listens again. A reconnects after its own pause.
-      // (Should anything fail, afterAll's SIGKILL ends a frozen process too.)
-      process.kill(b.pid!, 'SIGSTOP');
+      // (Should anything fail, afterAll's SIGKILL ends a frozen process too; a process already gone is not signalled,
+      // so that what failed is what the test reports.)
+      if (b.running) process.kill(b.pid!, 'SIGSTOP');
       startingAt = Date.now();
       await cluster('start');
     }

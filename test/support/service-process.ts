@@ -65,6 +65,17 @@ export class ServiceProcess {
     return this.child?.pid;
   }
 
+  /** Whether the process was started and has not exited. */
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** How the process ended, for failure messages: its exit code or signal, or 'running'. */
+  get ended(): string {
+    if (!this.child || this.running) return 'running';
+    return this.child.signalCode ? `killed by ${this.child.signalCode}` : `exited with code ${this.child.exitCode}`;
+  }
+
   async start(timeoutMs = 60_000): Promise<void> {
     const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...inheritedEnv(), ...this.settings }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;

@@ -32,9 +32,15 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   const log = options.log ?? SILENT;
   const connection: pg.ClientConfig = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'reviews-service' };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
-  // An idle connection that PostgreSQL ends (a restart, an administrator) is an event, not a crash: the pool drops
-  // it and the next query opens another.
-  pool.on('error', (error) => log.warn({ err: error.message }, 'an idle PostgreSQL connection was closed; the pool replaces it'));
+  // A connection that PostgreSQL ends (a restart, an administrator) is an event, not a crash. `pg` reports it as an
+  // 'error' event on the connection, and an 'error' event nobody listens to ends the process; the pool listens only
+  // while a connection is idle (and then also tells the pool, heard below), so one in use between two statements (an
+  // import holding its connection, a transaction between reads) would end the whole server. Each connection gets a
+  // listener of its own for its whole life: what it was doing fails, the pool drops it, and the next query opens another.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => log.warn({ err: error.message }, 'a PostgreSQL connection was closed; the pool replaces it'));
+  });
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   let schema: string;
   try {
