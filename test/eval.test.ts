@@ -11,7 +11,7 @@ import { trainShippedPolarityModel } from '../src/insights/training/polarity/tra
 import { trainShippedAspectModel } from '../src/insights/training/train-aspects.js';
 
 describe('evaluation on the frozen test set', () => {
-  it('keeps macro-F1 ≥ 0.89, every aspect ≥ 0.82, aspect polarity ≥ 0.93 and sentence sentiment ≥ 0.85 (measured 2026-11-27: 0.899, 0.836, 0.946, 0.873)', () => {
+  it('keeps macro-F1 ≥ 0.89, every aspect ≥ 0.82, aspect polarity ≥ 0.93 and sentence sentiment ≥ 0.85 (measured 2026-11-27: 0.899, 0.836, 0.945, 0.880)', () => {
     const analyzer = new Analyzer(null);
     const scores = summarize(outcomesOf(loadLabelled(FROZEN_TEST_SET), () => analyzer));
     expect(scores.macroF1).toBeGreaterThanOrEqual(0.89);
@@ -20,10 +20,10 @@ describe('evaluation on the frozen test set', () => {
     expect(scores.sentimentAccuracy).toBeGreaterThanOrEqual(0.85);
   });
 
-  it('reaches ≥ 0.87 sentence polarity accuracy on the UCI Yelp sentences, which it never trained on (measured 2026-11-27: 0.876)', () => {
+  it('reaches ≥ 0.88 sentence polarity accuracy on the UCI Yelp sentences, which it never trained on (measured 2026-11-27: 0.882)', () => {
     const yelp = evaluateUci().find((row) => row.dataset === 'yelp')!;
     expect(yelp.trainedOn).not.toContain('yelp');
-    expect(yelp.accuracy).toBeGreaterThanOrEqual(0.87);
+    expect(yelp.accuracy).toBeGreaterThanOrEqual(0.88);
   });
 });
 
