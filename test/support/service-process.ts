@@ -90,7 +90,7 @@ export class ServiceProcess {
   /** Ends the process with `signal` (SIGKILL: no shutdown code runs at all) and waits for it to be gone. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || !this.running) return;
     const exited = new Promise((done) => child.once('exit', done));
     child.kill(signal);
     await exited;
