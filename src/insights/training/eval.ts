@@ -5,7 +5,7 @@
 import { Analyzer } from '../analysis/analyzer.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
 import shippedAspectModel from '../analysis/aspect-model.json' with { type: 'json' };
-import { chooseThresholds, trainAspectModel, VALIDATION_FOLDS } from './learn-aspects.js';
+import { chooseThresholds, thresholdsOf, trainAspectModel, VALIDATION_FOLDS } from './learn-aspects.js';
 import { aspectShare, examplesOf, FROZEN_TEST_SET, loadLabelled, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences, type Labelled } from './labelled.js';
 import { evaluateUci } from './polarity/uci.js';
 import { fileHash, outcomesOf, recordedHash, summarize, withIntervals, type Interval, type SetScores } from './scores.js';
@@ -46,7 +46,12 @@ export function crossValidated(items: readonly Labelled[], thresholds: Record<st
     const training = examples.filter((_, i) => i % VALIDATION_FOLDS !== fold);
     return new Analyzer(null, { aspectModel: trainAspectModel(training, thresholds, `fold ${fold}`) });
   });
-  const outcomes = outcomesOf(items, (index) => analyzers[index % VALIDATION_FOLDS]!);
+  return scoredByFolds(items, analyzers);
+}
+
+/** Item n scored by the analyzer of its fold (n % folds), with the mistakes listed. */
+function scoredByFolds(items: readonly Labelled[], analyzers: readonly Analyzer[]): SetScores & { errors: string[] } {
+  const outcomes = outcomesOf(items, (index) => analyzers[index % analyzers.length]!);
   return { ...summarize(outcomes), errors: outcomes.flatMap((o) => (o.error ? [o.error] : [])) };
 }
 
@@ -65,19 +70,19 @@ export function nestedValidation(): SetScores & { errors: string[] } {
   const analyzers = Array.from({ length: VALIDATION_FOLDS }, (_, fold) => {
     const outerTraining = scored.filter((_, i) => i % VALIDATION_FOLDS !== fold);
     const examples = examplesOf([...outerTraining, ...rounds]);
-    const { perAspect } = chooseThresholds(examples, aspectShare(scored));
-    const thresholds = Object.fromEntries(Object.entries(perAspect).map(([aspect, v]) => [aspect, v.threshold]));
+    const thresholds = thresholdsOf(chooseThresholds(examples, aspectShare(scored)));
     return new Analyzer(null, { aspectModel: trainAspectModel(examples, thresholds, `outer fold ${fold}`) });
   });
-  const outcomes = outcomesOf(scored, (index) => analyzers[index % VALIDATION_FOLDS]!);
-  return { ...summarize(outcomes), errors: outcomes.flatMap((o) => (o.error ? [o.error] : [])) };
+  return scoredByFolds(scored, analyzers);
 }
 
-if (process.argv[1]?.endsWith('/insights/training/eval.js') && process.argv.includes('--nested')) {
+const isMain = process.argv[1]?.endsWith('/insights/training/eval.js');
+
+if (isMain && process.argv.includes('--nested')) {
   const nested = nestedValidation();
   printSet(`Nested validation: ${REVIEW_MIX_SETS.join(', ')}, ${VALIDATION_FOLDS} outer folds, the later rounds always in training`, nested);
   if (process.argv.includes('--errors')) process.stdout.write(`\nNested validation errors\n${nested.errors.join('\n')}\n`);
-} else if (process.argv[1]?.endsWith('/insights/training/eval.js')) {
+} else if (isMain) {
   const frozen = loadLabelled(FROZEN_TEST_SET);
   const shipped = new Analyzer(null);
   const hash = fileHash(FROZEN_TEST_SET);

@@ -181,6 +181,9 @@ export interface Validation {
   macroF1: number;
 }
 
+/** Each aspect's chosen threshold, as the model keeps them. */
+export const thresholdsOf = ({ perAspect }: Validation): Record<string, number> => Object.fromEntries(AspectId.options.map((a) => [a, perAspect[a].threshold]));
+
 /** How much a sentence about the aspect (positive) and one not about it (negative) count in a threshold's F1. */
 export interface ClassWeights {
   positive: number;
