@@ -5,7 +5,7 @@
 import { Analyzer } from '../analysis/analyzer.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
 import shippedAspectModel from '../analysis/aspect-model.json' with { type: 'json' };
-import { chooseThresholds, thresholdsOf, trainAspectModel, VALIDATION_FOLDS } from './learn-aspects.js';
+import { trainAspectModel, trainChoosingThresholds, VALIDATION_FOLDS } from './learn-aspects.js';
 import { aspectShare, examplesOf, FROZEN_TEST_SET, loadLabelled, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences, type Labelled } from './labelled.js';
 import { evaluateUci } from './polarity/uci.js';
 import { fileHash, outcomesOf, recordedHash, summarize, withIntervals, type Interval, type SetScores } from './scores.js';
@@ -69,9 +69,8 @@ export function nestedValidation(): SetScores & { errors: string[] } {
   const rounds = trainingSentences(TRAINING_SETS.filter((set) => !REVIEW_MIX_SETS.includes(set)));
   const analyzers = Array.from({ length: VALIDATION_FOLDS }, (_, fold) => {
     const outerTraining = scored.filter((_, i) => i % VALIDATION_FOLDS !== fold);
-    const examples = examplesOf([...outerTraining, ...rounds]);
-    const thresholds = thresholdsOf(chooseThresholds(examples, aspectShare(scored)));
-    return new Analyzer(null, { aspectModel: trainAspectModel(examples, thresholds, `outer fold ${fold}`) });
+    const { model } = trainChoosingThresholds(examplesOf([...outerTraining, ...rounds]), aspectShare(scored), `outer fold ${fold}`);
+    return new Analyzer(null, { aspectModel: model });
   });
   return scoredByFolds(scored, analyzers);
 }

@@ -182,7 +182,7 @@ export interface Validation {
 }
 
 /** Each aspect's chosen threshold, as the model keeps them. */
-export const thresholdsOf = ({ perAspect }: Validation): Record<string, number> => Object.fromEntries(AspectId.options.map((a) => [a, perAspect[a].threshold]));
+const thresholdsOf = ({ perAspect }: Validation): Record<string, number> => Object.fromEntries(AspectId.options.map((a) => [a, perAspect[a].threshold]));
 
 /** How much a sentence about the aspect (positive) and one not about it (negative) count in a threshold's F1. */
 export interface ClassWeights {
@@ -268,4 +268,17 @@ export function chooseThresholds(
   }
   const macroF1 = AspectId.options.reduce((s, a) => s + perAspect[a].f1, 0) / AspectId.options.length;
   return { perAspect, macroF1 };
+}
+
+/**
+ * What `npm run train:aspects` does with some examples: each aspect's threshold chosen on their validation folds
+ * (weighed to `targetShare`), then the model trained on all of them with those thresholds.
+ */
+export function trainChoosingThresholds(
+  examples: readonly TrainingExample[],
+  targetShare: Readonly<Record<AspectId, number>>,
+  about: string,
+): { model: AspectModel; validation: Validation } {
+  const validation = chooseThresholds(examples, targetShare);
+  return { model: trainAspectModel(examples, thresholdsOf(validation), about), validation };
 }

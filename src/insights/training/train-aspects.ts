@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AspectId } from '../../reviews/schemas.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
-import { chooseThresholds, thresholdsOf, trainAspectModel, VALIDATION_FOLDS, type Validation } from './learn-aspects.js';
+import { trainChoosingThresholds, VALIDATION_FOLDS, type Validation } from './learn-aspects.js';
 import { aspectShare, examplesOf, repoRoot, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences } from './labelled.js';
 
 export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds, each aspect's sentences weighed to its share in ${REVIEW_MIX_SETS.join(', ')}`;
@@ -13,8 +13,7 @@ export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRA
 /** The shipped aspect model, from the training sentences alone. */
 export function trainShippedAspectModel(): { model: AspectModel; validation: Validation; sentences: number } {
   const examples = examplesOf(trainingSentences());
-  const validation = chooseThresholds(examples, aspectShare(trainingSentences(REVIEW_MIX_SETS)));
-  return { model: trainAspectModel(examples, thresholdsOf(validation), ASPECT_MODEL_ABOUT), validation, sentences: examples.length };
+  return { ...trainChoosingThresholds(examples, aspectShare(trainingSentences(REVIEW_MIX_SETS)), ASPECT_MODEL_ABOUT), sentences: examples.length };
 }
 
 if (process.argv[1]?.endsWith('/insights/training/train-aspects.js')) {
