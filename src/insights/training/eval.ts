@@ -6,9 +6,9 @@ import { Analyzer } from '../analysis/analyzer.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
 import shippedAspectModel from '../analysis/aspect-model.json' with { type: 'json' };
 import { trainAspectModel, trainChoosingThresholds, VALIDATION_FOLDS } from './learn-aspects.js';
-import { aspectShare, examplesOf, FROZEN_TEST_SET, loadLabelled, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences, type Labelled } from './labelled.js';
+import { aspectShare, examplesOf, firstLabelsOf, FROZEN_TEST_SET, loadLabelled, SECOND_PASSES, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences, type Labelled } from './labelled.js';
 import { evaluateUci } from './polarity/uci.js';
-import { fileHash, outcomesOf, recordedHash, summarize, withIntervals, type Interval, type SetScores } from './scores.js';
+import { fileHash, outcomesOf, outcomesOfLabelling, recordedHash, summarize, withIntervals, type Interval, type Outcome, type SetScores } from './scores.js';
 
 
 const f = (x: number) => x.toFixed(3);
@@ -18,8 +18,8 @@ const sentimentLine = (scores: SetScores) => `sentence sentiment accuracy: ${f(s
 const withInterval = (x: Interval) => `${f(x.value)} [${f(x.low)}, ${f(x.high)}]`;
 
 /** A set's scores with their 95% bootstrap intervals. */
-function printWithIntervals(name: string, items: readonly Labelled[], analyzer: Analyzer): void {
-  const { scores, f1, macroF1, polarityAccuracy } = withIntervals(outcomesOf(items, () => analyzer));
+function printWithIntervals(name: string, outcomes: readonly Outcome[]): void {
+  const { scores, f1, macroF1, polarityAccuracy } = withIntervals(outcomes);
   process.stdout.write(`\n${name} (${scores.sentences} sentences; 95% intervals from a bootstrap of the sentences)\n| aspect | precision | recall | F1 [95% interval] | support |\n|---|---|---|---|---|\n`);
   for (const a of scores.perAspect) process.stdout.write(`| ${a.aspect} | ${f(a.precision)} | ${f(a.recall)} | ${withInterval(f1[a.aspect])} | ${a.support} |\n`);
   process.stdout.write(`| **macro** | | | **${withInterval(macroF1)}** | |\n`);
@@ -87,8 +87,12 @@ if (isMain && process.argv.includes('--nested')) {
   const hash = fileHash(FROZEN_TEST_SET);
   const recorded = recordedHash(FROZEN_TEST_SET);
   const frozenName = `Frozen test set (${FROZEN_TEST_SET}, sha256 ${hash}${hash === recorded ? '' : `, NOT the hash eval/FROZEN.md records: ${recorded ?? 'none'}`}), the shipped analyzer`;
-  printWithIntervals(frozenName, frozen, shipped);
+  printWithIntervals(frozenName, outcomesOf(frozen, () => shipped));
   printSet('Frozen test set, the lexicon alone', scoreSet(frozen, new Analyzer(null, { aspectModel: null })));
+  for (const file of SECOND_PASSES) {
+    const second = loadLabelled(file);
+    printWithIntervals(`A second labeller (${file}, blind: the guidelines and the texts alone) against the first labels of the same ${second.length} sentences`, outcomesOfLabelling(firstLabelsOf(second), second));
+  }
   const training = trainingSentences();
   const cv = crossValidated(training, (shippedAspectModel as AspectModel).thresholds);
   printSet(`Training sentences (${TRAINING_SETS.join(', ')}), ${VALIDATION_FOLDS}-fold cross-validated`, cv);

@@ -86,6 +86,12 @@ export const REVIEW_MIX_SETS = [
   'eval/testset.jsonl',
 ];
 
+/**
+ * Second labellings, made blind (the guidelines and the texts alone) of the frozen test set and of 600 sentences drawn
+ * at random from the review-mix sets: how far two labellers agree says how much of a figure the labels can carry.
+ */
+export const SECOND_PASSES = ['eval/second-pass/frozen-test.jsonl', 'eval/second-pass/review-mix-sample.jsonl'];
+
 /** The repository root, from the compiled module (dist/src/insights/training) or its source (src/insights/training). */
 export const repoRoot = resolve(import.meta.dirname, import.meta.dirname.includes(`${sep}dist${sep}`) ? '../../../..' : '../../..');
 
@@ -114,6 +120,16 @@ export function examplesOf(items: readonly Labelled[]): TrainingExample[] {
 export function trainingSentences(sets: readonly string[] = TRAINING_SETS): Labelled[] {
   const frozen = new Set(loadLabelled(FROZEN_TEST_SET).map((item) => foldedText(item.text).trim()));
   return sets.flatMap((file) => loadLabelled(file)).filter((item) => !frozen.has(foldedText(item.text).trim()));
+}
+
+/** The sentences a second labelling labels again, with their first labels, in its order. */
+export function firstLabelsOf(second: readonly Labelled[]): Labelled[] {
+  const first = new Map([FROZEN_TEST_SET, ...REVIEW_MIX_SETS].flatMap(loadLabelled).map((item) => [item.id, item]));
+  return second.map((item) => {
+    const labelled = first.get(item.id);
+    if (!labelled) throw new Error(`no first label for ${item.id}`);
+    return labelled;
+  });
 }
 
 /** Each aspect's share of these sentences: how many of them are about it. */

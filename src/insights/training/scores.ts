@@ -57,35 +57,53 @@ export interface ScoresWithIntervals {
   polarityAccuracy: Interval;
 }
 
+type Polarity = Labelled['aspects'][number]['polarity'];
+
+/** How one sentence's labels compare with what was found in it (each found aspect's polarity, the sentence's sentiment). */
+function outcomeOf(item: Labelled, found: ReadonlyMap<AspectId, Polarity>, sentiment: string, cues: string): Outcome {
+  const gold = new Map(item.aspects.map((a) => [a.aspect, a.polarity]));
+  const marks = new Uint8Array(AspectId.options.length);
+  let polarityRight = 0;
+  const problems: string[] = [];
+  AspectId.options.forEach((aspect, i) => {
+    const p = found.get(aspect);
+    const g = gold.get(aspect);
+    if (p !== undefined && g !== undefined) {
+      marks[i] = FOUND_AND_GOLD;
+      if (p === g) polarityRight++;
+      else problems.push(`${aspect}: ${p} (gold ${g})`);
+    } else if (p !== undefined) {
+      marks[i] = FOUND_ONLY;
+      problems.push(`${aspect}: extra`);
+    } else if (g !== undefined) {
+      marks[i] = GOLD_ONLY;
+      problems.push(`${aspect}: missed (gold ${g})`);
+    }
+  });
+  const error = problems.length ? `${item.id} ${problems.join('; ')} | ${item.text} | cues ${cues}` : undefined;
+  const sentimentRight = item.sentiment === 'positive' || item.sentiment === 'negative' ? sentiment === item.sentiment : undefined;
+  return { marks, polarityRight, sentimentRight, error };
+}
+
 /** The outcome of each item; `analyzerFor` gives the analyzer for each item (cross-validation swaps models per fold). */
 export function outcomesOf(items: readonly Labelled[], analyzerFor: (index: number) => Analyzer): Outcome[] {
   return items.map((item, index) => {
     const analysis = analyzerFor(index).analyze({ id: item.id, text: item.text });
-    const predicted = new Map<AspectId, number>();
-    for (const j of analysis.aspects) predicted.set(j.aspect, (predicted.get(j.aspect) ?? 0) + j.score);
-    const gold = new Map(item.aspects.map((a) => [a.aspect, a.polarity]));
-    const marks = new Uint8Array(AspectId.options.length);
-    let polarityRight = 0;
-    const problems: string[] = [];
-    AspectId.options.forEach((aspect, i) => {
-      const p = predicted.get(aspect);
-      const g = gold.get(aspect);
-      if (p !== undefined && g !== undefined) {
-        marks[i] = FOUND_AND_GOLD;
-        const label = p > 0 ? 'positive' : p < 0 ? 'negative' : 'neutral';
-        if (label === g) polarityRight++;
-        else problems.push(`${aspect}: ${label} (gold ${g})`);
-      } else if (p !== undefined) {
-        marks[i] = FOUND_ONLY;
-        problems.push(`${aspect}: extra`);
-      } else if (g !== undefined) {
-        marks[i] = GOLD_ONLY;
-        problems.push(`${aspect}: missed (gold ${g})`);
-      }
-    });
-    const error = problems.length ? `${item.id} ${problems.join('; ')} | ${item.text} | cues ${analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ')}` : undefined;
-    const sentimentRight = item.sentiment === 'positive' || item.sentiment === 'negative' ? analysis.sentiment.label === item.sentiment : undefined;
-    return { marks, polarityRight, sentimentRight, error };
+    const score = new Map<AspectId, number>();
+    for (const j of analysis.aspects) score.set(j.aspect, (score.get(j.aspect) ?? 0) + j.score);
+    const found = new Map([...score].map(([aspect, p]) => [aspect, p > 0 ? 'positive' : p < 0 ? 'negative' : 'neutral'] as const));
+    const cues = analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ');
+    return outcomeOf(item, found, analysis.sentiment.label, cues);
+  });
+}
+
+/** Another labelling of the same sentences (a second labeller's) scored against these labels as if it were the analyzer. */
+export function outcomesOfLabelling(items: readonly Labelled[], other: readonly Labelled[]): Outcome[] {
+  const byId = new Map(other.map((o) => [o.id, o]));
+  return items.map((item) => {
+    const second = byId.get(item.id);
+    if (!second) throw new Error(`the second labelling has no sentence ${item.id}`);
+    return outcomeOf(item, new Map(second.aspects.map((a) => [a.aspect, a.polarity])), second.sentiment, 'a second labeller');
   });
 }
 
