@@ -12,6 +12,11 @@ describe('general polarity of idioms', () => {
     'You can\'t beat the price.',
     'I couldn\'t ask for more.',
     'We could not be happier with the new unit.',
+    'The result couldn\'t be better.',
+    'Not bad at all.',
+    'Not bad.',
+    'Not too bad for a Saturday call-out.',
+    'Not half bad, honestly.',
     'Can\'t complain.',
     'I wouldn\'t hesitate to call them again.',
     'I can\'t fault them.',
@@ -38,5 +43,7 @@ describe('general polarity of idioms', () => {
     expect(label('I would not recommend them.')).toBe('negative');
     expect(label('I can\'t say the work was good.')).toBe('negative');
     expect(label('He didn\'t steal anything, but he was rude.')).toBe('negative');
+    expect(label('Not bad for the price, but the install was sloppy.')).toBe('negative');
+    expect(label('That was a bad call.')).toBe('negative');
   });
 });

@@ -103,7 +103,7 @@ export const PHRASES: ReadonlyMap<string, number> = new Map([
   ...opinions(-1, 'at_best'),
   // Denials that praise: matched as wholes, so their "not" / "nothing" never negates what follows.
   ...opinions(0, 'not_only nothing_short_of never_ceases_to no_doubt can_not_say_enough cannot_say_enough could_not_say_enough'),
-  ...opinions(2, 'can_not_beat cannot_beat could_not_ask_for could_not_have_asked_for could_not_be_happier no_complaints can_not_complain cannot_complain will_not_regret would_not_regret can_not_thank cannot_thank could_not_thank would_not_hesitate will_not_hesitate could_not_be_better can_not_fault cannot_fault could_not_fault nothing_bad_to_say never_disappoints never_disappointed'),
+  ...opinions(2, 'can_not_beat cannot_beat could_not_ask_for could_not_have_asked_for no_complaints can_not_complain cannot_complain will_not_regret would_not_regret can_not_thank cannot_thank could_not_thank would_not_hesitate will_not_hesitate can_not_fault cannot_fault could_not_fault nothing_bad_to_say never_disappoints never_disappointed'),
   ...opinions(2, 'do_not_miss dont_miss do_not_hesitate dont_hesitate can_not_wait cannot_wait cant_wait can_not_go_wrong cannot_go_wrong cant_go_wrong'),
   ...opinions(1.5, 'on_time right_away'),
   ...opinions(2, 'thumbs_up'),
@@ -112,6 +112,9 @@ export const PHRASES: ReadonlyMap<string, number> = new Map([
   ...opinions(2, 'a_steal hit_the_spot hits_the_spot no_brainer real_deal spot_on hats_off bang_for_the_buck bang_for_your_buck bang_for_my_buck'),
   ...opinions(-2, 'went_downhill gone_downhill going_downhill to_be_desired'),
   ...opinions(-1, 'run_of_the_mill'),
+  // Understatement: a denied complaint that, as a whole, is mild praise ("not bad at all"); other denied complaints
+  // keep a learned weight ("no problem" praises, "didn't bother to call" does not).
+  ...opinions(1.5, 'not_bad not_too_bad not_half_bad'),
   ...opinions(2.5, 'above_and_beyond second_to_none'),
 ].map(([phrase, valence]) => [phrase.replace(/_/g, ' '), valence]));
 
