@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AspectId } from '../../reviews/schemas.js';
-import type { Analyzer } from '../analysis/analyzer.js';
+import type { Analyzer, Label } from '../analysis/analyzer.js';
 import { repoRoot, type Labelled } from './labelled.js';
 
 /** How the analyzer did on one sentence, aspect by aspect. */
@@ -57,10 +57,8 @@ export interface ScoresWithIntervals {
   polarityAccuracy: Interval;
 }
 
-type Polarity = Labelled['aspects'][number]['polarity'];
-
 /** How one sentence's labels compare with what was found in it (each found aspect's polarity, the sentence's sentiment). */
-function outcomeOf(item: Labelled, found: ReadonlyMap<AspectId, Polarity>, sentiment: string, cues: string): Outcome {
+function outcomeOf(item: Labelled, found: ReadonlyMap<AspectId, Label>, sentiment: string, cues: string): Outcome {
   const gold = new Map(item.aspects.map((a) => [a.aspect, a.polarity]));
   const marks = new Uint8Array(AspectId.options.length);
   let polarityRight = 0;
@@ -97,13 +95,15 @@ export function outcomesOf(items: readonly Labelled[], analyzerFor: (index: numb
   });
 }
 
-/** Another labelling of the same sentences (a second labeller's) scored against these labels as if it were the analyzer. */
-export function outcomesOfLabelling(items: readonly Labelled[], other: readonly Labelled[]): Outcome[] {
-  const byId = new Map(other.map((o) => [o.id, o]));
-  return items.map((item) => {
-    const second = byId.get(item.id);
-    if (!second) throw new Error(`the second labelling has no sentence ${item.id}`);
-    return outcomeOf(item, new Map(second.aspects.map((a) => [a.aspect, a.polarity])), second.sentiment, 'a second labeller');
+/**
+ * A second labelling of the same sentences, in the same order (`firstLabelsOf` gives the first labels so), scored
+ * against the first labels as if it were the analyzer.
+ */
+export function outcomesOfLabelling(first: readonly Labelled[], second: readonly Labelled[]): Outcome[] {
+  return first.map((item, n) => {
+    const other = second[n];
+    if (other?.id !== item.id) throw new Error(`the second labelling's sentence ${n} is ${other?.id}, not ${item.id}`);
+    return outcomeOf(item, new Map(other.aspects.map((a) => [a.aspect, a.polarity])), other.sentiment, 'a second labeller');
   });
 }
 
