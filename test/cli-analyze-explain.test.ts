@@ -28,6 +28,8 @@ describe('analyze --explain', () => {
     expect(decisions).toHaveLength(8);
     expect(decisions.find((l) => l.trim().startsWith('price'))).toMatch(/found +0\.\d{3} ≥ 0\.\d+ +\S+ \+\d\.\d\d/);
     expect(decisions.find((l) => l.trim().startsWith('cleanliness'))).toMatch(/not found +0\.\d{3} < 0\.\d+/);
+    // The word-order network's share of a found aspect's log-odds, with word windows of the sentence behind it.
+    expect(decisions.find((l) => l.trim().startsWith('punctuality'))).toMatch(/; word order [+−]\d\.\d\d(: "[a-z ]+" \+\d\.\d\d)?/);
     expect(stdout).toMatch(/polarity of punctuality, judged in "but he showed up two hours late": negative \(p positive 0\.\d{3}\)/);
     expect(stdout).toContain('→ price positive');
     expect(stdout).toContain('→ punctuality negative');

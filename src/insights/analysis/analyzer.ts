@@ -10,8 +10,10 @@ import { EntityMatcher } from './entities.js';
 import { NEGATORS } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
-import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel } from './aspect-model.js';
+import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel, type WordOrderReading } from './aspect-model.js';
 import shippedAspectModel from './aspect-model.json' with { type: 'json' };
+import { WordOrderModel, type WordOrderFile } from './word-order.js';
+import shippedWordOrder from './word-order-model.json' with { type: 'json' };
 
 export type Label = 'positive' | 'negative' | 'neutral';
 
@@ -149,16 +151,31 @@ function pieceFeatures(c: ClauseReading, start: number, end: number): string[] {
   return aspectFeatures({ tokens: c.tokens.slice(start, end).map((t) => t.norm), lexiconAspects, judgedAspects });
 }
 
+/** What reads a sentence's word order for the aspect decision: the shipped network, or a stand-in for it in evaluation. */
+export interface WordOrderReader {
+  read(sentence: string, windows: number): WordOrderReading;
+}
+
+let shippedNetworks: WordOrderModel | undefined;
+
+/** The shipped word-order networks, loaded once per process (their word vectors take about 3 MB). */
+const shippedWordOrderModel = () => (shippedNetworks ??= new WordOrderModel(shippedWordOrder as WordOrderFile));
+
 export class Analyzer {
   private readonly phrases = new PhraseMatcher();
   private readonly entities: EntityMatcher;
 
   private readonly model: AspectModel | null;
+  private readonly wordOrder: WordOrderReader | null;
 
-  /** `aspectModel: null` runs the lexicon alone (training reads the lexicon's findings as the model's features). */
-  constructor(business: Business | null, options: { aspectModel?: AspectModel | null } = {}) {
+  /**
+   * `aspectModel: null` runs the lexicon alone (training reads the lexicon's findings as the model's features);
+   * `wordOrder: null` runs the aspect regression without the word-order network.
+   */
+  constructor(business: Business | null, options: { aspectModel?: AspectModel | null; wordOrder?: WordOrderReader | null } = {}) {
     this.entities = new EntityMatcher(business);
     this.model = options.aspectModel === undefined ? (shippedAspectModel as AspectModel) : options.aspectModel;
+    this.wordOrder = this.model === null ? null : options.wordOrder === undefined ? shippedWordOrderModel() : options.wordOrder;
   }
 
   /** The aspect model's features of a text read as one sentence (training examples are sentences). */
@@ -251,7 +268,8 @@ export class Analyzer {
     }
     const model = this.model;
     const parts = this.readAlone(reading);
-    const decisions = decideAspects(model, reading.features, parts.map((p) => p.detection), Math.max(reasons, CUES), reasons > 0);
+    const wordOrder = this.wordOrder?.read(reading.text, reasons);
+    const decisions = decideAspects(model, reading.features, parts.map((p) => p.detection), Math.max(reasons, CUES), reasons > 0, wordOrder);
     const judged: WeighedJudgement[] = [];
     const polarities: SentenceExplanation['polarity'] = [];
     for (const decision of decisions) {

@@ -7,6 +7,7 @@
 // regression judges each found aspect positive or negative from the clause about it (its words, negations, the
 // polarity model's lean, the lexicon's judgement).
 import { AspectId } from '../../reviews/schemas.js';
+import type { Window } from './word-order.js';
 
 export interface AspectModel {
   about: string;
@@ -64,6 +65,16 @@ export interface AspectDecision {
   part?: number;
   /** The features with the largest weights for this aspect, strongest first: [feature, weight]. */
   reasons: [string, number][];
+  /** What the word-order network added to the regression's log-odds (absent when the analyzer runs without it). */
+  wordOrder?: number;
+  /** The word windows whose filters moved the network's share most the decision's way, strongest first. */
+  windows?: Window[];
+}
+
+/** The word-order network's reading of a sentence (word-order.ts): each aspect's share of the log-odds, and its windows. */
+export interface WordOrderReading {
+  logits: ArrayLike<number>;
+  windows: Window[][];
 }
 
 /** Feature → its weight for each aspect, in AspectId order: one lookup per feature instead of one per aspect. */
@@ -125,19 +136,32 @@ export function sentenceMargin(sentence: number, parts: Iterable<number>): { mar
 
 /**
  * Every aspect's decision on a sentence's features and its parts' (the analyzer gives none for a sentence of one
- * part: that part is the sentence, and less the discount it never decides), with the `reasons` strongest features
- * of each found aspect (and of each aspect not found too, when `explainAll`).
+ * part: that part is the sentence, and less the discount it never decides), the word-order network's share added
+ * when given, with the `reasons` strongest features of each found aspect (and of each aspect not found too, when
+ * `explainAll`).
  */
-export function decideAspects(model: AspectModel, features: readonly string[], parts: readonly (readonly string[])[] = [], reasons = 3, explainAll = false): AspectDecision[] {
+export function decideAspects(
+  model: AspectModel,
+  features: readonly string[],
+  parts: readonly (readonly string[])[] = [],
+  reasons = 3,
+  explainAll = false,
+  wordOrder?: WordOrderReading,
+): AspectDecision[] {
   const whole = margins(model, features);
   const read = parts.map((p) => margins(model, p));
   return AspectId.options.map((aspect, a) => {
     const { margin, part } = sentenceMargin(whole.z[a]!, read.map((p) => p.z[a]!));
-    const probability = sigmoid(margin);
+    const added = wordOrder?.logits[a] ?? 0;
+    const probability = sigmoid(margin + added);
     const threshold = model.thresholds[aspect] ?? 0.5;
     const found = probability >= threshold;
     const decision: AspectDecision = { aspect, probability, threshold, found, ...(part === undefined ? {} : { part }), reasons: [] };
     if (reasons === 0 || (!found && !explainAll)) return decision;
+    if (wordOrder) {
+      decision.wordOrder = Math.round(added * 1000) / 1000;
+      decision.windows = wordOrder.windows[a]!.filter(([, share]) => (found ? share > 0 : share < 0)).slice(0, reasons);
+    }
     // A found aspect is explained by what spoke for it; one not found, by what spoke against it.
     decision.reasons = (part === undefined ? whole : read[part]!).weighed
       .filter(([, row]) => (found ? row[a]! > 0 : row[a]! < 0))

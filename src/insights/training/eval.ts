@@ -3,13 +3,16 @@
 // second, blind labellings scored the same way against the first labels (how much a figure the labels can carry),
 // and the general polarity against the UCI sentences; `--errors` lists the training sentences' mistakes
 // (cross-validated). `npm run eval:nested` prints instead the nested validation figure every modelling choice is made
-// on (8 minutes alone on two cores, about 18 beside another run).
+// on (8 minutes alone on two cores, about 18 beside another run); `--without-word-order` measures the regression
+// alone. Wherever a training sentence is scored by a model that did not see it, the word-order network's share is
+// its out-of-fold one (training/word-order-folds.ts), never the shipped networks', which trained on it.
 import { Analyzer } from '../analysis/analyzer.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
 import shippedAspectModel from '../analysis/aspect-model.json' with { type: 'json' };
 import { trainAspectModel, trainChoosingThresholds, VALIDATION_FOLDS } from './learn-aspects.js';
 import { aspectShare, examplesOf, firstLabelsOf, FROZEN_TEST_SET, loadLabelled, REVIEW_MIX_SETS, SECOND_PASSES, TRAINING_SETS, trainingSentences, type Labelled } from './labelled.js';
 import { evaluateUci } from './polarity/uci.js';
+import { OutOfFoldReader, outOfFoldWordOrder } from './word-order-folds.js';
 import { fileHash, outcomesOf, outcomesOfLabelling, recordedHash, summarize, withIntervals, type Interval, type Outcome, type SetScores } from './scores.js';
 
 
@@ -44,9 +47,10 @@ function printSet(name: string, scores: SetScores): void {
  */
 export function crossValidated(items: readonly Labelled[], thresholds: Record<string, number>): SetScores & { errors: string[] } {
   const examples = examplesOf(items);
+  const wordOrder = new OutOfFoldReader();
   const analyzers = Array.from({ length: VALIDATION_FOLDS }, (_, fold) => {
     const training = examples.filter((_, i) => i % VALIDATION_FOLDS !== fold);
-    return new Analyzer(null, { aspectModel: trainAspectModel(training, thresholds, `fold ${fold}`) });
+    return new Analyzer(null, { aspectModel: trainAspectModel(training, thresholds, `fold ${fold}`), wordOrder });
   });
   return scoredByFolds(items, analyzers);
 }
@@ -66,13 +70,15 @@ const scoreSet = (items: readonly Labelled[], analyzer: Analyzer) => summarize(o
  * `npm run train:aspects` chooses them, weighed to the aspect mix of all those sentences (as the shipped model's are;
  * the figures in eval/README.md were measured so).
  */
-export function nestedValidation(): SetScores & { errors: string[] } {
+export function nestedValidation(withWordOrder = true): SetScores & { errors: string[] } {
   const scored = trainingSentences(REVIEW_MIX_SETS);
   const rounds = trainingSentences(TRAINING_SETS.filter((set) => !REVIEW_MIX_SETS.includes(set)));
+  const contributions = withWordOrder ? outOfFoldWordOrder() : undefined;
+  const wordOrder = contributions ? new OutOfFoldReader(contributions) : null;
   const analyzers = Array.from({ length: VALIDATION_FOLDS }, (_, fold) => {
     const outerTraining = scored.filter((_, i) => i % VALIDATION_FOLDS !== fold);
-    const { model } = trainChoosingThresholds(examplesOf([...outerTraining, ...rounds]), aspectShare(scored), `outer fold ${fold}`);
-    return new Analyzer(null, { aspectModel: model });
+    const { model } = trainChoosingThresholds(examplesOf([...outerTraining, ...rounds], contributions), aspectShare(scored), `outer fold ${fold}`);
+    return new Analyzer(null, { aspectModel: model, wordOrder });
   });
   return scoredByFolds(scored, analyzers);
 }
@@ -80,8 +86,10 @@ export function nestedValidation(): SetScores & { errors: string[] } {
 const isMain = process.argv[1]?.endsWith('/insights/training/eval.js');
 
 if (isMain && process.argv.includes('--nested')) {
-  const nested = nestedValidation();
-  printSet(`Nested validation: ${REVIEW_MIX_SETS.join(', ')}, ${VALIDATION_FOLDS} outer folds, the later rounds always in training`, nested);
+  const withWordOrder = !process.argv.includes('--without-word-order');
+  const nested = nestedValidation(withWordOrder);
+  const network = withWordOrder ? "with the word-order networks' out-of-fold share" : 'the aspect regression alone';
+  printSet(`Nested validation: ${REVIEW_MIX_SETS.join(', ')}, ${VALIDATION_FOLDS} outer folds, the later rounds always in training, ${network}`, nested);
   if (process.argv.includes('--errors')) process.stdout.write(`\nNested validation errors\n${nested.errors.join('\n')}\n`);
 } else if (isMain) {
   const frozen = loadLabelled(FROZEN_TEST_SET);

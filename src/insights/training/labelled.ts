@@ -102,14 +102,18 @@ export function loadLabelled(file: string): Labelled[] {
     .map((line) => JSON.parse(line) as Labelled);
 }
 
-/** One example per sentence: its features as the analyzer sees them, its gold aspects and where each is judged. */
-export function examplesOf(items: readonly Labelled[]): TrainingExample[] {
+/**
+ * One example per sentence: its features as the analyzer sees them, its gold aspects and where each is judged, and
+ * what the word-order network adds to each aspect's log-odds when `wordOrder` holds it (by text; out-of-fold).
+ */
+export function examplesOf(items: readonly Labelled[], wordOrder?: ReadonlyMap<string, Float64Array>): TrainingExample[] {
   const lexiconOnly = new Analyzer(null, { aspectModel: null });
   return items.map((item) => {
     const view = lexiconOnly.trainingView(item.text);
     return {
       features: view.features,
       parts: view.parts,
+      wordOrder: wordOrder?.get(item.text.trim()),
       aspects: new Set(item.aspects.map((a) => a.aspect)),
       judged: item.aspects.flatMap((a) => (a.polarity === 'neutral' ? [] : [{ aspect: a.aspect, positive: a.polarity === 'positive', place: view.place(a.aspect) }])),
     };

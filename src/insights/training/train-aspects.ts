@@ -1,18 +1,21 @@
-// `npm run train:aspects`: chooses each aspect's threshold on validation folds of the training sentences, trains the
-// aspect model on all of them and writes src/insights/analysis/aspect-model.json (the frozen test set is never read
-// but to leave out its sentences). Deterministic: same data, same bytes.
+// `npm run train:aspects`: chooses each aspect's threshold on validation folds of the training sentences (the
+// regression's out-of-fold probability with the word-order networks' out-of-fold share added, as the analyzer adds
+// them; `npm run train:word-order` writes those shares first), trains the aspect model on all of them and writes
+// src/insights/analysis/aspect-model.json (the frozen test set is never read but to leave out its sentences).
+// Deterministic: same data, same bytes.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AspectId } from '../../reviews/schemas.js';
 import type { AspectModel } from '../analysis/aspect-model.js';
 import { trainChoosingThresholds, VALIDATION_FOLDS, type Validation } from './learn-aspects.js';
+import { outOfFoldWordOrder } from './word-order-folds.js';
 import { aspectShare, examplesOf, repoRoot, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences } from './labelled.js';
 
-export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds, each aspect's sentences weighed to its share in ${REVIEW_MIX_SETS.join(', ')}`;
+export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds with the word-order networks' out-of-fold share added, each aspect's sentences weighed to its share in ${REVIEW_MIX_SETS.join(', ')}`;
 
 /** The shipped aspect model, from the training sentences alone. */
 export function trainShippedAspectModel(): { model: AspectModel; validation: Validation; sentences: number } {
-  const examples = examplesOf(trainingSentences());
+  const examples = examplesOf(trainingSentences(), outOfFoldWordOrder());
   return { ...trainChoosingThresholds(examples, aspectShare(trainingSentences(REVIEW_MIX_SETS)), ASPECT_MODEL_ABOUT), sentences: examples.length };
 }
 
