@@ -20,6 +20,8 @@ const f = (x: number) => x.toFixed(3);
 
 const sentimentLine = (scores: SetScores) => `sentence sentiment accuracy: ${f(scores.sentimentAccuracy)} over ${scores.sentimentJudged} sentences labelled positive or negative\n`;
 
+const missedLine = (missed: number) => `sentences read without a word-order share (the analyzer cut a training text into sentences other than it): ${missed}\n`;
+
 const withInterval = (x: Interval) => `${f(x.value)} [${f(x.low)}, ${f(x.high)}]`;
 
 /** A set's scores with their 95% bootstrap intervals. */
@@ -45,14 +47,14 @@ function printSet(name: string, scores: SetScores): void {
  * the folds without it (n % folds). The thresholds are the shipped model's (chosen on the same folds), so this figure
  * is a little optimistic; the frozen test set's is the one to quote.
  */
-export function crossValidated(items: readonly Labelled[], thresholds: Record<string, number>): SetScores & { errors: string[] } {
+export function crossValidated(items: readonly Labelled[], thresholds: Record<string, number>): SetScores & { errors: string[]; withoutWordOrder: number } {
   const examples = examplesOf(items);
   const wordOrder = new OutOfFoldReader();
   const analyzers = Array.from({ length: VALIDATION_FOLDS }, (_, fold) => {
     const training = examples.filter((_, i) => i % VALIDATION_FOLDS !== fold);
     return new Analyzer(null, { aspectModel: trainAspectModel(training, thresholds, `fold ${fold}`), wordOrder });
   });
-  return scoredByFolds(items, analyzers);
+  return { ...scoredByFolds(items, analyzers), withoutWordOrder: wordOrder.missed };
 }
 
 /** Item n scored by the analyzer of its fold (n % folds), with the mistakes listed. */
@@ -70,7 +72,7 @@ const scoreSet = (items: readonly Labelled[], analyzer: Analyzer) => summarize(o
  * `npm run train:aspects` chooses them, weighed to the aspect mix of all those sentences (as the shipped model's are;
  * the figures in eval/README.md were measured so).
  */
-export function nestedValidation(withWordOrder = true): SetScores & { errors: string[] } {
+export function nestedValidation(withWordOrder = true): SetScores & { errors: string[]; withoutWordOrder: number } {
   const scored = trainingSentences(REVIEW_MIX_SETS);
   const rounds = trainingSentences(TRAINING_SETS.filter((set) => !REVIEW_MIX_SETS.includes(set)));
   const contributions = withWordOrder ? outOfFoldWordOrder() : undefined;
@@ -80,7 +82,7 @@ export function nestedValidation(withWordOrder = true): SetScores & { errors: st
     const { model } = trainChoosingThresholds(examplesOf([...outerTraining, ...rounds], contributions), aspectShare(scored), `outer fold ${fold}`);
     return new Analyzer(null, { aspectModel: model, wordOrder });
   });
-  return scoredByFolds(scored, analyzers);
+  return { ...scoredByFolds(scored, analyzers), withoutWordOrder: wordOrder?.missed ?? 0 };
 }
 
 const isMain = process.argv[1]?.endsWith('/insights/training/eval.js');
@@ -90,6 +92,7 @@ if (isMain && process.argv.includes('--nested')) {
   const nested = nestedValidation(withWordOrder);
   const network = withWordOrder ? "with the word-order networks' out-of-fold share" : 'the aspect regression alone';
   printSet(`Nested validation: ${REVIEW_MIX_SETS.join(', ')}, ${VALIDATION_FOLDS} outer folds, the later rounds always in training, ${network}`, nested);
+  if (withWordOrder) process.stdout.write(missedLine(nested.withoutWordOrder));
   if (process.argv.includes('--errors')) process.stdout.write(`\nNested validation errors\n${nested.errors.join('\n')}\n`);
 } else if (isMain) {
   const frozen = loadLabelled(FROZEN_TEST_SET);
@@ -106,6 +109,7 @@ if (isMain && process.argv.includes('--nested')) {
   const training = trainingSentences();
   const cv = crossValidated(training, (shippedAspectModel as AspectModel).thresholds);
   printSet(`Training sentences (${TRAINING_SETS.join(', ')}), ${VALIDATION_FOLDS}-fold cross-validated`, cv);
+  process.stdout.write(missedLine(cv.withoutWordOrder));
   process.stdout.write('\nUCI sentences (sentiment package fixtures), a neutral answer counts as wrong\n| dataset | sentences | accuracy | neutral | trained on |\n|---|---|---|---|---|\n');
   for (const row of evaluateUci()) {
     process.stdout.write(`| ${row.dataset} | ${row.sentences} | ${f(row.accuracy)} | ${row.neutral} | ${row.trainedOn.join(', ') || 'nothing (lexicon and rules)'} |\n`);
