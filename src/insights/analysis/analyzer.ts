@@ -54,6 +54,9 @@ const RATING_PRIOR = 0.15;
 
 const nlp = winkNLP(model, ['sbd']);
 
+/** A text's sentences as the analyzer reads them, one by one (wink-nlp's sentence boundaries). */
+export const sentenceTexts = (text: string): string[] => nlp.readDoc(text).sentences().out();
+
 const label = (score: number): Label => (score > NEUTRAL_BAND ? 'positive' : score < -NEUTRAL_BAND ? 'negative' : 'neutral');
 
 /** One clause of a sentence as the lexicon read it. */
@@ -291,7 +294,7 @@ export class Analyzer {
   private sentences(text: string): SentenceReading[] {
     const out: SentenceReading[] = [];
     let cursor = 0;
-    for (const sentence of nlp.readDoc(text).sentences().out() as string[]) {
+    for (const sentence of sentenceTexts(text)) {
       const at = text.indexOf(sentence, cursor);
       const offset = at >= 0 ? at : cursor;
       cursor = offset + sentence.length;
@@ -358,7 +361,7 @@ interface WeighedJudgement {
  * What a sentence thinks: its aspects' judgements, each weighed as its clause is (after a contrast word, more), when
  * it judges any; else its general lean. A sentence about the work names the fault it fixed ("fixed the leak fast"):
  * the general polarity model reads "leak" as blame, the aspect judgement reads the sentence. On the frozen test
- * set's positive and negative sentences the lean alone is right for 0.530 of them, this for 0.869 (`npm run eval`).
+ * set's positive and negative sentences the lean alone is right for 0.530 of them, this for 0.882 (`npm run eval`).
  */
 function sentenceSentiment(reading: SentenceReading, judged: readonly WeighedJudgement[]): number {
   const weights = judged.reduce((s, j) => s + j.weight, 0);
