@@ -79,6 +79,8 @@ export interface Network {
 
 export const HIDDEN = WIDTHS.length * FILTERS;
 const PROJECTION = BLOCKS.length * FILTERS;
+/** The projections of a word past the sentence's end: a sentence shorter than a width reads as padded with zeros. */
+const PADDING = new Float64Array(PROJECTION);
 
 /** Every block's projection of one word vector, into `into` (PROJECTION values). */
 export function project(network: Network, vector: Float64Array, into: Float64Array | Float32Array): void {
@@ -98,18 +100,25 @@ export function project(network: Network, vector: Float64Array, into: Float64Arr
  */
 export function pool(network: Network, projected: readonly (Float64Array | Float32Array)[], hidden: Float64Array, at: Int32Array): void {
   const length = projected.length;
+  const bias = network.convBias;
+  const row = (i: number) => (i < length ? projected[i]! : PADDING);
   WIDTHS.forEach((width, w) => {
-    const windows = Math.max(1, length - width + 1);
-    for (let f = 0; f < FILTERS; f++) {
-      let best = 0;
-      let bestAt = -1;
-      for (let t = 0; t < windows; t++) {
-        let s = network.convBias[w * FILTERS + f]!;
-        for (let offset = 0; offset < width && t + offset < length; offset++) s += projected[t + offset]![(FIRST_BLOCK[w]! + offset) * FILTERS + f]!;
-        if (s > best) [best, bestAt] = [s, t];
+    const first = w * FILTERS;
+    const [b0, b1, b2] = [0, 1, 2].map((offset) => (FIRST_BLOCK[w]! + offset) * FILTERS) as [number, number, number];
+    hidden.fill(0, first, first + FILTERS);
+    at.fill(-1, first, first + FILTERS);
+    for (let t = 0; t < Math.max(1, length - width + 1); t++) {
+      const [r0, r1, r2] = [row(t), row(t + 1), row(t + 2)];
+      for (let f = 0; f < FILTERS; f++) {
+        // The same sums in the same order as ever (bias, then each word's projection), so the same values bit for bit.
+        let s = bias[first + f]! + r0[b0 + f]!;
+        if (width > 1) s += r1[b1 + f]!;
+        if (width > 2) s += r2[b2 + f]!;
+        if (s > hidden[first + f]!) {
+          hidden[first + f] = s;
+          at[first + f] = t;
+        }
       }
-      hidden[w * FILTERS + f] = best;
-      at[w * FILTERS + f] = bestAt;
     }
   });
 }
@@ -154,6 +163,9 @@ export class WordOrderModel {
   private readonly networks: Network[];
   private readonly cache = new Map<string, Float32Array[]>();
   private readonly vector = new Float64Array(WORD_VECTOR_DIMENSIONS);
+  private readonly hidden = new Float64Array(HIDDEN);
+  private readonly at = new Int32Array(HIDDEN);
+  private readonly z: Float64Array;
 
   constructor(
     file: WordOrderFile,
@@ -161,6 +173,7 @@ export class WordOrderModel {
     private readonly aspects = 8,
   ) {
     this.networks = file.networks.map(readNetwork);
+    this.z = new Float64Array(aspects);
   }
 
   private projections(word: string): Float32Array[] {
@@ -187,10 +200,8 @@ export class WordOrderModel {
     const tokens = wordOrderTokens(text);
     const words = tokens.map((t) => this.projections(t));
     const logits = new Float64Array(this.aspects);
-    const shares = Array.from({ length: this.aspects }, () => new Map<string, number>());
-    const hidden = new Float64Array(HIDDEN);
-    const at = new Int32Array(HIDDEN);
-    const z = new Float64Array(this.aspects);
+    const shares = windows === 0 ? [] : Array.from({ length: this.aspects }, () => new Map<string, number>());
+    const { hidden, at, z } = this;
     const weight = WORD_ORDER_WEIGHT / this.networks.length;
     this.networks.forEach((network, n) => {
       pool(network, words.map((p) => p[n]!), hidden, at);
@@ -213,6 +224,6 @@ export class WordOrderModel {
         .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]) || (x[0] < y[0] ? -1 : 1))
         .slice(0, windows)
         .map(([span, s]): Window => [span, round(s)]);
-    return { logits, windows: shares.map((share) => [...strongest(share, 1), ...strongest(share, -1)]) };
+    return { logits, windows: windows === 0 ? Array.from({ length: this.aspects }, () => []) : shares.map((share) => [...strongest(share, 1), ...strongest(share, -1)]) };
   }
 }
