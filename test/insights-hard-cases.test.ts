@@ -99,6 +99,17 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ["We still don't know why the first compressor failed, nobody would say.", {"communication": "negative"}],
     ["Knew exactly why the lights dimmed when the AC kicked on, but charged like a surgeon for the privilege.", {"expertise": "positive", "price": "negative"}],
   ],
+  'word order and word meaning: the word-order network beside the regression': [
+    ["Called Sunday at noon, fixed by three.", {"responsiveness": "positive"}],
+    ["tech never showd up and nobody calld to tell us", {"punctuality": "negative", "communication": "negative"}],
+    ["Apparently \"we'll get you on the schedule\" means sometime before the next ice age.", {"responsiveness": "negative"}],
+    ["Took his time with my disabled son and explained everything at his pace.", {"professionalism": "positive", "communication": "positive"}],
+    ["First summer in ten years the upstairs has actually been comfortable.", {"quality": "positive"}],
+    ["Cheaper than the plumber my landlord uses and a far neater job.", {"price": "positive", "quality": "positive"}],
+    ["Right mardy bloke, huffed and puffed the whole time.", {"professionalism": "negative"}],
+    ["Two other electricians wanted a week's lead time; these guys came the same day and charged less than both quotes.", {"responsiveness": "positive", "price": "positive"}],
+    ["The previous HVAC guy had installed the return vent in the wrong room entirely.", {}],
+  ],
 };
 
 describe('hard cases the aspect model fixed', () => {
