@@ -19,7 +19,7 @@ const CACHE_WORDS = 4096;
 /** The (width, offset) blocks of a word's projection, in order: (1,0), (2,0), (2,1), (3,0), (3,1), (3,2). */
 export const BLOCKS = WIDTHS.flatMap((width) => Array.from({ length: width }, (_, offset) => ({ width, offset })));
 /** The first block of each width. */
-const FIRST_BLOCK = WIDTHS.map((width) => BLOCKS.findIndex((b) => b.width === width));
+export const FIRST_BLOCK = WIDTHS.map((width) => BLOCKS.findIndex((b) => b.width === width));
 
 /**
  * A sentence's tokens as GloVe wrote its corpus: lowercased, words (with inner apostrophes and hyphens split off) and

@@ -2,8 +2,9 @@
 // stay fixed, the filters and the output are learnt by Adam on mini-batches, with dropout on the filters' values.
 // Every random choice (initial weights, batch order, dropout) comes from one seeded generator, and the arithmetic
 // runs in a fixed order: the same sentences and seed give the same weights, bit for bit, on any machine.
-import { BLOCKS, FILTERS, HIDDEN, outputs, pool, project, WIDTHS, WORD_VECTOR_DIMENSIONS, type Network, type WordVectors } from '../analysis/word-order.js';
+import { BLOCKS, FILTERS, FIRST_BLOCK, HIDDEN, outputs, pool, project, WIDTHS, WORD_VECTOR_DIMENSIONS, type Network, type WordVectors } from '../analysis/word-order.js';
 import { sigmoid } from '../analysis/aspect-model.js';
+import { seeded } from './scores.js';
 
 /** Chosen on cross-fitted folds of the training sentences (eval/README.md). */
 export const WORD_ORDER_TRAINING = { epochs: 14, learningRate: 0.003, batch: 32, dropout: 0.5 } as const;
@@ -13,18 +14,6 @@ export interface WordOrderExample {
   rows: Int32Array;
   /** 1 for each aspect (AspectId order) the sentence is about. */
   labels: Uint8Array;
-}
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-export function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A standard normal draw (Box–Muller). */
@@ -67,7 +56,7 @@ class Adam {
 export function trainNetwork(examples: readonly WordOrderExample[], vectors: WordVectors, seed: number, progress?: (epoch: number, loss: number) => void): Network {
   const { epochs, learningRate, batch, dropout } = WORD_ORDER_TRAINING;
   const aspects = examples[0]?.labels.length ?? 0;
-  const random = generator(seed);
+  const random = seeded(seed);
   const network = initial(aspects, random);
   const gradients: Network = { conv: new Float64Array(network.conv.length), convBias: new Float64Array(HIDDEN), out: new Float64Array(network.out.length), outBias: new Float64Array(aspects) };
   const keys = ['conv', 'convBias', 'out', 'outBias'] as const;
@@ -126,10 +115,9 @@ export function trainNetwork(examples: readonly WordOrderExample[], vectors: Wor
           const w = Math.floor(h / FILTERS);
           const f = h % FILTERS;
           gradients.convBias[h]! += dh;
-          const firstBlock = BLOCKS.findIndex((b) => b.width === WIDTHS[w]);
           for (let offset = 0; offset < WIDTHS[w]! && at[h]! + offset < rows.length; offset++) {
             const x = rowVector(rows[at[h]! + offset]!);
-            const base = ((firstBlock + offset) * FILTERS + f) * WORD_VECTOR_DIMENSIONS;
+            const base = ((FIRST_BLOCK[w]! + offset) * FILTERS + f) * WORD_VECTOR_DIMENSIONS;
             for (let d = 0; d < WORD_VECTOR_DIMENSIONS; d++) gradients.conv[base + d]! += dh * x[d]!;
           }
         }

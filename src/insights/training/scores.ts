@@ -153,8 +153,8 @@ export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number>
 /** Resamples drawn for the intervals. */
 export const BOOTSTRAP_SAMPLES = 1000;
 
-/** mulberry32: a small seeded generator, so that intervals are reproducible. */
-function seeded(seed: number): () => number {
+/** mulberry32: a small seeded generator of numbers in [0, 1), so that intervals (and trained networks) are reproducible. */
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
