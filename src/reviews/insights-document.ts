@@ -49,8 +49,9 @@ export const TopicQuote = Quote.omit({ score: true }).extend({ text: z.string().
 
 export const TopicInsight = z
   .object({
-    phrase: z.string().describe('A recurring phrase found in the reviews (lowercase, accents folded): the most used of the topic'),
-    phrases: z.array(z.string()).describe('Every phrase the topic counts: its name first, then near-duplicates merged into it ("ceiling fan", "ceiling fans")'),
+    phrase: z.string().describe('A recurring phrase found in the reviews (lowercase, accents folded): the most used of the topic, which `name` writes as customers do'),
+    name: z.string().describe('The topic\'s name: its phrase as most of its newest uses write it, hyphenated words whole ("spring tune-up", "AC repair")'),
+    phrases: z.array(z.string()).describe('Every phrase the topic counts: its name first, then near-duplicates merged into it: plurals ("ceiling fan", "ceiling fans"), phrases used by nearly the same reviews ("condenser fan", "fan motor")'),
     mentions: z.number().int(),
     positive: z.number().int().describe('Reviews using it whose overall sentiment is positive'),
     negative: z.number().int(),

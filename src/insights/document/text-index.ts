@@ -143,6 +143,15 @@ export class TextIndex {
     return this.wordIds.get(word);
   }
 
+  /** The id of a two- or three-word phrase (word ids), if some text has used it. */
+  phraseId(words: readonly number[]): number | undefined {
+    const [a, b, c] = words;
+    if (a === undefined || b === undefined) return undefined;
+    if (words.length === 2) return this.bigrams.get(a * ID_LIMIT + b);
+    const pair = this.pairs.get(a * ID_LIMIT + b);
+    return words.length === 3 && pair !== undefined && c !== undefined ? this.trigrams.get(pair * ID_LIMIT + c) : undefined;
+  }
+
   private tally(features: TextFeatures, delta: 1 | -1): void {
     this.wordCounts = fit(this.wordCounts, this.wordText.length);
     this.phraseCounts = fit(this.phraseCounts, this.phrases.length);

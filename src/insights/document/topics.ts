@@ -12,13 +12,20 @@ import type { Contribution } from './contribution.js';
 import { MIN_MENTIONS } from './insights.js';
 import { OrderedReviews } from './ordered.js';
 import { TextIndex, type TextFeatures } from './text-index.js';
+import { topicName } from './topic-name.js';
 
 const TOPICS = 20;
 const EXAMPLES = 3;
+/** A topic's name is the form most of its newest this many uses write its phrase in. */
+const NAMING_USES = 20;
 /** A phrase is a unit when it accounts for this share of its rarer word's uses ("water heater", not "the water"). */
 const STICKINESS = 0.25;
+/** Two overlapping pairs of words are one topic when this share of the rarer pair's uses are uses of both. */
+const SAME_USE = 0.8;
 
 const tagger = winkNLP(model, ['sbd', 'pos']);
+/** Adverbs the tagger reads as nouns ("a wad of wipes halfway down the line"): a phrase never ends in one. */
+const ADVERBS = new Set(['halfway', 'upstairs', 'downstairs', 'overnight', 'outside', 'inside', 'underneath', 'nearby', 'anyway', 'afterwards', 'ahead', 'tomorrow', 'tonight', 'ago', 'instead', 'throughout', 'everywhere', 'somewhere', 'anywhere', 'together', 'apart', 'away']);
 const IRREGULAR_PAST = new Set(['took', 'came', 'went', 'got', 'made', 'said', 'did', 'left', 'found', 'put', 'ran', 'saw', 'told', 'kept', 'paid', 'brought', 'thought', 'was', 'were']);
 
 /**
@@ -29,6 +36,7 @@ const IRREGULAR_PAST = new Set(['took', 'came', 'went', 'got', 'made', 'said', '
 function isNounPhrase(phrase: string): boolean {
   const tags = tagger.readDoc(phrase).tokens().out(tagger.its.pos) as string[];
   const words = phrase.split(' ');
+  if (ADVERBS.has(words[words.length - 1]!)) return false;
   return tags.every((tag, i) => {
     if (i < tags.length - 1) return tag === 'NOUN' || tag === 'PROPN' || tag === 'ADJ';
     if (tag === 'NOUN' || tag === 'PROPN') return true;
@@ -85,6 +93,8 @@ export class Topics {
   private leadOf = new Map<number, number>();
   /** Per listed topic: its phrases, as a key that changes when a phrase joins or leaves it. */
   private membersOf = new Map<number, string>();
+  /** Per listed topic, its name and the uses it was read from (a name is read again only when they change). */
+  private names = new Map<number, { name: string; from: readonly Contribution[] }>();
 
   /** The features of a review's text (read only when the text is new to the index). */
   features(review: PublishedReview): TextFeatures {
@@ -121,6 +131,7 @@ export class Topics {
       index.clear();
       this.users.clear();
       this.membersOf.clear();
+      this.names.clear();
       for (const c of all) c.features = index.put(c.review.id, c.review.text);
     }
     const groups = this.topicGroups(business);
@@ -128,6 +139,7 @@ export class Topics {
     // A topic no longer listed, or whose phrases changed, has its reviews collected again.
     for (const lead of this.users.keys()) if (members.get(lead) !== this.membersOf.get(lead)) this.users.delete(lead);
     this.membersOf = members;
+    for (const lead of this.names.keys()) if (!members.has(lead)) this.names.delete(lead);
     this.leadOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g.lead] as const)));
     this.collectUsers(groups.filter((g) => !this.users.has(g.lead)), all);
     return groups.map(({ lead: p, members: memberIds }) => {
@@ -149,6 +161,7 @@ export class Topics {
       });
       return {
         phrase: phrases[0]!,
+        name: this.nameOf(p, using),
         phrases,
         mentions: ids.length,
         positive,
@@ -181,29 +194,55 @@ export class Topics {
     }
     const mentionsOf = (p: number) => counts.phrases[p]!;
     candidates.sort((a, b) => mentionsOf(b) - mentionsOf(a) || (phrases[a]!.text < phrases[b]!.text ? -1 : 1));
-    // A phrase inside a longer one used by nearly the same reviews says nothing new ("water heater" vs "new water
-    // heater"). Tagging is the costly test, so it runs last and only as far down the ranking as the topics reach.
+    // A phrase that says nothing new joins a listed topic (topics are distinct): one that holds or is held by a
+    // phrase of the topic, or a fragment of a longer phrase the two make. Tagging is the costly test, so it runs
+    // last and only as far down the ranking as topics reach.
     const kept: TopicGroup[] = [];
     const byKey = new Map<string, TopicGroup>();
     for (const p of candidates) {
       const phrase = phrases[p]!;
-      const twin = byKey.get(mergeKey(phrase.text));
-      if (twin) {
-        twin.members.push(p);
+      const joins = byKey.get(mergeKey(phrase.text)) ?? kept.find((g) => g.members.some((m) => this.sameTopic(m, p, counts.phrases)));
+      if (joins) {
+        joins.members.push(p);
         continue;
       }
       if (kept.length === TOPICS) continue;
-      const overlaps = kept.some(({ lead: k }) => {
-        const other = phrases[k]!.text;
-        return (other.includes(phrase.text) || phrase.text.includes(other)) && Math.min(mentionsOf(k), mentionsOf(p)) / Math.max(mentionsOf(k), mentionsOf(p)) > 0.8;
-      });
-      if (!overlaps && (phrase.nounPhrase ??= isNounPhrase(phrase.text))) {
+      if ((phrase.nounPhrase ??= isNounPhrase(phrase.text))) {
         const group = { lead: p, members: [p] };
         kept.push(group);
         byKey.set(mergeKey(phrase.text), group);
       }
     }
     return kept;
+  }
+
+  /**
+   * Whether one phrase says nothing the other does not: one holds the other (every use of "hot water heater" is a
+   * use of "water heater"), or two pairs overlap in a word and the three words together have most of the rarer
+   * pair's uses ("condenser fan" beside "fan motor": "condenser fan motor").
+   */
+  private sameTopic(a: number, b: number, counts: Int32Array): boolean {
+    const { index } = this;
+    const [x, y] = [index.phrases[a]!.words, index.phrases[b]!.words];
+    const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+    if (long.some((_, i) => short.every((w, k) => long[i + k] === w))) return true;
+    if (x.length !== 2 || y.length !== 2) return false;
+    const joined = x[1] === y[0] ? [x[0]!, ...y] : y[1] === x[0] ? [y[0]!, ...x] : undefined;
+    const both = joined && index.phraseId(joined);
+    return both !== undefined && counts[both]! >= SAME_USE * Math.min(counts[a]!, counts[b]!);
+  }
+
+  /** The topic's name, read from its newest uses. */
+  private nameOf(lead: number, using: readonly Contribution[]): string {
+    const from = using.slice(0, NAMING_USES);
+    const known = this.names.get(lead);
+    if (known && known.from.length === from.length && known.from.every((c, i) => c === from[i])) return known.name;
+    const name = topicName(
+      from.map((c) => c.review.text),
+      this.index.phrases[lead]!.text.split(' '),
+    );
+    this.names.set(lead, { name, from });
+    return name;
   }
 
   /** Lists the reviews of topics that were not listed before: one pass over every contribution. */
