@@ -65,4 +65,21 @@ describe('opening one new SQLite file from several processes at once', () => {
       writer.close();
     }
   }, 30_000);
+
+  it('waits to switch a new file to WAL while another connection reads it', async () => {
+    // A file in SQLite's default journal mode, read by a connection that holds its shared lock for 1.5 s: the switch
+    // to WAL needs the file to itself, so the opening process waits for it (and the store opens, in WAL).
+    const path = join(newFolder(), 'reviews.db');
+    const reader = new Database(path);
+    reader.exec('CREATE TABLE other (x); BEGIN');
+    reader.prepare('SELECT count(*) FROM other').get();
+    const opening = openInProcess(`sqlite:${path}`, 0);
+    await new Promise((done) => setTimeout(done, 1500));
+    reader.exec('COMMIT');
+    reader.close();
+    expect((await opening).stdout).toBe('opened');
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  }, 30_000);
 });

@@ -1,6 +1,7 @@
 // Opens the embedded SQLite store (WAL, busy timeout) and applies pending migrations.
 import { mkdirSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyStore, type Database } from '../kysely-store.js';
@@ -18,12 +19,36 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = keepingStatements(new SqliteDatabase(path));
   // WAL lets the server read while the CLI writes; the busy timeout makes a second writer wait, not fail.
-  sqlite.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+  sqlite.exec('PRAGMA busy_timeout = 10000');
+  if (path !== ':memory:') await switchToWal(sqlite);
+  sqlite.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   // Migrations wait their turn like the CLI (they take Kysely's migration lock); then the connection's own timeout.
   await migrateToLatest(db);
   if (options.busyTimeoutMs !== undefined) sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
   return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, () => listener({ kind: 'write' })));
+}
+
+/** How long opening a new file tries to switch it to WAL while other processes are opening it too. */
+const WAL_SWITCH_MS = 10_000;
+
+/**
+ * Switching a new file to WAL needs it to itself. The busy timeout makes that wait for a reader, but when several
+ * processes open one new file at once SQLite can answer SQLITE_BUSY at once instead (a CI run on Node 24 saw it, in
+ * test/sqlite-migrate-together.test.ts), so the switch is tried again until it succeeds. Once one process has
+ * switched, the file stays in WAL and the others' switch is a no-op.
+ */
+async function switchToWal(sqlite: SqliteDatabase.Database): Promise<void> {
+  const deadline = Date.now() + WAL_SWITCH_MS;
+  for (;;) {
+    try {
+      sqlite.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      await delay(10 + Math.random() * 40);
+    }
+  }
 }
 
 /** Every connection opened, closed or not: see keepingStatements. */
