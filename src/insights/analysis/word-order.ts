@@ -79,8 +79,6 @@ export interface Network {
 
 export const HIDDEN = WIDTHS.length * FILTERS;
 const PROJECTION = BLOCKS.length * FILTERS;
-/** The projections of a word past the sentence's end: a sentence shorter than a width reads as padded with zeros. */
-const PADDING = new Float64Array(PROJECTION);
 
 /** Every block's projection of one word vector, into `into` (PROJECTION values). */
 export function project(network: Network, vector: Float64Array, into: Float64Array | Float32Array): void {
@@ -101,33 +99,39 @@ export function project(network: Network, vector: Float64Array, into: Float64Arr
 export function pool(network: Network, projected: readonly (Float64Array | Float32Array)[], hidden: Float64Array, at: Int32Array): void {
   const length = projected.length;
   const bias = network.convBias;
-  const row = (i: number) => (i < length ? projected[i]! : PADDING);
-  WIDTHS.forEach((width, w) => {
+  for (let w = 0; w < WIDTHS.length; w++) {
+    const width = WIDTHS[w]!;
     const first = w * FILTERS;
-    const [b0, b1, b2] = [0, 1, 2].map((offset) => (FIRST_BLOCK[w]! + offset) * FILTERS) as [number, number, number];
-    hidden.fill(0, first, first + FILTERS);
-    at.fill(-1, first, first + FILTERS);
-    for (let t = 0; t < Math.max(1, length - width + 1); t++) {
-      const [r0, r1, r2] = [row(t), row(t + 1), row(t + 2)];
-      for (let f = 0; f < FILTERS; f++) {
-        // The same sums in the same order as ever (bias, then each word's projection), so the same values bit for bit.
-        let s = bias[first + f]! + r0[b0 + f]!;
-        if (width > 1) s += r1[b1 + f]!;
-        if (width > 2) s += r2[b2 + f]!;
-        if (s > hidden[first + f]!) {
-          hidden[first + f] = s;
-          at[first + f] = t;
+    const b0 = FIRST_BLOCK[w]! * FILTERS;
+    const [b1, b2] = [b0 + FILTERS, b0 + 2 * FILTERS];
+    const windows = Math.max(1, length - width + 1);
+    for (let f = 0; f < FILTERS; f++) {
+      let best = 0;
+      let where = -1;
+      for (let t = 0; t < windows; t++) {
+        // The same sums in the same order as ever (bias, then each word's projection), so the same values bit for
+        // bit; a word past the sentence's end adds nothing (a zero vector's projections are zeros).
+        let s = bias[first + f]!;
+        if (t < length) s += projected[t]![b0 + f]!;
+        if (width > 1 && t + 1 < length) s += projected[t + 1]![b1 + f]!;
+        if (width > 2 && t + 2 < length) s += projected[t + 2]![b2 + f]!;
+        if (s > best) {
+          best = s;
+          where = t;
         }
       }
+      hidden[first + f] = best;
+      at[first + f] = where;
     }
-  });
+  }
 }
 
 /** Each aspect's log-odds from the filters' values. */
 export function outputs(network: Network, hidden: Float64Array, aspects: number, into: Float64Array): void {
   for (let a = 0; a < aspects; a++) {
     let z = network.outBias[a]!;
-    for (let h = 0; h < HIDDEN; h++) z += network.out[a * HIDDEN + h]! * hidden[h]!;
+    // A filter no window moved (ReLU: 0) adds nothing.
+    for (let h = 0; h < HIDDEN; h++) if (hidden[h] !== 0) z += network.out[a * HIDDEN + h]! * hidden[h]!;
     into[a] = z;
   }
 }
