@@ -33,14 +33,16 @@ function topicsOf(list: PublishedReview[]) {
   return aggregate(null, list, new Map(list.map((r) => [r.id, analyzer.analyze(r)])), { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' }).topics;
 }
 
+/** The topics of 40 reviews, each two of `texts` in turn. */
+const topicsOfTexts = (texts: readonly string[]) => topicsOf(reviews((i) => `${texts[i % texts.length]} ${texts[(i + 1) % texts.length]}`));
+
 describe('topics', () => {
   const list = reviews();
-  const analyzer = new Analyzer(null);
-  const doc = aggregate(null, list, new Map(list.map((r) => [r.id, analyzer.analyze(r)])), { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' });
+  const listed = topicsOf(list);
   const folded = (text: string) => ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
 
   it('leaves out review boilerplate and phrases that name an aspect, though every review has one', () => {
-    const phrases = doc.topics.flatMap((t) => t.phrases);
+    const phrases = listed.flatMap((t) => t.phrases);
     expect(phrases).not.toContain('reading reviews');
     expect(phrases.some((p) => p.includes('review') || p.includes('yelp'))).toBe(false);
     expect(phrases).not.toContain('shoe covers');
@@ -48,7 +50,7 @@ describe('topics', () => {
   });
 
   it('merges a phrase and its plural into one topic named by the more used, counting each review once', () => {
-    const fans = doc.topics.filter((t) => t.phrases.some((p) => p.startsWith('ceiling fan')));
+    const fans = listed.filter((t) => t.phrases.some((p) => p.startsWith('ceiling fan')));
     expect(fans).toHaveLength(1);
     const [topic] = fans;
     expect([...topic!.phrases].sort()).toEqual(['ceiling fan', 'ceiling fans']);
@@ -60,7 +62,7 @@ describe('topics', () => {
   });
 
   it('quotes, for its newest uses, the sentence that uses one of its phrases, as written', () => {
-    for (const topic of doc.topics) {
+    for (const topic of listed) {
       expect(topic.quotes.map((q) => q.reviewId)).toEqual(topic.examples);
       for (const quote of topic.quotes) {
         const review = list.find((r) => r.id === quote.reviewId)!;
@@ -80,7 +82,7 @@ describe('topics', () => {
       'Our hot water heater was leaking at the base.',
       'The water heater pilot kept going out.',
     ];
-    const topics = topicsOf(reviews((i) => `${texts[i % texts.length]} ${texts[(i + 1) % texts.length]}`));
+    const topics = topicsOfTexts(texts);
     const fan = topics.filter((t) => t.phrases.some((p) => p.includes('fan')));
     expect(fan).toHaveLength(1);
     expect(fan[0]!.phrases).toEqual(expect.arrayContaining(['fan motor', 'condenser fan']));
@@ -96,14 +98,14 @@ describe('topics', () => {
       'Spring tune-up went fine.',
       'Booked a spring tune-up and an EV charger quote.',
     ];
-    const topics = topicsOf(reviews((i) => `${texts[i % texts.length]} ${texts[(i + 1) % texts.length]}`));
+    const topics = topicsOfTexts(texts);
     const named = Object.fromEntries(topics.map((t) => [t.phrase, t.name]));
     expect(named).toMatchObject({ 'spring tune': 'spring tune-up', 'ev charger': 'EV charger', 'amp circuit': '50-amp circuit' });
   });
 
   it('never ends a topic in an adverb the tagger reads as a noun', () => {
     const texts = ['He found a wad of wipes halfway down the line.', 'The main line had wipes halfway to the street.', 'Roots were halfway through the pipe.'];
-    const topics = topicsOf(reviews((i) => `${texts[i % texts.length]} ${texts[(i + 1) % texts.length]}`));
+    const topics = topicsOfTexts(texts);
     expect(topics.flatMap((t) => t.phrases).filter((p) => p.endsWith('halfway'))).toEqual([]);
   });
 });

@@ -103,7 +103,8 @@ export function pool(network: Network, projected: readonly (Float64Array | Float
     const width = WIDTHS[w]!;
     const first = w * FILTERS;
     const b0 = FIRST_BLOCK[w]! * FILTERS;
-    const [b1, b2] = [b0 + FILTERS, b0 + 2 * FILTERS];
+    const b1 = b0 + FILTERS;
+    const b2 = b1 + FILTERS;
     const windows = Math.max(1, length - width + 1);
     for (let f = 0; f < FILTERS; f++) {
       let best = 0;

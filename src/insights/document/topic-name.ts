@@ -28,7 +28,7 @@ export function writtenForm(text: string, words: readonly string[]): string | un
   const tokens = [...(aligned ? whole : text).matchAll(WORD)];
   const folded = tokens.map((t) => (aligned ? t[0].replace(APOSTROPHES, '') : foldedText(t[0])));
   for (let i = 0; i + words.length <= tokens.length; i++) {
-    if (folded[i] !== words[0] || !words.every((w, k) => folded[i + k] === w)) continue;
+    if (!words.every((w, k) => folded[i + k] === w)) continue;
     const first = tokens[i]!;
     const last = tokens[i + words.length - 1]!;
     let start = first.index;

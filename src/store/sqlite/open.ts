@@ -23,7 +23,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   if (path !== ':memory:') await switchToWal(sqlite);
   sqlite.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  // Migrations wait their turn like the CLI (they take Kysely's migration lock); then the connection's own timeout.
+  // Pending migrations wait for the file's write lock (migrate.ts) under the long timeout; then the connection's own.
   await migrateToLatest(db);
   if (options.busyTimeoutMs !== undefined) sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
   return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, () => listener({ kind: 'write' })));
