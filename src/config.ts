@@ -26,7 +26,15 @@ const EnvSchema = z.object({
   WEBSUB_RATE_LIMIT_PER_MINUTE: int(1).default(60),
   WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT: int(1).default(100),
   WEBSUB_CONCURRENCY: int(1).max(1000).default(32),
+  /** Of those, how many one client's verifications may hold (a fair share: a flood from one address waits its turn). */
+  WEBSUB_CONCURRENCY_PER_CLIENT: int(1).max(1000).default(8),
   MCP_SESSION_SECRET: z.string().min(16).optional(),
+  /** subscriptions/listen streams one client (its address, an IPv6 one by /64) may hold open at once. */
+  MCP_LISTEN_PER_CLIENT: int(1).max(1000).default(10),
+  /** subscriptions/listen streams open at once in this process, all clients together (the SDK's own cap is 1,024). */
+  MCP_LISTEN_MAX: int(1).max(1000).default(500),
+  /** How long a listen stream lasts before the server ends it cleanly; the client listens again. */
+  MCP_LISTEN_LIFETIME_MS: int(1000).default(600_000),
   MCP_ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -73,6 +81,17 @@ const EnvSchema = z.object({
    * client reuses it fails that request (seen at 5 s with 100 clients in the load test). Fastify's default.
    */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100).default(72_000),
+  /** A response (an event stream aside) not taken by the client within this is cut off with its connection. */
+  HTTP_RESPONSE_TIMEOUT_MS: int(1000).default(30_000),
+  /** Connections one client address may hold open at once; more are closed on arrival. Off behind a proxy. */
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: int(1).default(128),
+  /** Who may read /metrics: empty for everyone, else comma-separated addresses and CIDR blocks. */
+  METRICS_ALLOW: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((s) => s.trim()).filter(Boolean)),
+  /** A bearer token that also opens /metrics (`Authorization: Bearer <token>`), at least 16 characters. */
+  METRICS_TOKEN: z.string().min(16).optional(),
 });
 
 export interface Config {
@@ -95,12 +114,29 @@ export interface Config {
     maxSubscriptionsPerClient: number;
     /** Verifications and deliveries in flight at once. */
     concurrency: number;
+    /** Of those, verifications one client may hold. */
+    concurrencyPerClient: number;
   };
   /** `sharedSecret`: MCP_SESSION_SECRET was set (replicas must share it), not made up by this process. */
-  mcp: { sessionSecret: string; sharedSecret: boolean; allowedOrigins: string[] };
+  mcp: {
+    sessionSecret: string;
+    sharedSecret: boolean;
+    allowedOrigins: string[];
+    /** subscriptions/listen: streams per client, streams in all, and a stream's lifetime. */
+    listen: { perClient: number; max: number; lifetimeMs: number };
+  };
+  /** Who may read /metrics: `allow` empty and no `token` means everyone. */
+  metrics: { allow: string[]; token: string | null };
   logLevel: string;
   reloadIntervalMs: number;
-  http: { requestTimeoutMs: number; idleTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: boolean | number | string[] };
+  http: {
+    requestTimeoutMs: number;
+    idleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    responseTimeoutMs: number;
+    maxConnectionsPerClient: number;
+    trustProxy: boolean | number | string[];
+  };
   /** Requests per client and minute, by group of routes. */
   limits: { mcp: number; queries: number; hub: number };
   shutdown: { drainMs: number; graceMs: number };
@@ -158,15 +194,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         maxSubscribersPerTopic: e.WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC,
         maxSubscriptionsPerClient: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT,
         concurrency: e.WEBSUB_CONCURRENCY,
+        concurrencyPerClient: Math.min(e.WEBSUB_CONCURRENCY_PER_CLIENT, e.WEBSUB_CONCURRENCY),
       },
       mcp: {
         sessionSecret: e.MCP_SESSION_SECRET ?? randomBytes(32).toString('hex'),
         sharedSecret: e.MCP_SESSION_SECRET !== undefined,
         allowedOrigins: e.MCP_ALLOWED_ORIGINS,
+        listen: { perClient: Math.min(e.MCP_LISTEN_PER_CLIENT, e.MCP_LISTEN_MAX), max: e.MCP_LISTEN_MAX, lifetimeMs: e.MCP_LISTEN_LIFETIME_MS },
       },
+      metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN ?? null },
       logLevel: e.LOG_LEVEL,
       reloadIntervalMs: e.RELOAD_INTERVAL_MS,
-      http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS, keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS, trustProxy: e.TRUST_PROXY },
+      http: {
+        requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+        idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+        keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        responseTimeoutMs: e.HTTP_RESPONSE_TIMEOUT_MS,
+        maxConnectionsPerClient: e.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+        trustProxy: e.TRUST_PROXY,
+      },
       shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
       limits: { mcp: e.RATE_LIMIT_MCP_PER_MINUTE, queries: e.RATE_LIMIT_QUERIES_PER_MINUTE, hub: e.WEBSUB_RATE_LIMIT_PER_MINUTE },
     },

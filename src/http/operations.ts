@@ -78,6 +78,18 @@ export class Operations {
     });
   }
 
+  /** Reports the subscriptions/listen streams this process holds open. */
+  watchListenStreams(open: () => number): void {
+    new Gauge({
+      name: 'mcp_listen_streams',
+      help: 'MCP subscriptions/listen streams open in this process',
+      registers: [this.registry],
+      collect() {
+        this.set(open());
+      },
+    });
+  }
+
   mcpCall(tool: string): void {
     this.mcpCalls.inc({ tool });
   }
