@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { boundConnections } from './http/connections.js';
 import { registerCors } from './http/cors.js';
 import { FastRevalidation } from './http/fast-path.js';
 import { hostCheck, registerHostCheck } from './http/host.js';
@@ -59,6 +60,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
       server.requestTimeout = config.http.requestTimeoutMs;
       server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
       server.setTimeout(config.http.idleTimeoutMs);
+      // Behind a proxy every connection comes from the proxy: the cap per address would cap the proxy.
+      boundConnections(server, { maxPerClient: config.http.trustProxy === false ? config.http.maxConnectionsPerClient : null, responseTimeoutMs: config.http.responseTimeoutMs });
       return server;
     },
     clientErrorHandler,
@@ -105,7 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   publisher.on('published', (view) => void warm(view));
   publisher.on('insights', (view) => void warm(view));
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
-  registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool), info: mcpInfo });
+  registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool), onListenStreams: (open) => operations.watchListenStreams(open), info: mcpInfo });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
   operations.watchHub(hub);

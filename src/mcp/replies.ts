@@ -5,6 +5,7 @@
 import { representationOf } from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
+import { completeVariable } from './templates.js';
 import { readTool } from './tools.js';
 
 /** The `result` object of each catalogue document's resources/read, as JSON bytes, per view. */
@@ -44,6 +45,20 @@ export async function toolCallResult(view: View, params: Record<string, unknown>
     representationOf(Buffer.from(JSON.stringify(tool.run(view, args)), 'utf8'), undefined, { contentType: 'application/json', cacheControl: 'no-store', lastModified: null }),
   );
   return made.variants.identity.body;
+}
+
+/**
+ * The `result` of a completion/complete of a template's variable, as JSON bytes: the SDK's answer with the true
+ * `total` and `hasMore` (its completers can only say which values to send). Undefined for any other reference.
+ */
+export function completionResult(view: View, params: Record<string, unknown>): Buffer | undefined {
+  const ref = params['ref'] as { type?: unknown; uri?: unknown } | undefined;
+  const argument = params['argument'] as { name?: unknown; value?: unknown } | undefined;
+  if (ref?.type !== 'ref/resource' || typeof argument?.value !== 'string') return undefined;
+  const completion = completeVariable(view, ref.uri, argument.name, argument.value);
+  if (!completion) return undefined;
+  const { values, total, hasMore } = completion;
+  return Buffer.from(JSON.stringify({ completion: { values, total, hasMore } }), 'utf8');
 }
 
 /** Methods whose result depends only on the version served and the protocol revision (without a cursor). */

@@ -16,17 +16,20 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpOrigins, type Config } from '../config.js';
 import type { Publisher } from '../publishing/publisher.js';
-import type { Limits } from '../http/limits.js';
+import { clientKey, TOO_MANY_REQUESTS, type Limits } from '../http/limits.js';
 import { ROUTES } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { issueSession, sessionChecker, type SessionClaims } from './session.js';
 import { EraClassifier, MODERN_PROTOCOL_VERSION } from './era.js';
-import { keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
+import { completionResult, keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { bodyOfParts, sendRepresentation } from '../http/conditional.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import { SERVER_CARD_PATHS, serverCard } from './server-card.js';
+import { ListenStreams } from './listen.js';
+import { MAX_QUOTED, overlongQuote } from './echo.js';
+import { throttledWarning } from '../http/log.js';
 
 /** A list request without a cursor or other parameters (`_meta` aside): the kind whose answer is kept per version. */
 function plainList(method: string, params: unknown): boolean {
@@ -78,7 +81,7 @@ function webRequest(request: FastifyRequest, reply: FastifyReply, body: string |
  * Sends the SDK's answer through Fastify (so hooks still add CORS, nosniff and the request log). A JSON answer is
  * read whole first and sent with its length; only an event stream (subscriptions/listen) is streamed.
  */
-async function sendResponse(reply: FastifyReply, response: Response, keep?: (json: Buffer) => void): Promise<FastifyReply> {
+async function sendResponse(reply: FastifyReply, response: Response, keep?: (json: Buffer) => void, eventStream?: (body: ReadableStream<Uint8Array>) => Readable): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'transfer-encoding') void reply.header(name, value);
@@ -86,7 +89,7 @@ async function sendResponse(reply: FastifyReply, response: Response, keep?: (jso
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   if (!response.body) return reply.send();
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+    return reply.send(eventStream ? eventStream(response.body) : Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
   }
   const bytes = Buffer.from(await response.arrayBuffer());
   if (response.status === 200) keep?.(bytes);
@@ -100,18 +103,26 @@ export interface McpDeps {
   limits: Limits;
   /** Told the tool of each tools/call (metrics). */
   onToolCall?: (tool: string) => void;
+  /** Given a reading of the subscriptions/listen streams open (metrics). */
+  onListenStreams?: (open: () => number) => void;
   /** Name, version, title and icons (serverInfo). */
   info: Implementation;
 }
 
-export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, info }: McpDeps): void {
+export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, onListenStreams, info }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
   const checkSession = sessionChecker(config.mcp.sessionSecret);
   const eras = new EraClassifier();
   const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era, info);
+  const listens = new ListenStreams(config.mcp.listen, info);
+  onListenStreams?.(() => listens.open);
+  // The SDK reports clients' mistakes here too (a version it does not serve, headers that disagree, a listen past the
+  // cap): one warning a minute at most, so that no client can flood the log.
+  const warn = throttledWarning(app.log, 'MCP request failed');
   const modern = createMcpHandler(({ era }) => serverFor(era), {
     legacy: 'reject',
-    onerror: (error) => app.log.warn({ err: error }, 'MCP request failed'),
+    maxSubscriptions: config.mcp.listen.max,
+    onerror: (error) => warn(error.message),
   });
   // The documents whose bytes changed are announced to the subscriptions/listen streams of this process (each
   // replica tells its own listeners when it serves the change), as WebSub announces its topics.
@@ -132,12 +143,22 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
     return rpcError(reply, 403, RPC.serverError, `Forbidden: Origin ${origin} is not allowed`, id);
   };
 
-  /** 400 without a session id, 404 for one that is forged, expired or ended (so the client initializes again). */
-  const sessionOf = async (request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | FastifyReply> => {
+  /**
+   * The claims of the request's session, or undefined once it is answered 400 without a session id, or 404 for one
+   * that is forged, expired or ended (so the client initializes again). Either is the client's error: nothing is logged
+   * beyond the request line.
+   */
+  const sessionOf = async (request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | undefined> => {
     const session = headerValue(request, 'mcp-session-id');
-    if (!session) return rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required', id);
+    if (!session) {
+      rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required', id);
+      return undefined;
+    }
     const check = checkSession(session);
-    if (!check.ok || (await revoked.has(check.claims.sid))) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found', id);
+    if (!check.ok || (await revoked.has(check.claims.sid))) {
+      rpcError(reply, 404, RPC.sessionNotFound, 'Session not found', id);
+      return undefined;
+    }
     return check.claims;
   };
 
@@ -165,6 +186,8 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       result = document && readResult(view, document, config.baseUrl);
     } else if (method === 'tools/call' && only('name', 'arguments')) {
       result = await toolCallResult(view, given);
+    } else if (method === 'completion/complete' && only('ref', 'argument', 'context')) {
+      result = completionResult(view, given);
     }
     return result && replyParts(id, result, resultFields(method));
   };
@@ -200,7 +223,7 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       sessionIdGenerator = () => token;
     } else {
       const session = await sessionOf(request, reply, id);
-      if (!('sid' in session)) return session;
+      if (!session) return reply;
       version = session.pv;
       // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
       // an unknown one is 400 (transport spec: "invalid or unsupported").
@@ -221,6 +244,9 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       if (messages.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
         return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
       }
+      // Each message is a request of its own to the allowance: the batch's own count was taken on arrival.
+      const charged = limits.charge('mcp', request, messages.length - 1);
+      if (!charged.ok) return rpcError(reply.header('retry-after', String(charged.retryAfterSeconds)), 429, RPC.invalidRequest, TOO_MANY_REQUESTS);
     }
     const answer = await ownAnswer(body, version, () => ({}));
     if (answer) return sendParts(reply, answer);
@@ -275,6 +301,8 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       if (messages.length === 0 || !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')) {
         return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message', id);
       }
+      const overlong = overlongQuote(messages);
+      if (overlong) return rpcError(reply, 400, RPC.invalidParams, `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`, id);
       for (const m of messages as { method?: unknown; params?: { name?: unknown } }[]) {
         if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
       }
@@ -284,14 +312,20 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       const answer = era.kind === 'modern' && (await ownAnswer(era.request, MODERN_PROTOCOL_VERSION, modernFields));
       if (answer) return sendParts(reply, answer);
       const keep = era.kind === 'modern' ? keeper(era.request, MODERN_PROTOCOL_VERSION) : undefined;
-      return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep);
+      // Whatever its routing headers say, a listen request opens a stream only within this client's share.
+      const client = clientKey(request);
+      if ((body as { method?: unknown }).method === 'subscriptions/listen' && !listens.admits(client)) {
+        return rpcError(reply, 429, RPC.serverError, `Too many listen streams from this address: at most ${listens.perClient} at once; end one first`, id);
+      }
+      const stream = (events: ReadableStream<Uint8Array>) => listens.stream(events, client, id ?? 0);
+      return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep, stream);
     });
 
     scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
       const refused = refuseOrigin(request, reply, null);
       if (refused) return refused;
       const session = await sessionOf(request, reply, null);
-      if (!('sid' in session)) return session;
+      if (!session) return reply;
       await revoked.revoke(session.sid, session.exp);
       return reply.code(204).send();
     });
