@@ -89,7 +89,18 @@ const EnvSchema = z.object({
   METRICS_ALLOW: z
     .string()
     .default('')
-    .transform((list) => list.split(',').map((s) => s.trim()).filter(Boolean)),
+    .transform((list, ctx) =>
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .filter((entry) => {
+          // A mistyped entry would silently shut out the monitoring it was meant to let in: it stops the start.
+          if ([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((form) => form.safeParse(entry).success)) return true;
+          ctx.addIssue({ code: 'custom', message: `"${entry}" is not an IP address or CIDR block such as 10.0.0.0/8, 192.0.2.7 or fd00::/8` });
+          return false;
+        }),
+    ),
   /** A bearer token that also opens /metrics (`Authorization: Bearer <token>`), at least 16 characters. */
   METRICS_TOKEN: z.string().min(16).optional(),
 });

@@ -25,6 +25,7 @@ export type ErrorIssue = z.infer<typeof ErrorIssue>;
 
 export const ERRORS = {
   invalid_request: 400,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

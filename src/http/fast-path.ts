@@ -52,6 +52,8 @@ export class FastRevalidation {
     const { method, url, headers } = request;
     if (!deps || (method !== 'GET' && method !== 'HEAD')) return false;
     if (headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined) return false;
+    // A request with a body goes to Fastify, whose hook refuses a large one (here it would be read and dropped).
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const served = url === undefined ? undefined : this.served.get(url);
     if (served === undefined || deps.operations.isClosing || !deps.hostAnswered(headers.host)) return false;
     const started = performance.now();

@@ -1,14 +1,18 @@
 // What an operator points a load balancer and Prometheus at: /healthz (the process answers), /readyz (it can
 // serve: a view is built from a store that answered; 503 with the reason otherwise, and from the start of a
 // shutdown; a store lost later is named in the body but keeps 200, since the data in memory is still served),
-// and /metrics in Prometheus's text format. Figures kept elsewhere (view and insights build times, deliveries) are
-// read at each scrape; requests, MCP calls and limit refusals are counted here.
-import type { FastifyInstance } from 'fastify';
+// and /metrics in Prometheus's text format (public unless METRICS_ALLOW or METRICS_TOKEN says who may read it).
+// Figures kept elsewhere (view and insights build times, deliveries) are read at each scrape; requests, MCP calls
+// and limit refusals are counted here.
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Publisher } from '../publishing/publisher.js';
 import type { Store } from '../store/types.js';
 import type { Hub } from '../websub/hub.js';
+import type { Config } from '../config.js';
+import { sendError } from './errors.js';
 import type { LimitGroup } from './limits.js';
+import { METRICS_FORBIDDEN, metricsReader } from './metrics-access.js';
 import { RequestMetrics } from './request-metrics.js';
 
 export const OPERATIONS_ROUTES = { health: '/healthz', ready: '/readyz', metrics: '/metrics' } as const;
@@ -137,7 +141,8 @@ export class Operations {
     return this.closing;
   }
 
-  register(app: FastifyInstance): void {
+  /** `metricsAccess`: who may read /metrics (see metrics-access.ts). */
+  register(app: FastifyInstance, metricsAccess: Config['metrics']): void {
     // While shutting down, every answer closes its connection, so no client sends its next request on a socket the
     // server is about to close: it connects again, and is refused once the server no longer listens.
     // Hooks that run on every request are plain callbacks (an async hook costs a promise and a turn each).
@@ -163,9 +168,16 @@ export class Operations {
         return send(reply, json(200, { status: 'ready', version: this.publisher.current().snapshot.version, store }));
       },
     });
+    const mayRead = metricsReader(metricsAccess);
     app.route({
       method: ['GET', 'HEAD'],
       url: OPERATIONS_ROUTES.metrics,
+      ...(mayRead && {
+        onRequest: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+          if (mayRead(request)) return done();
+          void sendError(reply, 'forbidden', METRICS_FORBIDDEN);
+        },
+      }),
       handler: async (_request, reply) =>
         reply.header('cache-control', 'no-store').header('content-type', this.registry.contentType).send(`${this.requests.exposition()}\n\n${await this.registry.metrics()}`),
     });

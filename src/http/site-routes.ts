@@ -5,7 +5,7 @@ import type { Publisher } from '../publishing/publisher.js';
 import type { Representation } from '../publishing/representation.js';
 import { ASSETS_PREFIX } from '../site/assets.js';
 import { isSearch, type Filters } from '../site/home.js';
-import type { Limits } from './limits.js';
+import { TOO_MANY_REQUESTS, type Limits } from './limits.js';
 import { prefersJson, type PageAnswer, type SitePages } from '../site/pages.js';
 import { sendRepresentation } from './conditional.js';
 import { notFound, sendError } from './errors.js';
@@ -51,9 +51,15 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
 /** An answer that is a page, or the error page (a JSON error body for clients that asked for JSON). */
 function sendPage(request: FastifyRequest, reply: FastifyReply, answer: PageAnswer): FastifyReply {
   if (answer.ok) return sendRepresentation(request, reply, answer.representation);
-  if (prefersJson(request)) return answer.status === 404 ? notFound(request, reply) : sendError(reply, 'invalid_request', 'Invalid page request');
+  if (prefersJson(request)) {
+    if (answer.status === 404) return notFound(request, reply);
+    return answer.status === 429 ? sendError(reply, 'too_many_requests', TOO_MANY_REQUESTS) : sendError(reply, 'invalid_request', 'Invalid page request');
+  }
   return reply.code(answer.status).header('cache-control', 'no-store').header('content-type', 'text/html; charset=utf-8').send(answer.html);
 }
+
+/** The rate limiter's refusal (it throws one, with Retry-After already on the reply). */
+const isRefusal = (error: unknown) => error instanceof Error && (error as { statusCode?: unknown }).statusCode === 429;
 
 /**
  * `limits`: `/` with search filters counts with the search API's requests (it runs the same search); the pages
@@ -74,7 +80,14 @@ export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, s
     SITE_ROUTES.home,
     async (request, reply) => sendPage(request, reply, await site.home(publisher.current(), request.query as Record<string, unknown>)),
     async function (request, reply) {
-      if (isSearch(request.query as Filters)) await (queryLimit as onRequestAsyncHookHandler).call(this, request, reply);
+      if (!isSearch(request.query as Filters)) return;
+      try {
+        await (queryLimit as onRequestAsyncHookHandler).call(this, request, reply);
+      } catch (error) {
+        // A person who searched too often gets a page in the site's style, not the API's JSON error.
+        if (!isRefusal(error)) throw error;
+        return sendPage(request, reply, site.tooManySearches(publisher.current(), Number(reply.getHeader('retry-after'))));
+      }
     },
   );
   read(SITE_ROUTES.review, async (request, reply) => sendPage(request, reply, await site.review(publisher.current(), (request.params as { id: string }).id)));

@@ -2,7 +2,7 @@
 // and hands on the valid ones a batch at a time: nothing the size of the file is held in memory.
 import type { z } from 'zod';
 import { openImportSource, type ImportFormat, type ImportSource } from './import-source.js';
-import { Business, ImportedReview } from './schemas.js';
+import { ImportedBusiness, ImportedReview, type Business } from './schemas.js';
 
 export interface ImportIssue {
   file: string;
@@ -140,7 +140,7 @@ export class ImportReading {
   }
 
   private readBusiness(value: unknown): void {
-    const parsed = Business.safeParse(value);
+    const parsed = ImportedBusiness.safeParse(value);
     if (!parsed.success) {
       for (const issue of zodIssues(this.file, 'business', parsed.error)) this.fileProblem({ ...issue, field: `business.${issue.field}` });
       return;

@@ -36,20 +36,37 @@ export const PostalAddress = z
   })
   .strict();
 
-/** The business, with schema.org property names plus its service catalogue and technicians. */
-export const Business = z
-  .object({
-    name: z.string().min(1).max(300),
-    description: z.string().max(5000).optional(),
-    url: z.url().optional(),
-    telephone: z.string().max(50).optional(),
-    email: z.email().optional(),
-    address: PostalAddress.optional(),
-    areaServed: z.array(z.string().min(1).max(200)).default([]),
-    services: z.array(Service).default([]),
-    technicians: z.array(Technician).default([]),
-  })
-  .strict();
+const WEB_URL = 'must be an absolute http:// or https:// URL';
+
+/**
+ * A URL the operator gives that the pages may turn into a link: http(s) only, so never `javascript:` or `data:`.
+ * The scheme must be written with its `//` (`http:example.com` would parse, but is not what anyone means).
+ */
+export const WebUrl = z.url({ protocol: /^https?$/, abort: true, error: WEB_URL }).regex(/^https?:\/\//i, WEB_URL);
+
+export const isWebUrl = (value: string): boolean => WebUrl.safeParse(value).success;
+
+const businessFields = {
+  name: z.string().min(1).max(300),
+  description: z.string().max(5000).optional(),
+  url: z.url().optional(),
+  telephone: z.string().max(50).optional(),
+  email: z.email().optional(),
+  address: PostalAddress.optional(),
+  areaServed: z.array(z.string().min(1).max(200)).default([]),
+  services: z.array(Service).default([]),
+  technicians: z.array(Technician).default([]),
+};
+
+/**
+ * The business, with schema.org property names plus its service catalogue and technicians. Its `url` stays any URL
+ * here because a stored business is read back through this schema: one imported before imports required http(s)
+ * must still be served (the pages link to it only when it is http(s)).
+ */
+export const Business = z.object(businessFields).strict();
+
+/** The business of an import file: every URL in it is http(s), or the import is refused. */
+export const ImportedBusiness = z.object({ ...businessFields, url: WebUrl.optional() }).strict();
 
 export const OwnerResponse = z
   .object({ date: IsoDate, text: z.string().min(1).max(20000) })

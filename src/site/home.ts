@@ -1,7 +1,7 @@
 // The home page: the business, its rating, what customers say (charts, quotes, technicians, FAQ, summary), the
 // reviews with search and pagination that work without JavaScript, and how machines read all of it.
 import type { InsightsDocument } from '../reviews/insights-document.js';
-import type { AggregateRating, Business, Review } from '../reviews/schemas.js';
+import { isWebUrl, type AggregateRating, type Business, type Review } from '../reviews/schemas.js';
 import type { SearchParams } from '../reviews/search.js';
 import { aspectChart, ratingDistributionChart, trendChart, type QuarterFigures } from './charts.js';
 import { formatCount, formatDate, formatRating, html, plural, type Html } from './html.js';
@@ -52,8 +52,9 @@ export function listingHref(filters: Filters | undefined, pageNumber: number): s
   return query ? `/?${query}` : '/';
 }
 
+/** Whether these filters (parsed, or `/`'s raw query) ask for a search: a filter left empty in the form asks nothing. */
 export function isSearch(filters: Filters | undefined): boolean {
-  return !!filters && FILTER_NAMES.some((name) => filters[name] !== undefined);
+  return !!filters && FILTER_NAMES.some((name) => filters[name] !== undefined && filters[name] !== '');
 }
 
 function businessHeader(business: Business | null): Html {
@@ -67,7 +68,7 @@ ${business.description ? html`<p>${business.description}</p>` : ''}
 <ul class="contact">
 ${business.telephone ? html`<li>Phone: <a href="tel:${business.telephone.replace(/[^+\d]/g, '')}">${business.telephone}</a></li>` : ''}
 ${business.email ? html`<li>Email: <a href="mailto:${business.email}">${business.email}</a></li>` : ''}
-${business.url ? html`<li>Website: <a href="${business.url}" rel="noopener">${business.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}</a></li>` : ''}
+${business.url && isWebUrl(business.url) ? html`<li>Website: <a href="${business.url}" rel="noopener">${business.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}</a></li>` : ''}
 ${address ? html`<li>Address: ${address}</li>` : ''}
 </ul>
 ${business.areaServed.length ? html`<p class="areas">Areas served: ${business.areaServed.join(', ')}</p>` : ''}

@@ -13,12 +13,13 @@ import { badgeSvg, embedPage } from './badge.js';
 import { quarterFigures, type QuarterFigures } from './charts.js';
 import { llmsTxt, robotsTxt, sitemap, sitemapPart, sitemapParts } from './discovery.js';
 import { docsPage } from './docs.js';
+import { plural } from './html.js';
 import { FILTER_NAMES, homePage, isSearch, PAGE_SIZE, type Filters, type Listing } from './home.js';
 import type { SiteContext } from './layout.js';
 import { problemPage, reviewPage } from './review-page.js';
 
 /** A page, or why there is none: the status and the page that says so. */
-export type PageAnswer = { ok: true; representation: Representation } | { ok: false; status: 400 | 404; html: string };
+export type PageAnswer = { ok: true; representation: Representation } | { ok: false; status: 400 | 404 | 429; html: string };
 
 /** Reviews in the home page's JSON-LD. */
 const JSON_LD_REVIEWS = 10;
@@ -83,6 +84,13 @@ export class SitePages {
       this.encode(reviewPage(this.context, view.snapshot.business, toPublic(review)), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'fast' }),
     );
     return { ok: true, representation };
+  }
+
+  /** The page for a search refused because this client used its allowance; the wait is the refusal's Retry-After. */
+  tooManySearches(view: View, retryAfterSeconds: number): PageAnswer {
+    const wait = Number.isInteger(retryAfterSeconds) && retryAfterSeconds > 0 ? `in ${plural(retryAfterSeconds, 'second')}` : 'in a minute';
+    const explanation = `Searches from this address have used the allowance of the last minute. Please search again ${wait}; the reviews themselves can be read meanwhile.`;
+    return { ok: false, status: 429, html: problemPage(this.context, view.snapshot.business, 'Too many searches', explanation) };
   }
 
   notFoundPage(view: View | undefined, explanation: string): string {

@@ -1,6 +1,7 @@
 // The operations paths: liveness, readiness and Prometheus metrics, for load balancers and monitoring.
+import { METRICS_FORBIDDEN } from '../metrics-access.js';
 import { OPERATIONS_ROUTES } from '../operations.js';
-import { header, responseRef, type OpenApiObject } from './components.js';
+import { header, responseRef, schemaRef, type OpenApiObject } from './components.js';
 
 const NO_STORE = { 'Cache-Control': header('`no-store`') };
 const status = (description: string, example: object): OpenApiObject => ({
@@ -53,12 +54,24 @@ export function operationsPaths(): Record<string, OpenApiObject> {
         operationId: 'getMetrics',
         tags: ['operations'],
         summary: 'Prometheus metrics',
-        description: 'Process metrics, requests by route and status with latency, the data version served with its age and build time, insights build time and currency, WebSub subscriptions by state, outbox depth and deliveries by outcome, MCP calls by tool, and rate-limit refusals. The README lists each.',
+        description:
+          'Process metrics, requests by route and status with latency, the data version served with its age and build time, insights build time and currency, WebSub subscriptions by state, outbox depth and deliveries by outcome, MCP calls by tool, and rate-limit refusals; no review or customer data. The README lists each.\n\n' +
+          'Who may read it is the operator\'s setting: everyone while neither METRICS_ALLOW nor METRICS_TOKEN is set (the default). With either set, only a client whose address (behind a proxy, the one TRUST_PROXY lets the server read from X-Forwarded-For) is in an address or CIDR block of METRICS_ALLOW, or a request carrying `Authorization: Bearer <METRICS_TOKEN>`; any other gets 403.',
         responses: {
           '200': {
             description: 'Prometheus text exposition format 0.0.4',
             headers: NO_STORE,
             content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' }, example: '# HELP reviews_data_revision Store revision of the data served\n# TYPE reviews_data_revision gauge\nreviews_data_revision 42\n' } },
+          },
+          '403': {
+            description: 'Forbidden: METRICS_ALLOW or METRICS_TOKEN is set, and this client\'s address is not allowed nor its bearer token the one set',
+            headers: NO_STORE,
+            content: {
+              'application/json': {
+                schema: schemaRef('ErrorBody'),
+                example: { error: 'forbidden', message: METRICS_FORBIDDEN },
+              },
+            },
           },
           '431': responseRef('RequestHeaderFieldsTooLarge'),
         },

@@ -3,7 +3,7 @@
 import { SearchParams } from '../../reviews/search.js';
 import { SERVER_CARD_PATHS } from '../../mcp/server-card.js';
 import { SITE_ROUTES } from '../site-routes.js';
-import { cacheControl, conditionalParameters, errorContent, header, NO_STORE, parameterSchema, responseRef, type OpenApiObject } from './components.js';
+import { cacheControl, conditionalParameters, errorContent, header, NO_STORE, parameterSchema, responseRef, RETRY_AFTER, type OpenApiObject } from './components.js';
 import { readHeaders } from './reads.js';
 
 const PAGE_CACHE = cacheControl('public, max-age=300');
@@ -17,9 +17,9 @@ const SECURITY_HEADERS = {
 const NOT_FOUND: OpenApiObject = { description: 'No such file', headers: { 'Cache-Control': NO_STORE }, content: errorContent };
 
 /** A page that is HTML, with its error pages (HTML; JSON for a client that asks for JSON only). */
-const problem = (description: string): OpenApiObject => ({
+const problem = (description: string, headers: Record<string, OpenApiObject> = {}): OpenApiObject => ({
   description: `${description}. An HTML page saying so; a client whose Accept names JSON and not HTML gets the JSON error body.`,
-  headers: { 'Cache-Control': NO_STORE },
+  headers: { 'Cache-Control': NO_STORE, ...headers },
   content: { 'text/html': { schema: { type: 'string' } }, ...errorContent },
 });
 
@@ -56,7 +56,7 @@ export function pagePaths(): Record<string, OpenApiObject> {
     [SITE_ROUTES.home]: read(
       'getHomePage',
       'Home page',
-      'The business, its rating with charts (rating distribution, aspects, trend), the FAQ and summary, the newest reviews 20 a page, and a search form. With search filters (those of /api/reviews/search, without `limit`) it lists the matching reviews instead. Empty filters are ignored, and so are parameters it does not know (campaign tags). The first page is made once per data version. With filters, a request counts against the client\'s search allowance (RATE_LIMIT_QUERIES_PER_MINUTE, shared with search and since).',
+      'The business, its rating with charts (rating distribution, aspects, trend), the FAQ and summary, the newest reviews 20 a page, and a search form. With search filters (those of /api/reviews/search, without `limit`) it lists the matching reviews instead. Empty filters are ignored, and so are parameters it does not know (campaign tags). The first page is made once per data version. With a filter that is not empty, a request counts against the client\'s search allowance (RATE_LIMIT_QUERIES_PER_MINUTE, shared with search and since).',
       'text/html',
       {
         html: true,
@@ -64,7 +64,7 @@ export function pagePaths(): Record<string, OpenApiObject> {
         errors: {
           '400': problem('A filter or the page number is invalid (the page shows the form and each problem)'),
           '404': problem('The page number is past the last page'),
-          '429': responseRef('TooManyQueries'),
+          '429': problem('More than RATE_LIMIT_QUERIES_PER_MINUTE searches from this client within a minute, on this page, search and since together (an IPv6 client counts by its /64)', { 'Retry-After': RETRY_AFTER }),
         },
       },
     ),
