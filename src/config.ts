@@ -5,6 +5,27 @@ import { z } from 'zod';
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
 
+/**
+ * A comma-separated list, empty by default. `entry` gives each entry as kept, or `{ problem }` saying why it is not
+ * valid (every bad entry is named).
+ */
+const commaList = (entry: (text: string) => string | { problem: string }) =>
+  z
+    .string()
+    .default('')
+    .transform((list, ctx) =>
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .flatMap((text) => {
+          const kept = entry(text);
+          if (typeof kept === 'string') return [kept];
+          ctx.addIssue({ code: 'custom', message: kept.problem });
+          return [];
+        }),
+    );
+
 const EnvSchema = z.object({
   PORT: int(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -35,22 +56,11 @@ const EnvSchema = z.object({
   MCP_LISTEN_MAX: int(1).max(1000).default(500),
   /** How long a listen stream lasts before the server ends it cleanly; the client listens again. */
   MCP_LISTEN_LIFETIME_MS: int(1000).default(600_000),
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((list, ctx) =>
-      list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .flatMap((entry) => {
-          // Compared with a browser's Origin header, so normalised the way browsers write it.
-          const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
-          if (origin !== 'null') return [origin];
-          ctx.addIssue({ code: 'custom', message: `"${entry}" is not an origin such as https://app.example.com` });
-          return [];
-        }),
-    ),
+  MCP_ALLOWED_ORIGINS: commaList((entry) => {
+    // Compared with a browser's Origin header, so normalised the way browsers write it.
+    const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
+    return origin !== 'null' ? origin : { problem: `"${entry}" is not an origin such as https://app.example.com` };
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the server looks for changes made by another process (the CLI, another replica). */
   RELOAD_INTERVAL_MS: int(10).default(500),
@@ -86,21 +96,12 @@ const EnvSchema = z.object({
   /** Connections one client address may hold open at once; more are closed on arrival. Off behind a proxy. */
   HTTP_MAX_CONNECTIONS_PER_CLIENT: int(1).default(128),
   /** Who may read /metrics: empty for everyone, else comma-separated addresses and CIDR blocks. */
-  METRICS_ALLOW: z
-    .string()
-    .default('')
-    .transform((list, ctx) =>
-      list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .filter((entry) => {
-          // A mistyped entry would silently shut out the monitoring it was meant to let in: it stops the start.
-          if ([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((form) => form.safeParse(entry).success)) return true;
-          ctx.addIssue({ code: 'custom', message: `"${entry}" is not an IP address or CIDR block such as 10.0.0.0/8, 192.0.2.7 or fd00::/8` });
-          return false;
-        }),
-    ),
+  METRICS_ALLOW: commaList((entry) =>
+    // A mistyped entry would silently shut out the monitoring it was meant to let in: it stops the start.
+    [z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()].some((form) => form.safeParse(entry).success)
+      ? entry
+      : { problem: `"${entry}" is not an IP address or CIDR block such as 10.0.0.0/8, 192.0.2.7 or fd00::/8` },
+  ),
   /** A bearer token that also opens /metrics (`Authorization: Bearer <token>`), at least 16 characters. */
   METRICS_TOKEN: z.string().min(16).optional(),
 });
