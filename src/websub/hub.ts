@@ -8,6 +8,7 @@ import type { View } from '../publishing/view.js';
 import { ROUTES } from '../reviews/links.js';
 import type { ClaimedDelivery, DeliveryOutcome, Store } from '../store/types.js';
 import { CallbackClient } from './client.js';
+import { FairShare } from './fair-share.js';
 import { topicContent, topicsOf, type HubTopic } from './topics.js';
 
 /** Consecutive failed deliveries that end a subscription (interface §8). */
@@ -41,16 +42,13 @@ export class Hub {
   readonly topics: HubTopic[];
   readonly hubUrl: string;
   private readonly client: CallbackClient;
-  private inFlight = 0;
+  private readonly slots: FairShare;
   private stopPolling: () => void = () => undefined;
   private stopWatching: () => void = () => undefined;
   private pumping = false;
   private pumpAgain = false;
   private stopped = false;
-  private readonly idle = new Set<() => void>();
   private announcing: Promise<void> = Promise.resolve();
-  /** Verifications waiting for room in flight, first come first served. */
-  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly config: Config,
@@ -65,6 +63,7 @@ export class Hub {
       allowPrivate: config.websub.allowPrivateCallbacks,
       connectionsPerOrigin: config.websub.concurrency,
     });
+    this.slots = new FairShare({ total: config.websub.concurrency, perClient: config.websub.concurrencyPerClient }, () => this.pump());
   }
 
   /** Announces the current content (deliveries missed while no hub ran are queued now), then works the outbox. */
@@ -94,7 +93,7 @@ export class Hub {
     this.stopPolling();
     this.stopWatching();
     // Deliveries in flight finish (or time out); an unfinished claim expires and another worker takes it.
-    if (this.inFlight > 0) await new Promise<void>((done) => this.idle.add(done));
+    await this.slots.drained();
     await this.client.close();
   }
 
@@ -102,35 +101,13 @@ export class Hub {
     return this.client.refusal(callback);
   }
 
-  /** Verifies intent in the background; the hub request has already been answered 202. */
-  verifyLater(intent: SubscriptionIntent): void {
-    this.withinConcurrency(() => this.verify(intent)).catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
-  }
-
   /**
-   * Runs a verification within WEBSUB_CONCURRENCY, the room deliveries share: a flood of subscribe requests cannot
-   * open more outbound requests than that. Waiting verifications take freed room before new deliveries are claimed.
+   * Verifies intent in the background; the hub request has already been answered 202. The verification is charged to
+   * `client` (its address, as the rate limits key it): a flood of subscribe requests from one address holds at most
+   * its share of WEBSUB_CONCURRENCY and waits in its own queue, so other clients' verifications still go out.
    */
-  private async withinConcurrency<T>(send: () => Promise<T>): Promise<T> {
-    if (this.inFlight < this.config.websub.concurrency) this.inFlight++;
-    else await new Promise<void>((go) => this.waiting.push(go));
-    try {
-      return await send();
-    } finally {
-      this.release();
-    }
-  }
-
-  /** A request in flight ended: its room goes to a waiting verification, or back to deliveries. */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) return next();
-    this.inFlight--;
-    if (this.inFlight === 0) {
-      for (const done of this.idle) done();
-      this.idle.clear();
-    }
-    this.pump();
+  verifyLater(intent: SubscriptionIntent, client: string): void {
+    this.slots.verification(client, () => this.verify(intent)).catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
   }
 
   async verify(intent: SubscriptionIntent): Promise<boolean> {
@@ -201,20 +178,25 @@ export class Hub {
   }
 
   private async fill(): Promise<void> {
-    const room = this.config.websub.concurrency - this.inFlight;
-    if (room <= 0) return;
-    const view = this.publisher.current();
-    const now = Date.now();
-    // A claim outlives the longest attempt, so a crashed worker's deliveries become due again, not lost.
-    const claimUntil = new Date(now + this.config.websub.timeoutMs * 2 + 5000).toISOString();
-    const claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, view.snapshot.version.revision);
-    // Stopped meanwhile: the claims lapse and another worker (or the next start) delivers them; none counts as failed.
+    // The slots are taken before the claim, so a verification admitted while the store answers cannot overbook them.
+    const room = this.slots.takeForDeliveries(this.config.websub.concurrency);
+    if (room === 0) return;
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      const view = this.publisher.current();
+      const now = Date.now();
+      // A claim outlives the longest attempt, so a crashed worker's deliveries become due again, not lost.
+      const claimUntil = new Date(now + this.config.websub.timeoutMs * 2 + 5000).toISOString();
+      claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, view.snapshot.version.revision);
+    } finally {
+      // Stopped meanwhile: the claims lapse and another worker (or the next start) delivers them; none counts as failed.
+      this.slots.returnDeliveries(this.stopped ? room : room - claimed.length);
+    }
     if (this.stopped) return;
     for (const delivery of claimed) {
-      this.inFlight++;
       this.deliver(delivery)
         .catch((error: unknown) => this.log.error({ err: error, callback: delivery.subscription.callback }, 'WebSub delivery crashed'))
-        .finally(() => this.release());
+        .finally(() => this.slots.endDelivery());
     }
     if (claimed.length === room) this.pumpAgain = true;
   }

@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ROUTES } from '../reviews/links.js';
 import type { Store } from '../store/types.js';
-import { normalizeIP } from '@fastify/rate-limit';
-import type { Limits } from '../http/limits.js';
+import { clientKey, type Limits } from '../http/limits.js';
 import type { Hub, SubscriptionIntent } from './hub.js';
 
 /** W3C WebSub §5.1.1: a secret is shorter than 200 bytes. */
@@ -63,11 +62,12 @@ export function registerHubRoute(app: FastifyInstance, deps: { config: Config; s
       const parsed = parseRequest(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), config, hub);
       if (!parsed.ok) return refuse(reply, parsed.status, parsed.reason);
       const { intent } = parsed;
+      // The client as the rate limits see it: its address, an IPv6 one by its /64. Its subscriptions are counted
+      // against it, and its verifications (unsubscribes too) are charged to its share of the hub's outbound slots.
+      const client = clientKey(request);
       if (intent.mode === 'subscribe') {
         const existing = await store.websub.get(intent.topic, intent.callback.href);
         const counted = existing && (existing.state === 'active' || existing.state === 'pending');
-        // The client as the rate limits see it: its address, an IPv6 one by its /64.
-        const client = normalizeIP(request.ip, 64);
         if (!counted && (await store.websub.countActive(intent.topic)) >= config.websub.maxSubscribersPerTopic) {
           return refuse(reply, 409, 'This topic has as many subscribers as the hub accepts');
         }
@@ -76,7 +76,7 @@ export function registerHubRoute(app: FastifyInstance, deps: { config: Config; s
         }
         await store.websub.recordRequest(intent.topic, intent.callback.href, new Date().toISOString(), client);
       }
-      hub.verifyLater(intent);
+      hub.verifyLater(intent, client);
       return reply.code(202).header('cache-control', 'no-store').send();
     });
 
