@@ -94,7 +94,7 @@ const EnvSchema = z.object({
   /** A response (an event stream aside) not taken by the client within this is cut off with its connection. */
   HTTP_RESPONSE_TIMEOUT_MS: int(1000).default(30_000),
   /** Connections one client address may hold open at once; more are closed on arrival. Off behind a proxy. */
-  HTTP_MAX_CONNECTIONS_PER_CLIENT: int(1).default(128),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: int(1).default(256),
   /** Who may read /metrics: empty for everyone, else comma-separated addresses and CIDR blocks. */
   METRICS_ALLOW: commaList((entry) =>
     // A mistyped entry would silently shut out the monitoring it was meant to let in: it stops the start.
