@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
 import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
+import { benchAbuse } from './abuse.js';
 import { benchImportStall } from './import-stall.js';
 import { benchReplicas } from './replicas.js';
 import { benchRestart } from './restart.js';
@@ -40,6 +41,8 @@ const sizes = values.reviews!.split(',').map(Number);
 const parts = values.only?.split(',');
 const runs = (part: string) => (parts ? parts.includes(part) : part !== 'stall');
 const duration = Number(values.duration);
+/** Stores whose insights are built and stored, by size (made by `core`), which `abuse` starts again without a build. */
+const built = new Map<number, string>();
 const work = mkdtempSync(join(tmpdir(), 'reviews-bench-'));
 const rows: string[][] = [];
 const row = (...cells: (string | number)[]) => {
@@ -105,6 +108,7 @@ async function benchSize(size: number, port: number): Promise<void> {
     // build does not share the CPU with the load below.
     await until(async () => ((await (await fetch(`${base}/insights.json`)).json()) as { status: string }).status === 'ready', 600_000, 'the insights', 1000);
     row(size, 'insights served after startup (first build)', `${Math.round(performance.now() - start)} ms`);
+    built.set(size, db);
     for (const coding of ['identity', 'gzip', 'br']) {
       const res = await fetch(`${base}/reviews.json`, { headers: { 'accept-encoding': coding } });
       row(size, `/reviews.json ${coding}`, kb(Number(res.headers.get('content-length'))));
@@ -210,6 +214,10 @@ try {
     for (const concurrency of [32, 128]) {
       await benchWebSub({ root, work, port: port++, subscribers: Number(values.subscribers), concurrency, row });
     }
+  }
+  if (runs('abuse')) {
+    process.stderr.write('\nOne abusive client beside a paced one: completion cost, search latency, listen streams\n');
+    for (const size of sizes) await benchAbuse({ root, work, port: port++, size, duration, store: built.get(size), env: (extra) => env({ ...UNLIMITED, ...extra }), row });
   }
   printTable();
 } catch (error) {
