@@ -18,7 +18,7 @@ export interface Completion {
   examined: number;
 }
 
-const ASCII_WITHOUT_CAPITALS_OR_RUNS = /^(?:[!-@\[-~]| (?! ))*$/;
+const ASCII_WITHOUT_CAPITALS_OR_RUNS = /^(?:[!-@[-~]| (?! ))*$/;
 
 /** The form a value is found by: folded (case and accents aside), its spaces collapsed ("zoe m" finds "Zoë  Martínez"). */
 function keyOf(value: string): string {
