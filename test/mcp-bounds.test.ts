@@ -159,6 +159,13 @@ describe('subscriptions/listen', () => {
     again.close();
     a[1]!.close();
   });
+
+  it('holds listen requests sent together to the share as well', async () => {
+    await until(async () => (await openStreams(server.url)) === 0, 5000, 'the earlier streams to be let go');
+    const together = await Promise.all(Array.from({ length: 5 }, () => listen(server.url, '127.0.0.4')));
+    expect(together.map((s) => s.status).sort()).toEqual([200, 200, 429, 429, 429]);
+    for (const s of together) s.close();
+  });
 });
 
 describe('a listen stream past its lifetime', () => {

@@ -313,12 +313,18 @@ export function registerMcp(app: FastifyInstance, { config, publisher, revoked, 
       if (answer) return sendParts(reply, answer);
       const keep = era.kind === 'modern' ? keeper(era.request, MODERN_PROTOCOL_VERSION) : undefined;
       // Whatever its routing headers say, a listen request opens a stream only within this client's share.
-      const client = clientKey(request);
-      if ((body as { method?: unknown }).method === 'subscriptions/listen' && !listens.admits(client)) {
+      const place = (body as { method?: unknown }).method === 'subscriptions/listen' ? listens.admit(clientKey(request)) : null;
+      if (place === undefined) {
         return rpcError(reply, 429, RPC.serverError, `Too many listen streams from this address: at most ${listens.perClient} at once; end one first`, id);
       }
-      const stream = (events: ReadableStream<Uint8Array>) => listens.stream(events, client, id ?? 0);
-      return sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep, stream);
+      let streamed = false;
+      const stream = place ? (events: ReadableStream<Uint8Array>) => ((streamed = true), place.stream(events, id ?? 0)) : undefined;
+      try {
+        return await sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep, stream);
+      } finally {
+        // A refused listen (the cap in all, bad parameters) answered JSON: its place is given back.
+        if (place && !streamed) place.release();
+      }
     });
 
     scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
