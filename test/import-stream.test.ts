@@ -4,7 +4,7 @@
 import { openSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { JsonDocumentSplitter, type RawRecord, type SourceItem } from '../src/reviews/import-source.js';
+import { JsonDocumentSplitter, type RawRecord, type SourceItem } from '../src/import/own-source.js';
 import { openStore } from '../src/store/open.js';
 import { runCli, tempDir, writeJson } from './support/server.js';
 

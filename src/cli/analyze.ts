@@ -3,7 +3,9 @@
 // a stream: each batch of valid reviews is analysed and printed as it comes. `--explain` prints each review's
 // decision path as text instead; `--id` picks one review.
 import { Analyzer } from '../insights/analysis/analyzer.js';
-import { ImportReading } from '../reviews/import-file.js';
+import { ImportReading } from '../import/reading.js';
+import { own } from '../import/own.js';
+import { loadLanguageDetector } from '../reviews/language.js';
 import type { Store } from '../store/types.js';
 import { explanationText } from './explain.js';
 import { progressReporter } from './progress.js';
@@ -16,8 +18,9 @@ export interface AnalyzeOptions {
 }
 
 export async function runAnalyze(store: Store, file: string, options: AnalyzeOptions = { explain: false }): Promise<number> {
+  await loadLanguageDetector();
   const stored = await store.readBusiness();
-  const reading = await ImportReading.open(file, stored, (issue) =>
+  const reading = await ImportReading.open(file, own, stored, { verified: false }, (issue) =>
     process.stderr.write(`${issue.file}: ${issue.location}: ${issue.field}: ${issue.reason}\n`),
   );
   // The file's own business (technicians, services) once read, else the stored one.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `reviews` command line: serve, import, demo. Exit codes: 0 done, 1 failed, 2 usage error.
+// The `reviews` command line: serve, import, demo, analyze and the operator's commands. Exit codes: 0 done, 1 failed
+// or refused (nothing changed), 2 usage error.
 import { parseArgs } from 'node:util';
 import { configOrExit, type Config } from '../config.js';
 import { DEMO_DEFAULTS } from '../demo/generate.js';
@@ -7,8 +8,11 @@ import { openStore } from '../store/open.js';
 import { runAnalyze } from './analyze.js';
 import { writeDemo } from './demo.js';
 import { runImport } from './import.js';
+import { runBackup } from './backup.js';
+import { runDecision, showLog, showStatus } from './operator.js';
 import { serve } from './serve.js';
 import { listSubscriptions } from './subscriptions.js';
+import type { Store } from '../store/types.js';
 
 const USAGE = `usage: reviews <command> [options]
 
@@ -17,6 +21,17 @@ commands:
   import <file> [--replace] [--skip-invalid] [--json] [--all-problems]
                                           import reviews from a JSON document, NDJSON or CSV file
                                           (the first 100 problems are listed, then a count; --all-problems lists every one)
+  import --from google|trustpilot|podium|birdeye <file>… [--complete] [--verified] [--skip-invalid] [--json]
+                                          import a platform's review answers (--complete: the files hold all of that
+                                          source's reviews, the missing ones are withdrawn; --verified: the operator
+                                          vouches for every review of the files). --from yelp is refused (Yelp's terms).
+  status [--json]                         reviews by source and state, last imports, insights, subscriptions, the store
+  remove <id> --reason R [--json]         take a review out of every public output; no import brings it back
+  restore <id> [--reason R] [--json]      undo a removal
+  verify <id> --reason R [--json]         the operator's word that a review is genuine: it is published
+  unverify <id> --reason R [--json]       take that word back: it is not published, whatever an import says
+  backup <file> [--json]                  a consistent copy of the live SQLite store (PostgreSQL: use pg_dump)
+  log [--limit N] [--action A] [--json]   every operator change, newest first, with its reason
   demo [--reviews N] [--seed S] [--until YYYY-MM-DD] [--out FILE]
                                           write the generated demo business as an import document
                                           (default ${DEMO_DEFAULTS.reviews} reviews, seed ${DEMO_DEFAULTS.seed}, until ${DEMO_DEFAULTS.until})
@@ -35,6 +50,16 @@ function positiveInt(name: string, value: string | undefined): number | undefine
   return Number(value);
 }
 
+/** Opens the store (creating and migrating it), runs `work`, and closes it whatever happens. */
+async function withStore(config: Config, work: (store: Store) => Promise<number>): Promise<number> {
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 async function run(argv: string[], config: Config): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -48,24 +73,61 @@ async function run(argv: string[], config: Config): Promise<number> {
         args: rest,
         allowPositionals: true,
         options: {
+          from: { type: 'string' },
           replace: { type: 'boolean', default: false },
+          complete: { type: 'boolean', default: false },
+          verified: { type: 'boolean', default: false },
           'skip-invalid': { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
           'all-problems': { type: 'boolean', default: false },
         },
       });
-      if (positionals.length !== 1) throw new UsageError('import takes exactly one file');
-      const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-      try {
-        return await runImport(store, positionals[0]!, {
+      if (positionals.length === 0) throw new UsageError('import takes at least one file');
+      return withStore(config, (store) =>
+        runImport(store, positionals, {
+          ...(values.from !== undefined ? { from: values.from } : {}),
           replace: values.replace ?? false,
+          complete: values.complete ?? false,
+          verified: values.verified ?? false,
           skipInvalid: values['skip-invalid'] ?? false,
           json: values.json ?? false,
           allProblems: values['all-problems'] ?? false,
-        });
-      } finally {
-        await store.close();
-      }
+        }),
+      );
+    }
+    case 'status': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
+      return withStore(config, (store) => showStatus(store, { json: values.json ?? false }));
+    }
+    case 'remove':
+    case 'restore':
+    case 'verify':
+    case 'unverify': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { reason: { type: 'string' }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one review id`);
+      const reason = values.reason?.trim();
+      if (command !== 'restore' && !reason) throw new UsageError(`${command} needs --reason "…" (it is kept in the log)`);
+      return withStore(config, (store) => runDecision(store, command, positionals[0]!, reason || undefined, { json: values.json ?? false }));
+    }
+    case 'log': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { limit: { type: 'string' }, action: { type: 'string' }, json: { type: 'boolean', default: false } },
+      });
+      const actions = ['import', 'remove', 'restore', 'verify', 'unverify'] as const;
+      const action = actions.find((a) => a === values.action);
+      if (values.action !== undefined && !action) throw new UsageError(`--action must be one of ${actions.join(', ')}`);
+      const limit = positiveInt('limit', values.limit) ?? 100;
+      return withStore(config, (store) => showLog(store, { json: values.json ?? false, limit, ...(action ? { action } : {}) }));
+    }
+    case 'backup': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+      if (positionals.length !== 1) throw new UsageError('backup takes exactly one file');
+      return runBackup(config.databaseUrl, positionals[0]!, { json: values.json ?? false });
     }
     case 'demo': {
       const { values } = parseArgs({
@@ -88,21 +150,11 @@ async function run(argv: string[], config: Config): Promise<number> {
         options: { explain: { type: 'boolean', default: false }, id: { type: 'string' } },
       });
       if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
-      const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-      try {
-        return await runAnalyze(store, positionals[0]!, { explain: values.explain ?? false, ...(values.id !== undefined ? { id: values.id } : {}) });
-      } finally {
-        await store.close();
-      }
+      return withStore(config, (store) => runAnalyze(store, positionals[0]!, { explain: values.explain ?? false, ...(values.id !== undefined ? { id: values.id } : {}) }));
     }
     case 'subscriptions': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
-      const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-      try {
-        return await listSubscriptions(store, { json: values.json ?? false });
-      } finally {
-        await store.close();
-      }
+      return withStore(config, (store) => listSubscriptions(store, { json: values.json ?? false }));
     }
     case undefined:
     case 'help':

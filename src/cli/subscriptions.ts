@@ -1,5 +1,6 @@
 // `reviews subscriptions [--json]`: the operator's view of WebSub subscriptions.
 import type { Store } from '../store/types.js';
+import { formatTable } from './table.js';
 
 export async function listSubscriptions(store: Store, options: { json: boolean }): Promise<number> {
   const subscriptions = await store.websub.list();
@@ -20,9 +21,7 @@ export async function listSubscriptions(store: Store, options: { json: boolean }
     s.lastDeliveryAt ? `${s.lastDeliveryAt} ${s.lastDeliveryResult ?? ''}`.trim() : '-',
   ]);
   const header = ['state', 'topic', 'callback', 'lease expires', 'failures', 'last delivery'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  process.stdout.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);
+  process.stdout.write(formatTable(header, rows));
   const counts = new Map<string, number>();
   for (const s of subscriptions) counts.set(s.state, (counts.get(s.state) ?? 0) + 1);
   process.stdout.write(`${subscriptions.length} subscriptions: ${[...counts].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);

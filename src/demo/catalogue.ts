@@ -5,6 +5,8 @@ export type Category = 'cooling' | 'plumbing' | 'electrical';
 export interface Metro {
   city: string;
   region: string;
+  /** The metro's IANA time zone: the business's, so review dates are its local dates. */
+  timeZone: string;
   areaCode: string;
   streets: readonly string[];
   postalCodes: readonly string[];
@@ -17,7 +19,7 @@ export interface Metro {
 
 export const METROS: readonly Metro[] = [
   {
-    city: 'Phoenix', region: 'AZ', areaCode: '602',
+    city: 'Phoenix', region: 'AZ', timeZone: 'America/Phoenix', areaCode: '602',
     streets: ['E Thomas Rd', 'W Indian School Rd', 'N 7th St', 'E Camelback Rd', 'W Bethany Home Rd'],
     postalCodes: ['85008', '85013', '85014', '85016', '85018'],
     areas: ['Phoenix', 'Scottsdale', 'Tempe', 'Mesa', 'Chandler', 'Gilbert', 'Glendale', 'Peoria', 'Ahwatukee',
@@ -26,7 +28,7 @@ export const METROS: readonly Metro[] = [
     heat: [106, 118],
   },
   {
-    city: 'Sacramento', region: 'CA', areaCode: '916',
+    city: 'Sacramento', region: 'CA', timeZone: 'America/Los_Angeles', areaCode: '916',
     streets: ['Folsom Blvd', 'J St', 'Fair Oaks Blvd', 'Stockton Blvd', 'Freeport Blvd'],
     postalCodes: ['95816', '95819', '95822', '95825', '95831'],
     areas: ['Sacramento', 'Elk Grove', 'Roseville', 'Folsom', 'Rancho Cordova', 'Citrus Heights', 'Natomas', 'Carmichael',
@@ -35,7 +37,7 @@ export const METROS: readonly Metro[] = [
     heat: [100, 110],
   },
   {
-    city: 'Austin', region: 'TX', areaCode: '512',
+    city: 'Austin', region: 'TX', timeZone: 'America/Chicago', areaCode: '512',
     streets: ['Burnet Rd', 'S Lamar Blvd', 'E Riverside Dr', 'N Lamar Blvd', 'Manchaca Rd'],
     postalCodes: ['78704', '78745', '78751', '78757', '78758'],
     areas: ['Austin', 'Round Rock', 'Cedar Park', 'Pflugerville', 'Georgetown', 'Leander', 'Kyle', 'Buda', 'Hyde Park',

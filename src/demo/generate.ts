@@ -102,6 +102,7 @@ function buildWorld(rng: Random, lastDay: number): DemoWorld {
     areaServed,
     services: services.map((s) => ({ id: s.id, name: s.name, category: s.category })),
     technicians: crew.map(({ profile }) => (profile.aliases ? { name: profile.name, aliases: [...profile.aliases] } : { name: profile.name })),
+    timeZone: metro.timeZone,
   };
   const voice: Voice = { companyNames: [prefix, name], metro, telephone, owner };
   return { business, voice, metro, services, crew };
@@ -230,7 +231,7 @@ function orderKeys(review: ImportedReview): ImportedReview {
   return {
     id, date, rating,
     ...(title !== undefined && { title }),
-    text, author, technicians, services,
+    text, language: 'en', author, technicians, services,
     ...(serviceArea !== undefined && { serviceArea }),
     ...(source !== undefined && { source }),
     ...(response !== undefined && { response }),

@@ -31,6 +31,17 @@ interface Cached extends KeyedAnalysis {
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 
+/** What the analysis reads of a review: its English words, or the platform's English translation; nothing else. */
+export function analysedReview(review: PublishedReview): PublishedReview | 'rating-only' | 'other-language' {
+  if (!review.text.trim()) return 'rating-only';
+  if (isEnglish(review.language)) return review;
+  if (review.translation && isEnglish(review.translation.language)) return { ...review, text: review.translation.text };
+  return 'other-language';
+}
+
+/** English, or a text too short to tell (the business writes, and its customers mostly write, English). */
+const isEnglish = (language: string) => language === 'und' || language === 'en' || language.startsWith('en-');
+
 export class InsightsEngine {
   /** Review id → its analysis; reviews no longer published are dropped at each build. */
   private readonly cache = new Map<string, Cached>();
@@ -69,7 +80,13 @@ export class InsightsEngine {
     // made again for a one-review change.
     const build = ++this.builds;
     const fresh = new Map<string, KeyedAnalysis>();
-    for (const review of input.reviews) {
+    const languages = { analysed: 0, ratingOnly: 0, notAnalysed: {} as Record<string, number> };
+    for (const published of input.reviews) {
+      const review = analysedReview(published);
+      if (review === 'rating-only') languages.ratingOnly++;
+      else if (review === 'other-language') languages.notAnalysed[published.language] = (languages.notAnalysed[published.language] ?? 0) + 1;
+      if (typeof review === 'string') continue;
+      languages.analysed++;
       const cached = this.cache.get(review.id);
       if (cached?.updatedAt === review.updatedAt) {
         cached.seen = build;
@@ -96,6 +113,7 @@ export class InsightsEngine {
     for (const id of this.known.keys()) if (!this.cache.has(id)) dropped.add(id);
     this.known.clear();
     const { status, generatedAt, ...sections } = this.aggregation.document(input.business, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION });
-    return { insights: { status, generatedAt, asOf: input.asOf, ...sections }, fresh, dropped: [...dropped] };
+    const { reviewCount, ...rest } = sections;
+    return { insights: { status, generatedAt, asOf: input.asOf, reviewCount, languages, ...rest }, fresh, dropped: [...dropped] };
   }
 }

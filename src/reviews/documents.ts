@@ -159,10 +159,17 @@ function itemTitle(business: Business | null, review: Review): string {
   return `${review.rating}★ from ${review.author}${service ? ` on ${serviceName(business, service)}` : ''}`;
 }
 
+/** The words of a feed entry: the customer's (or what a rating alone says), the platform's translation labelled, the reply. */
 function itemText(review: Review): string {
-  return review.response
-    ? `${review.text}\n\nResponse from the owner (${review.response.date}): ${review.response.text}`
-    : review.text;
+  const parts = [review.text || ratingOnlyText(review)];
+  if (review.translation) parts.push(`Translation by ${review.source ?? 'the platform'} (${review.translation.language}): ${review.translation.text}`);
+  if (review.response) parts.push(`Response from the owner (${review.response.date}): ${review.response.text}`);
+  return parts.join('\n\n');
+}
+
+/** What stands for the text of a review that is a rating alone. */
+export function ratingOnlyText(review: Pick<Review, 'rating'>): string {
+  return `${review.rating} out of 5 stars, without a written review.`;
 }
 
 function itemTags(business: Business | null, review: Review): string[] {
@@ -187,6 +194,7 @@ export function jsonFeed(links: Links, selfUrl: string, business: Business | nul
       url: permalink(links, r.id),
       title: itemTitle(business, r),
       content_text: itemText(r),
+      language: r.language,
       date_published: startOfDay(r.date),
       date_modified: r.updatedAt,
       authors: [{ name: r.author }],
@@ -231,7 +239,7 @@ export function atomFeed(
   const entries = included.map((r) => {
     const categories = itemTags(business, r).map((t) => `    <category term="${xmlAttribute(t)}"/>`);
     return [
-      '  <entry>',
+      `  <entry xml:lang="${xmlAttribute(r.language)}">`,
       `    <id>${xmlText(entryId(links, r))}</id>`,
       `    <title type="text">${xmlText(itemTitle(business, r))}</title>`,
       `    <published>${startOfDay(r.date)}</published>`,

@@ -78,6 +78,9 @@ export class StoredReview implements PublishedReview {
   declare readonly source?: string;
   declare readonly title?: string;
   declare readonly response?: { date: string; text: string };
+  declare readonly language: string;
+  declare readonly translation?: { language: string; text: string };
+  declare readonly verification: Review['verification'];
   declare readonly updatedAt: string;
   /** The text until the public JSON is kept, then where those bytes lie: a dataset's memory, and a range of it. */
   #text: string | undefined;
@@ -108,6 +111,9 @@ export class StoredReview implements PublishedReview {
     if (fields.source !== undefined) self.source = fields.source;
     if (fields.title !== undefined) self.title = fields.title;
     if (fields.response !== undefined) self.response = fields.response;
+    self.language = fields.language;
+    if (fields.translation !== undefined) self.translation = fields.translation;
+    self.verification = fields.verification;
     self.updatedAt = fields.updatedAt;
   }
 
@@ -145,10 +151,13 @@ export function toPublic(review: PublishedReview): Review {
     author: review.author,
     technicians: review.technicians,
     services: review.services,
-  };
+  } as Review;
   if (review.serviceArea !== undefined) published.serviceArea = review.serviceArea;
   if (review.source !== undefined) published.source = review.source;
   if (review.title !== undefined) published.title = review.title;
   if (review.response !== undefined) published.response = review.response;
+  published.language = review.language;
+  if (review.translation !== undefined) published.translation = review.translation;
+  published.verification = review.verification;
   return published;
 }

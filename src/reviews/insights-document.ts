@@ -119,7 +119,16 @@ export const InsightsDocument = z
       ),
     generatedAt: z.iso.datetime().nullable().describe('When this document was built; null while building'),
     asOf: z.iso.datetime().nullable().describe('When the published data it describes last changed (the Last-Modified of that /reviews.json); null while building or for a store that never published'),
-    reviewCount: z.number().int().describe('Verified reviews it describes'),
+    reviewCount: z.number().int().describe('Verified reviews it describes: those analysed (see `languages`)'),
+    languages: z
+      .object({
+        analysed: z.number().int().describe('Reviews analysed: written in English, or with the platform\'s English translation (which is what is analysed then)'),
+        ratingOnly: z.number().int().describe('Reviews that are a rating without text: counted in the aggregate rating of /reviews.json, not here'),
+        notAnalysed: z.record(z.string(), z.number().int()).describe('Reviews in other languages without an English translation, by BCP 47 tag: counted, not analysed'),
+      })
+      .strict()
+      .optional()
+      .describe('Which published reviews the insights analyse: the analysis reads English'),
     lexiconVersion: z.string().optional().describe('Version of the home-services lexicon the analysis used'),
     minMentions: z.number().int().optional().describe('Nothing is reported with fewer mentions than this'),
     aspects: z.array(AspectInsight),

@@ -1,5 +1,6 @@
 // The published data of one version: what the service shows, as read from the store in one transaction.
-import type { Business, Review } from './schemas.js';
+import type { Business, ImportedReview, Review } from './schemas.js';
+import { detectLanguage } from './language.js';
 
 /** A published review plus the time its stored record last changed (Atom's <updated>). */
 export interface PublishedReview extends Review {
@@ -26,4 +27,13 @@ export interface PublishedData {
 export function compareNewestFirst(a: { date: string; id: string }, b: { date: string; id: string }): number {
   if (a.date !== b.date) return a.date < b.date ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * An imported record of the service's own format as the store publishes it once verified (the operator's word,
+ * on the day of `updatedAt` unless `verifiedOn` says otherwise); its language detected when the record gives none.
+ */
+export function publishedFrom(review: ImportedReview, updatedAt: string, verifiedOn = updatedAt.slice(0, 10)): PublishedReview {
+  const { verified: _verified, language, ...fields } = review;
+  return { ...fields, language: language ?? detectLanguage(review.text), verification: { method: 'operator', date: verifiedOn }, updatedAt };
 }

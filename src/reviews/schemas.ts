@@ -46,6 +46,23 @@ export const WebUrl = z.url({ protocol: /^https?$/, abort: true, error: WEB_URL 
 
 export const isWebUrl = (value: string): boolean => WebUrl.safeParse(value).success;
 
+/** An IANA time zone name (`America/Phoenix`): the zone whose calendar gives every review its date. */
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine(isTimeZone, 'must be an IANA time zone name, e.g. America/Phoenix')
+  .describe('IANA time zone of the business: review and reply dates are its local dates');
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(name);
+  } catch {
+    return false;
+  }
+}
+
 const businessFields = {
   name: z.string().min(1).max(300),
   description: z.string().max(5000).optional(),
@@ -56,6 +73,7 @@ const businessFields = {
   areaServed: z.array(z.string().min(1).max(200)).default([]),
   services: z.array(Service).default([]),
   technicians: z.array(Technician).default([]),
+  timeZone: TimeZone.optional(),
 };
 
 /**
@@ -72,26 +90,58 @@ export const OwnerResponse = z
   .object({ date: IsoDate, text: z.string().min(1).max(20000) })
   .strict();
 
+/** A BCP 47 language tag as platforms and the detector give them: `en`, `es`, `pt-BR`, `zh-Hant`. */
+export const LanguageTag = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 language tag, e.g. en, es, pt-BR')
+  .describe('BCP 47 language tag');
+
+export const Translation = z
+  .object({ language: LanguageTag, text: z.string().min(1).max(20000) })
+  .strict()
+  .describe("The platform's machine translation of the review's text, labelled as such; `text` stays the customer's own words");
+
+export const VerificationMethod = z
+  .enum(['job', 'reference', 'operator', 'platform'])
+  .describe(
+    'What the verification rests on: a completed job of the customer (`job`), a job reference the review carries (`reference`), ' +
+      "the operator's word (`operator`), or the platform's own verification (`platform`)",
+  );
+
+export const Verification = z
+  .object({ method: VerificationMethod, date: IsoDate.describe('When the review was verified (the business\'s local date)') })
+  .strict();
+
 const reviewFields = {
-  id: z.string().min(1).max(200).describe('Stable review id, unique within the business'),
+  id: z.string().min(1).max(200).describe('Stable review id, unique within the business; a platform\'s review is `<platform>:<its id>`'),
   date: IsoDate,
   rating: z.number().int().min(1).max(5),
-  text: z.string().min(1).max(20000),
+  text: z.string().max(20000).describe("The customer's own words; empty for a rating-only review"),
   author: z.string().min(1).max(200),
   technicians: z.array(z.string().min(1).max(200)).default([]).describe('Technician names'),
   services: z.array(ServiceId).default([]),
   serviceArea: z.string().min(1).max(200).optional(),
-  source: z.string().min(1).max(200).optional().describe('Where the review was collected'),
+  source: z.string().min(1).max(200).optional().describe('The platform the review was written on (`google`, `trustpilot`, `facebook`, …), or where it was collected'),
   title: z.string().min(1).max(500).optional(),
   response: OwnerResponse.optional().describe("The business owner's public reply"),
 };
 
 /** A published review, as every endpoint shows it. */
-export const Review = z.object(reviewFields).strict();
+export const Review = z
+  .object({
+    ...reviewFields,
+    language: LanguageTag.describe("BCP 47 language of `text`: the platform's when it gives one, else detected (`und` when it cannot be told)"),
+    translation: Translation.optional(),
+    verification: Verification,
+  })
+  .strict();
 
-/** One record of an import file; only `"verified": true` records are ever published. */
+/**
+ * One record of the service's own import format; only `"verified": true` records are ever published (the
+ * operator's word). A record without `language` has it detected from its text.
+ */
 export const ImportedReview = z
-  .object({ ...reviewFields, verified: z.boolean().default(false) })
+  .object({ ...reviewFields, language: LanguageTag.optional(), verified: z.boolean().default(false) })
   .strict();
 
 export const RatingDistribution = z
@@ -119,6 +169,9 @@ export type Technician = z.infer<typeof Technician>;
 export type Business = z.infer<typeof Business>;
 export type Review = z.infer<typeof Review>;
 export type ImportedReview = z.infer<typeof ImportedReview>;
+export type Translation = z.infer<typeof Translation>;
+export type Verification = z.infer<typeof Verification>;
+export type VerificationMethod = z.infer<typeof VerificationMethod>;
 export type AggregateRating = z.infer<typeof AggregateRating>;
 export type ReviewsDataset = z.infer<typeof ReviewsDataset>;
 export type JsonFeedDocument = z.infer<typeof JsonFeedDocument>;
@@ -145,6 +198,7 @@ export const JsonFeedDocument = z
             url: z.url(),
             title: z.string(),
             content_text: z.string(),
+            language: z.string().describe("BCP 47 language of the review's text"),
             date_published: z.iso.datetime(),
             date_modified: z.iso.datetime(),
             authors: z.array(z.object({ name: z.string() }).strict()),

@@ -35,7 +35,7 @@ export function reviewNode(links: Links, review: Review): Node {
     ...(review.title ? { name: review.title } : {}),
     author: { '@type': 'Person', name: review.author },
     datePublished: review.date,
-    reviewBody: review.text,
+    ...(review.text ? { reviewBody: review.text, inLanguage: review.language } : {}),
     reviewRating: { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 },
   };
 }

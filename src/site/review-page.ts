@@ -1,5 +1,6 @@
 // A review's own page (its permalink), and the page people get for what is not there.
 import { permalink } from '../reviews/links.js';
+import { ratingOnlyText } from '../reviews/documents.js';
 import type { Business, Review } from '../reviews/schemas.js';
 import { formatDate, html, type Html } from './html.js';
 import { reviewJsonLd } from './jsonld.js';
@@ -17,7 +18,8 @@ export function reviewPage(site: SiteContext, business: Business | null, review:
 <article class="review single">
 <h1>${heading}</h1>
 <p class="meta">${stars(review.rating)} <span class="rating-text">${review.rating} out of 5</span> · by <span class="author">${review.author}</span> · <time datetime="${review.date}">${formatDate(review.date)}</time>${review.source ? html` · via ${review.source}` : ''}</p>
-<div class="text">${paragraphs(review.text)}</div>
+${review.text ? html`<div class="text" lang="${review.language}">${paragraphs(review.text)}</div>` : html`<p class="text rating-only">${ratingOnlyText(review)}</p>`}
+${review.translation ? html`<section class="translation" lang="${review.translation.language}" aria-label="Translation"><p class="translation-by">Translated by ${review.source ?? 'the platform'}</p>${paragraphs(review.translation.text)}</section>` : ''}
 <dl class="facts">
 ${techs.length ? html`<dt>Technician${techs.length > 1 ? 's' : ''}</dt><dd><ul class="inline">${techs}</ul></dd>` : ''}
 ${services.length ? html`<dt>Service${services.length > 1 ? 's' : ''}</dt><dd><ul class="inline">${services}</ul></dd>` : ''}
@@ -25,7 +27,8 @@ ${review.serviceArea ? html`<dt>Area</dt><dd>${review.serviceArea}</dd>` : ''}
 </dl>
 ${review.response ? html`<section class="response" aria-label="Reply from the business"><h2>Reply from ${name}</h2><p class="response-by"><time datetime="${review.response.date}">${formatDate(review.response.date)}</time></p>${paragraphs(review.response.text)}</section>` : ''}
 </article>`;
-  const excerpt = review.text.length > 150 ? `${review.text.slice(0, 150)}…` : review.text;
+  const words = review.text || ratingOnlyText(review);
+  const excerpt = words.length > 150 ? `${words.slice(0, 150)}…` : words;
   return page(site, {
     title: `${heading} (${review.rating}★) — ${name}`,
     description: `${review.rating} out of 5 from ${review.author}, ${formatDate(review.date)}: ${excerpt}`,

@@ -1,4 +1,5 @@
 // A review as a card in lists (home page, embed), and the star rating as text and symbols.
+import { ratingOnlyText } from '../reviews/documents.js';
 import type { Business, Review } from '../reviews/schemas.js';
 import { formatDate, html, type Html } from './html.js';
 
@@ -47,7 +48,7 @@ export function reviewCard(business: Business | null, review: Review, options: C
   return html`<article class="review" id="review-${review.id}">
 <h3><a class="permalink" href="${href}"${target}>${reviewHeading(business, review)}</a></h3>
 <p class="meta">${stars(review.rating)} <span class="author">${review.author}</span> · <time datetime="${review.date}">${formatDate(review.date)}</time></p>
-<p class="text">${text}${cut ? html` <a href="${href}"${target}>Read the whole review</a>` : ''}${review.response && options.brief ? html` <a class="replied" href="${href}"${target}>The business replied</a>` : ''}</p>
+<p class="text"${review.text ? html` lang="${review.language}"` : ''}>${review.text ? text : ratingOnlyText(review)}${cut ? html` <a href="${href}"${target}>Read the whole review</a>` : ''}${review.response && options.brief ? html` <a class="replied" href="${href}"${target}>The business replied</a>` : ''}</p>
 ${people || services || area ? html`<p class="tags">${services}${people}${area}</p>` : ''}
 ${review.response && !options.brief ? html`<div class="response"><p class="response-by">Reply from the business, <time datetime="${review.response.date}">${formatDate(review.response.date)}</time></p><p>${excerpt(review.response.text).text}</p></div>` : ''}
 </article>`;

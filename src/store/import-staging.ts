@@ -5,13 +5,15 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type QueryExecutorProvider, type Transaction } from 'kysely';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
-import type { LocatedReview } from '../reviews/import-file.js';
 import type { DataVersion } from '../reviews/published.js';
-import type { Duplicate, ImportProgress, ImportStaging, ImportSummary } from './types.js';
+import { localDate } from '../reviews/dates.js';
+import { detectLanguage } from '../reviews/language.js';
+import { OWN_FEED, type ApplyOptions, type CompleteScope, type Duplicate, type ImportProgress, type ImportStaging, type ImportSummary, type LocatedReview, type StagedReview } from './types.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
+import { writeLog, type OperatorLogRow } from './operator-log.js';
 
-/** The columns an import writes from a review; the rest (times, revision) are the import's own. */
+/** The columns an import writes from a review; the rest (times, revision, state) are the store's own. */
 export interface ReviewContent {
   id: string;
   date: string;
@@ -25,11 +27,27 @@ export interface ReviewContent {
   title: string | null;
   response_date: string | null;
   response_text: string | null;
-  verified: number;
+  language: string;
+  translation_language: string | null;
+  translation_text: string | null;
+  /** How the import says the review is verified; null: it does not. */
+  verification_method: string | null;
+  feed: string;
+  upstream_updated_at: string | null;
+  author_anonymous: number;
+  reference: string | null;
   content_hash: string;
 }
 
 export interface ReviewRow extends ReviewContent {
+  /** Verified, not removed, not withdrawn: what the read path serves. */
+  published: number;
+  verification_date: string | null;
+  /** An operator's `verify` or `unverify`: no import changes the review's verification. */
+  verification_locked: number;
+  removed_at: string | null;
+  removed_reason: string | null;
+  withdrawn_at: string | null;
   imported_at: string;
   updated_at: string;
   /** The store revision that last wrote the row. */
@@ -42,27 +60,34 @@ type StagingTables = {
   reviews: ReviewRow;
   business: { id: number; document: string; updated_at: string };
   store_state: { id: number; revision: number; published_at: string | null };
+  operator_log: OperatorLogRow;
 };
 
-/** Rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits (16 columns each). */
-export const WRITE_BATCH = 500;
+/** Rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits (23 columns each). */
+export const WRITE_BATCH = 400;
 /** Staged rows written per statement when applying, between progress reports. */
 const APPLY_RANGE = 5000;
 
 const CONTENT_COLUMNS = [
   'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
-  'response_date', 'response_text', 'verified', 'content_hash',
+  'response_date', 'response_text', 'language', 'translation_language', 'translation_text', 'verification_method',
+  'feed', 'upstream_updated_at', 'author_anonymous', 'reference', 'content_hash',
 ] as const;
 
-function canonicalRecord(r: ImportedReview): string {
-  // Fixed key order, so the hash says "same content" regardless of how the file ordered its fields.
+/** Columns an import rewrites on a changed review; verification and the feed's bookkeeping are decided apart. */
+const REWRITTEN = CONTENT_COLUMNS.filter((c) => c !== 'id' && c !== 'verification_method');
+
+function canonicalRecord(r: StagedReview): string {
+  // Fixed key order, so the hash says "same content" regardless of how the file ordered its fields. The feed and
+  // the upstream time are not content: one review re-served by another tool, or touched upstream, is unchanged.
   return JSON.stringify([
     r.id, r.date, r.rating, r.text, r.author, r.technicians, r.services, r.serviceArea ?? null,
-    r.source ?? null, r.title ?? null, r.response?.date ?? null, r.response?.text ?? null, r.verified,
+    r.source ?? null, r.title ?? null, r.response?.date ?? null, r.response?.text ?? null, r.verification,
+    r.language, r.translation?.language ?? null, r.translation?.text ?? null, r.anonymous ?? false, r.reference ?? null,
   ]);
 }
 
-function toContent(r: ImportedReview): ReviewContent {
+function toContent(r: StagedReview): ReviewContent {
   return {
     id: r.id,
     date: r.date,
@@ -76,9 +101,22 @@ function toContent(r: ImportedReview): ReviewContent {
     title: r.title ?? null,
     response_date: r.response?.date ?? null,
     response_text: r.response?.text ?? null,
-    verified: r.verified ? 1 : 0,
+    language: r.language,
+    translation_language: r.translation?.language ?? null,
+    translation_text: r.translation?.text ?? null,
+    verification_method: r.verification,
+    feed: r.feed,
+    upstream_updated_at: r.upstreamUpdatedAt ?? null,
+    author_anonymous: r.anonymous ? 1 : 0,
+    reference: r.reference ?? null,
     content_hash: createHash('sha256').update(canonicalRecord(r)).digest('base64url'),
   };
+}
+
+/** A record of the service's own format as the store stages it: verified means the operator's word. */
+export function stagedFromOwn(review: ImportedReview): StagedReview {
+  const { verified, language, ...fields } = review;
+  return { ...fields, language: language ?? detectLanguage(review.text), verification: verified ? 'operator' : null, feed: OWN_FEED };
 }
 
 /** The store's revision and publication time, on any connection or transaction of the store's database. */
@@ -98,7 +136,9 @@ export async function withImportStaging<DB, T>(db: Kysely<DB>, work: (staging: I
       seq integer PRIMARY KEY, location text NOT NULL, id text NOT NULL UNIQUE, date text NOT NULL,
       rating integer NOT NULL, text text NOT NULL, author text NOT NULL, technicians text NOT NULL,
       services text NOT NULL, service_area text, source text, title text, response_date text, response_text text,
-      verified integer NOT NULL, content_hash text NOT NULL)`.execute(conn);
+      language text NOT NULL, translation_language text, translation_text text, verification_method text,
+      feed text NOT NULL, upstream_updated_at text, author_anonymous integer NOT NULL, reference text,
+      content_hash text NOT NULL)`.execute(conn);
     await sql`CREATE TEMPORARY TABLE import_retained (id text PRIMARY KEY)`.execute(conn);
     try {
       return await work(new Staging(conn));
@@ -161,45 +201,65 @@ class Staging implements ImportStaging {
     }
   }
 
-  apply(options: { business?: Business; replace: boolean }, onProgress?: ImportProgress): Promise<ImportSummary> {
+  apply(options: ApplyOptions, onProgress?: ImportProgress): Promise<ImportSummary> {
     return inTransaction(this.conn, (trx) => applyStaged(trx, options, this.seq, onProgress));
   }
 }
 
-/** A staged review is written when the store lacks it or holds other content; `r` is the stored row, if any. */
-const CHANGED = sql<boolean>`(r.id IS NULL OR r.content_hash <> s.content_hash)`;
-/** A stored review the import removes under `replace`: neither staged nor retained. */
+/**
+ * The stored review wins over the staged one (`r`, when there is one): it was removed by the operator (a tombstone
+ * no import brings back), or the platform says it was last edited after the staged copy.
+ */
+const STORED_WINS = sql<boolean>`(r.removed_at IS NOT NULL OR (s.upstream_updated_at IS NOT NULL
+  AND r.upstream_updated_at IS NOT NULL AND s.upstream_updated_at < r.upstream_updated_at))`;
+/** A staged review is written when the store lacks it, holds other content, or holds it withdrawn upstream. */
+const CHANGED = sql<boolean>`(r.id IS NULL OR (NOT ${STORED_WINS} AND (r.content_hash <> s.content_hash OR r.withdrawn_at IS NOT NULL)))`;
+/** A stored review neither staged nor retained (records refused by validation are not deletions). */
 const ABSENT = sql`NOT EXISTS (SELECT 1 FROM import_staging s WHERE s.id = reviews.id)
   AND NOT EXISTS (SELECT 1 FROM import_retained k WHERE k.id = reviews.id)`;
+/**
+ * The verification a changed review ends with: an operator's decision stands; the service's own format says it
+ * outright (the operator's word for each record); a platform's import only adds one, never takes one away.
+ */
+const NEW_METHOD = sql<string | null>`(CASE WHEN reviews.verification_locked = 1 THEN reviews.verification_method
+  WHEN excluded.feed = ${OWN_FEED} THEN excluded.verification_method
+  ELSE coalesce(reviews.verification_method, excluded.verification_method) END)`;
 
-async function applyStaged(
-  trx: Transaction<StagingTables>,
-  options: { business?: Business; replace: boolean },
-  lastSeq: number,
-  onProgress: ImportProgress | undefined,
-): Promise<ImportSummary> {
+/** The reviews a `--complete` import speaks for: those with its id prefix, or those that arrived through its feed. */
+function inScope(scope: CompleteScope) {
+  return scope.idPrefix !== undefined
+    ? sql`substr(id, 1, ${scope.idPrefix.length}) = ${scope.idPrefix}`
+    : sql`feed = ${scope.feed ?? ''}`;
+}
+
+async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOptions, lastSeq: number, onProgress: ImportProgress | undefined): Promise<ImportSummary> {
   const now = new Date().toISOString();
   // Rows written here carry the revision this import commits as. On PostgreSQL two imports run side by side: the
   // state row is locked first, so the second waits and numbers its rows after the first's. (SQLite has one writer.)
   if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
   const revision = (await readVersion(trx)).revision + 1;
-  const compared = await sql<{ added: number | null; updated: number | null; unchanged: number | null; published: number | null }>`
+  const stored = await readStoredBusiness(trx);
+  const today = localDate(now, (options.business ?? stored)?.timeZone);
+  const compared = await sql<{ added: number | null; updated: number | null; kept: number | null; older: number | null; published: number | null }>`
     SELECT sum(CASE WHEN r.id IS NULL THEN 1 ELSE 0 END) AS added,
-           sum(CASE WHEN r.content_hash <> s.content_hash THEN 1 ELSE 0 END) AS updated,
-           sum(CASE WHEN r.content_hash = s.content_hash THEN 1 ELSE 0 END) AS unchanged,
-           max(CASE WHEN ${CHANGED} AND (s.verified = 1 OR r.verified = 1) THEN 1 ELSE 0 END) AS published
+           sum(CASE WHEN r.id IS NOT NULL AND ${CHANGED} THEN 1 ELSE 0 END) AS updated,
+           sum(CASE WHEN r.removed_at IS NOT NULL THEN 1 ELSE 0 END) AS kept,
+           sum(CASE WHEN r.removed_at IS NULL AND ${STORED_WINS} THEN 1 ELSE 0 END) AS older,
+           max(CASE WHEN ${CHANGED} AND (s.verification_method IS NOT NULL OR r.verification_method IS NOT NULL) THEN 1 ELSE 0 END) AS published
     FROM import_staging s LEFT JOIN reviews r ON r.id = s.id`.execute(trx);
   const counts = compared.rows[0]!;
   const added = Number(counts.added ?? 0);
   const updated = Number(counts.updated ?? 0);
+  const keptRemoved = Number(counts.kept ?? 0);
+  const olderIgnored = Number(counts.older ?? 0);
   let publishedChanged = Number(counts.published ?? 0) === 1;
 
   let removed = 0;
   if (options.replace) {
-    const absent = await sql<{ n: number; verified: number | null }>`
-      SELECT count(*) AS n, max(verified) AS verified FROM reviews WHERE ${ABSENT}`.execute(trx);
+    const absent = await sql<{ n: number; published: number | null }>`
+      SELECT count(*) AS n, max(published) AS published FROM reviews WHERE removed_at IS NULL AND ${ABSENT}`.execute(trx);
     removed = Number(absent.rows[0]!.n);
-    if (Number(absent.rows[0]!.verified ?? 0) === 1) publishedChanged = true;
+    if (Number(absent.rows[0]!.published ?? 0) === 1) publishedChanged = true;
   }
 
   const businessChanged = options.business ? await writeBusiness(trx, options.business, now) : false;
@@ -209,13 +269,15 @@ async function applyStaged(
   for (let from = 0; from < lastSeq && added + updated > 0; from += APPLY_RANGE) {
     const result = await trx
       .insertInto('reviews')
-      .columns([...CONTENT_COLUMNS, 'imported_at', 'updated_at', 'revision'])
+      .columns([...CONTENT_COLUMNS, 'published', 'verification_date', 'imported_at', 'updated_at', 'revision'])
       .expression(
         trx
           .selectFrom('import_staging as s')
           .leftJoin('reviews as r', 'r.id', 's.id')
           .select(CONTENT_COLUMNS.map((c) => `s.${c}` as const))
           .select([
+            sql<number>`CASE WHEN s.verification_method IS NULL THEN 0 ELSE 1 END`.as('published'),
+            sql<string>`CASE WHEN s.verification_method IS NULL THEN NULL ELSE cast(${today} as text) END`.as('verification_date'),
             sql<string>`cast(${now} as text)`.as('imported_at'),
             sql<string>`cast(${now} as text)`.as('updated_at'),
             sql<number>`cast(${revision} as integer)`.as('revision'),
@@ -226,7 +288,12 @@ async function applyStaged(
       )
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => ({
-          ...Object.fromEntries(CONTENT_COLUMNS.filter((c) => c !== 'id').map((c) => [c, eb.ref(`excluded.${c}`)])),
+          ...Object.fromEntries(REWRITTEN.map((c) => [c, eb.ref(`excluded.${c}`)])),
+          verification_method: NEW_METHOD,
+          verification_date: sql<string | null>`CASE WHEN ${NEW_METHOD} IS NOT DISTINCT FROM reviews.verification_method THEN reviews.verification_date
+            WHEN ${NEW_METHOD} IS NULL THEN NULL ELSE cast(${today} as text) END`,
+          published: sql<number>`CASE WHEN ${NEW_METHOD} IS NULL THEN 0 ELSE 1 END`,
+          withdrawn_at: null,
           updated_at: eb.ref('excluded.updated_at'),
           revision: eb.ref('excluded.revision'),
         })),
@@ -236,11 +303,20 @@ async function applyStaged(
     onProgress?.(done, total);
   }
   if (removed) {
-    await sql`DELETE FROM reviews WHERE ${ABSENT}`.execute(trx);
+    await sql`DELETE FROM reviews WHERE removed_at IS NULL AND ${ABSENT}`.execute(trx);
     onProgress?.(total, total);
   }
 
-  if (total > 0 || businessChanged) {
+  let withdrawn = 0;
+  if (options.complete) {
+    const gone = sql`${inScope(options.complete)} AND withdrawn_at IS NULL AND removed_at IS NULL AND ${ABSENT}`;
+    const absent = await sql<{ n: number; published: number | null }>`SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${gone}`.execute(trx);
+    withdrawn = Number(absent.rows[0]!.n);
+    if (Number(absent.rows[0]!.published ?? 0) === 1) publishedChanged = true;
+    if (withdrawn) await sql`UPDATE reviews SET withdrawn_at = ${now}, published = 0, updated_at = ${now}, revision = ${revision} WHERE ${gone}`.execute(trx);
+  }
+
+  if (total + withdrawn > 0 || businessChanged) {
     await trx
       .updateTable('store_state')
       .set((eb) => ({
@@ -252,22 +328,32 @@ async function applyStaged(
     await notifyChange(trx, { kind: 'data' });
   }
 
-  const stored = await trx.selectFrom('reviews').select(['verified', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('verified').execute();
-  const count = (v: number) => Number(stored.find((c) => Number(c.verified) === v)?.n ?? 0);
+  const states = await countStates(trx);
+  const unchanged = lastSeq === 0 ? 0 : Number((await trx.selectFrom('import_staging').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) - added - updated - keptRemoved - olderIgnored;
+  const summary = { added, updated, unchanged, removed, withdrawn, keptRemoved, olderIgnored, businessChanged, stored: states };
+  await writeLog(trx, { at: now, action: 'import', details: { ...options.log, ...summary, stored: undefined } });
   // PostgreSQL plans a query from the table's statistics, which only ANALYZE makes (autovacuum runs it up to a minute
   // after a large change). Without them, reading the published reviews a page at a time sorted every row left at
   // each page: 27 s for 290,000 reviews, against 1.5 ms a page with them. An import that changes a tenth of the
   // table or more (autovacuum's own threshold) renews them before it commits.
-  if (isPostgres(trx) && total > 0 && 10 * total >= count(0) + count(1)) await sql`ANALYZE reviews`.execute(trx);
-  return {
-    added,
-    updated,
-    unchanged: Number(counts.unchanged ?? 0),
-    removed,
-    businessChanged,
-    stored: { verified: count(1), unverified: count(0) },
-    version: await readVersion(trx),
-  };
+  const all = states.verified + states.unverified + states.removed + states.withdrawn;
+  if (isPostgres(trx) && total > 0 && 10 * total >= all) await sql`ANALYZE reviews`.execute(trx);
+  return { ...summary, version: await readVersion(trx) };
+}
+
+/** How many stored reviews are in each state. */
+export async function countStates(db: Kysely<StagingTables>): Promise<ImportSummary['stored']> {
+  const { rows } = await sql<{ state: string; n: number }>`
+    SELECT CASE WHEN removed_at IS NOT NULL THEN 'removed' WHEN withdrawn_at IS NOT NULL THEN 'withdrawn'
+      WHEN published = 1 THEN 'verified' ELSE 'unverified' END AS state, count(*) AS n
+    FROM reviews GROUP BY 1`.execute(db);
+  const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+  return { verified: count('verified'), unverified: count('unverified'), removed: count('removed'), withdrawn: count('withdrawn') };
+}
+
+async function readStoredBusiness(trx: Kysely<StagingTables>): Promise<Business | null> {
+  const row = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
+  return row ? (JSON.parse(row.document) as Business) : null;
 }
 
 /** Replaces the stored business when it differs; answers whether it did. */

@@ -17,7 +17,7 @@ export interface InsightsTables {
     document_br: Uint8Array | null;
   };
   insights_builds: { build_key: string; owner: string; claimed_until: string };
-  reviews: { id: string; verified: number };
+  reviews: { id: string; published: number };
 }
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */

@@ -1,7 +1,10 @@
 // The Store over Kysely: the same queries serve SQLite and PostgreSQL; engines differ only in how they connect.
 import type { Kysely } from 'kysely';
-import { Business } from '../reviews/schemas.js';
-import { readVersion, withImportStaging, type ReviewRow } from './import-staging.js';
+import { Business, type VerificationMethod } from '../reviews/schemas.js';
+import { readVersion, stagedFromOwn, withImportStaging, type ReviewRow } from './import-staging.js';
+import { OperatorStore } from './operator-store.js';
+import { loadLanguageDetector } from '../reviews/language.js';
+import type { OperatorLogRow } from './operator-log.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
 import { KyselyRenderingsStore, type RenderingsTables } from './renderings-store.js';
@@ -16,6 +19,7 @@ export interface Database extends WebSubTables, InsightsTables, RenderingsTables
   business: { id: number; document: string; updated_at: string };
   reviews: ReviewRow;
   mcp_revoked_sessions: { id: string; expires_at: string };
+  operator_log: OperatorLogRow;
 }
 
 /** Rows read at once when reading what changed (some 10 ms of work). */
@@ -24,7 +28,8 @@ const READ_PAGE = 2000;
 /** What a published review is made of: not the import's bookkeeping (hash, import time, revision). */
 const PUBLISHED_COLUMNS = [
   'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
-  'response_date', 'response_text', 'verified', 'updated_at',
+  'response_date', 'response_text', 'language', 'translation_language', 'translation_text', 'verification_method',
+  'verification_date', 'published', 'updated_at',
 ] as const;
 
 type PublishedRow = Pick<ReviewRow, (typeof PUBLISHED_COLUMNS)[number]>;
@@ -61,6 +66,8 @@ class ReviewReader {
       author: this.once(row.author),
       technicians: this.list(row.technicians),
       services: this.list(row.services),
+      language: this.once(row.language),
+      verification: { method: (row.verification_method ?? 'operator') as VerificationMethod, date: this.once(row.verification_date ?? row.date) },
       updatedAt: this.once(row.updated_at),
     };
     if (row.service_area !== null) fields.serviceArea = this.once(row.service_area);
@@ -68,6 +75,9 @@ class ReviewReader {
     if (row.title !== null) fields.title = row.title;
     if (row.response_date !== null && row.response_text !== null) {
       fields.response = { date: this.once(row.response_date), text: row.response_text };
+    }
+    if (row.translation_language !== null && row.translation_text !== null) {
+      fields.translation = { language: this.once(row.translation_language), text: row.translation_text };
     }
     return new StoredReview(fields);
   }
@@ -77,6 +87,7 @@ export class KyselyStore implements Store {
   readonly websub: KyselyWebSubStore;
   readonly insights: KyselyInsightsStore;
   readonly renderings: KyselyRenderingsStore;
+  readonly operator: OperatorStore;
 
   constructor(
     readonly engine: Store['engine'],
@@ -89,6 +100,7 @@ export class KyselyStore implements Store {
     this.websub = new KyselyWebSubStore(db as unknown as Kysely<WebSubTables>);
     this.insights = new KyselyInsightsStore(db as unknown as Kysely<InsightsTables>);
     this.renderings = new KyselyRenderingsStore(db as unknown as Kysely<RenderingsTables>);
+    this.operator = new OperatorStore(db as never);
   }
 
   currentVersion(): Promise<DataVersion> {
@@ -110,7 +122,7 @@ export class KyselyStore implements Store {
         const page = await trx
           .selectFrom('reviews')
           .select(PUBLISHED_COLUMNS)
-          .where('verified', '=', 1)
+          .where('published', '=', 1)
           // A row value: both engines seek the index to it (an OR of the two conditions scans from the top each page).
           .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))))
           .orderBy('date', 'desc')
@@ -135,7 +147,7 @@ export class KyselyStore implements Store {
       for (let after = ''; ; ) {
         const page = await trx.selectFrom('reviews').select(PUBLISHED_COLUMNS).where('revision', '>', revision).where('id', '>', after).orderBy('id').limit(READ_PAGE).execute();
         for (const row of page) {
-          if (row.verified === 1) upsert.push(reader.review(row));
+          if (row.published === 1) upsert.push(reader.review(row));
           else if (known.has(row.id)) remove.push(row.id);
         }
         if (page.length < READ_PAGE) break;
@@ -149,10 +161,10 @@ export class KyselyStore implements Store {
       const published = await trx
         .selectFrom('reviews')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('verified', '=', 1)
+        .where('published', '=', 1)
         .executeTakeFirstOrThrow();
       if (Number(published.n) !== expected) {
-        const ids = new Set((await trx.selectFrom('reviews').select('id').where('verified', '=', 1).execute()).map((r) => r.id));
+        const ids = new Set((await trx.selectFrom('reviews').select('id').where('published', '=', 1).execute()).map((r) => r.id));
         const listed = new Set(remove);
         for (const id of known.keys()) if (!ids.has(id) && !listed.has(id)) remove.push(id);
       }
@@ -164,9 +176,10 @@ export class KyselyStore implements Store {
     return withImportStaging(this.db, work);
   }
 
-  applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary> {
+  async applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary> {
+    if (plan.reviews.some((r) => r.language === undefined)) await loadLanguageDetector();
     return this.stageImport(async (staging) => {
-      await staging.add(plan.reviews.map((review, i) => ({ review, location: `reviews[${i}]` })));
+      await staging.add(plan.reviews.map((review, i) => ({ review: stagedFromOwn(review), location: `reviews[${i}]` })));
       await staging.retain(plan.retainIds ?? []);
       return staging.apply({ replace: plan.replace, ...(plan.business ? { business: plan.business } : {}) }, onProgress);
     });

@@ -1,9 +1,66 @@
 // The store contract: the source of truth behind every engine (SQLite, PostgreSQL); the read path never queries it per request.
 import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
-import type { Business, ImportedReview } from '../reviews/schemas.js';
-import type { LocatedReview } from '../reviews/import-file.js';
+import type { Business, ImportedReview, Translation, VerificationMethod } from '../reviews/schemas.js';
 import type { StoreChange } from './engine.js';
+import type { OperatorStore } from './operator-store.js';
+
+/** The feed of the service's own import format (a platform's feed is its name: `google`, `podium`, …). */
+export const OWN_FEED = 'own';
+
+/**
+ * A review as an import hands it to the store, normalised whatever file it came from: dates are the business's
+ * local dates, `id` is unique per platform (`google:AbFvOq9`), `text` the customer's own words (empty when the
+ * review is a rating alone).
+ */
+export interface StagedReview {
+  id: string;
+  date: string;
+  rating: number;
+  text: string;
+  author: string;
+  technicians: string[];
+  services: string[];
+  serviceArea?: string;
+  source?: string;
+  title?: string;
+  response?: { date: string; text: string };
+  language: string;
+  translation?: Translation;
+  /** How the import says the review is verified; null: it does not (it waits, stored, unpublished). */
+  verification: VerificationMethod | null;
+  /** The export it arrived through: `own`, or the platform or tool (`google`, `podium`). */
+  feed: string;
+  /** When the platform says the review (or its reply) was last edited (ISO time): an older copy never replaces a newer. */
+  upstreamUpdatedAt?: string;
+  /** The platform shows the reviewer anonymously: never to be matched to a person. */
+  anonymous?: boolean;
+  /** A private reference the review carries (Trustpilot's `referenceId`): never published. */
+  reference?: string;
+}
+
+/** A review as staged, with where the file holds it ("line 12", "reviews[3]"). */
+export interface LocatedReview {
+  review: StagedReview;
+  location: string;
+}
+
+/** The reviews a `--complete` import holds all of: those whose id has this prefix, or that arrived through this feed. */
+export interface CompleteScope {
+  idPrefix?: string;
+  feed?: string;
+}
+
+export interface ApplyOptions {
+  /** Replaces the stored business when given; an import without one keeps it. */
+  business?: Business;
+  /** Make the stored reviews equal the staged ones (tombstones of removed reviews stay). */
+  replace: boolean;
+  /** Reviews in this scope that are not staged are withdrawn (an upstream deletion). */
+  complete?: CompleteScope;
+  /** What the operator log says of the import: its files and source. */
+  log?: { files?: string[]; source?: string; verified?: boolean };
+}
 
 /** The published data of a newer version, as the changes since an older one. */
 export interface PublishedChanges {
@@ -27,10 +84,17 @@ export interface ImportSummary {
   added: number;
   updated: number;
   unchanged: number;
+  /** Deleted by `replace`. */
   removed: number;
+  /** Withdrawn by `complete`: gone upstream. */
+  withdrawn: number;
+  /** Staged reviews the operator removed: their tombstones stay. */
+  keptRemoved: number;
+  /** Staged reviews the platform edited since: the stored copy is newer. */
+  olderIgnored: number;
   businessChanged: boolean;
-  /** What the store holds after the import. */
-  stored: { verified: number; unverified: number };
+  /** What the store holds after the import: published (verified), unpublished, removed, withdrawn. */
+  stored: { verified: number; unverified: number; removed: number; withdrawn: number };
   version: DataVersion;
 }
 
@@ -52,8 +116,8 @@ export interface ImportStaging {
   pages(): AsyncIterable<{ id: string; location: string; services: string[] }[]>;
   /** Takes reviews out of the staging (a check that could only be made once the file was read failed them). */
   unstage(ids: string[]): Promise<void>;
-  /** Applies what is staged in one transaction: all of it or, on error, nothing. */
-  apply(options: { business?: Business; replace: boolean }, onProgress?: ImportProgress): Promise<ImportSummary>;
+  /** Applies what is staged in one transaction, with its line in the operator log: all of it or, on error, nothing. */
+  apply(options: ApplyOptions, onProgress?: ImportProgress): Promise<ImportSummary>;
 }
 
 
@@ -62,6 +126,8 @@ export interface Store {
   readonly websub: WebSubStore;
   readonly insights: InsightsStore;
   readonly renderings: RenderingsStore;
+  /** The operator's commands: one review's state, the log, the store's figures. */
+  readonly operator: OperatorStore;
   /** The revision and the time published data last changed, without reading the data. */
   currentVersion(): Promise<DataVersion>;
   readPublished(): Promise<PublishedData>;

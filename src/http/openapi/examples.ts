@@ -9,7 +9,7 @@ import { DEMO_DEFAULTS, generateDemo } from '../../demo/generate.js';
 import { pendingDocument } from '../../publishing/insights.js';
 import { documentNamed, type DocumentName } from '../../reviews/catalogue.js';
 import { toPublic } from '../../reviews/encoded-reviews.js';
-import { compareNewestFirst, type PublishedData, type PublishedReview } from '../../reviews/published.js';
+import { compareNewestFirst, publishedFrom, type PublishedData } from '../../reviews/published.js';
 import type { SearchResponse, SinceResponse } from '../../reviews/responses.js';
 import type { ReviewsDataset } from '../../reviews/schemas.js';
 import { SearchParams } from '../../reviews/search.js';
@@ -49,7 +49,7 @@ export function exampleData(): PublishedData {
   const { business, reviews } = generateDemo(EXAMPLE_DEMO);
   const published = reviews
     .filter((r) => r.verified)
-    .map(({ verified: _verified, ...review }): PublishedReview => ({ ...review, updatedAt: PUBLISHED_AT }))
+    .map((review) => publishedFrom(review, PUBLISHED_AT))
     .sort(compareNewestFirst);
   return { version: { revision: 1, publishedAt: PUBLISHED_AT }, business, reviews: published };
 }

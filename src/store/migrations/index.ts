@@ -1,6 +1,7 @@
 // Numbered schema migrations, shared by every engine; Kysely's Migrator applies the pending ones in order.
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { binaryType } from '../engine.js';
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { detectLanguage, loadLanguageDetector } from '../../reviews/language.js';
+import { binaryType, isPostgres } from '../engine.js';
 
 const m001Initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -190,6 +191,68 @@ const m009RenderedDocuments: Migration = {
   },
 };
 
+/** Rows whose language is detected per statement when the column is first filled. */
+const LANGUAGE_PAGE = 1000;
+
+/**
+ * Reviews from where they live: the platform's id and the export they arrived through (`feed`), the upstream time
+ * that orders edits, the language (and a platform's translation), how and when a review was verified (an operator's
+ * decision is `verification_locked`: no import changes it), the operator's removal (a tombstone) and an upstream
+ * deletion (withdrawn), a private job reference; and the log of every operator change. `verified` is renamed
+ * `published`, which is what it always meant to the read path: verified, not removed, not withdrawn.
+ */
+const m010ReviewSources: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('reviews').renameColumn('verified', 'published').execute();
+    const columns: [string, 'text' | 'integer'][] = [
+      ['language', 'text'], ['translation_language', 'text'], ['translation_text', 'text'],
+      ['verification_method', 'text'], ['verification_date', 'text'], ['removed_at', 'text'], ['removed_reason', 'text'],
+      ['withdrawn_at', 'text'], ['feed', 'text'], ['upstream_updated_at', 'text'], ['reference', 'text'],
+    ];
+    for (const [name, type] of columns) await db.schema.alterTable('reviews').addColumn(name, type).execute();
+    await db.schema.alterTable('reviews').addColumn('verification_locked', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('reviews').addColumn('author_anonymous', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await sql`UPDATE reviews SET feed = 'own',
+      verification_method = CASE WHEN published = 1 THEN 'operator' END,
+      verification_date = CASE WHEN published = 1 THEN substr(imported_at, 1, 10) END`.execute(db);
+    await fillLanguages(db);
+    await db.schema.createIndex('reviews_feed').on('reviews').columns(['feed', 'id']).execute();
+
+    const id = isPostgres(db) ? sql`bigserial` : 'integer';
+    await db.schema
+      .createTable('operator_log')
+      .addColumn('id', id, (c) => (isPostgres(db) ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('review_id', 'text')
+      .addColumn('reason', 'text')
+      .addColumn('details', 'text')
+      .execute();
+    await db.schema.createIndex('operator_log_action').on('operator_log').columns(['action', 'id']).execute();
+  },
+};
+
+/** Detects the language of every stored review, a page at a time (reviews stored before languages were kept). */
+async function fillLanguages(db: Kysely<unknown>): Promise<void> {
+  const { rows: any } = await sql`SELECT 1 FROM reviews LIMIT 1`.execute(db);
+  if (!any.length) return;
+  await loadLanguageDetector();
+  for (let after = ''; ; ) {
+    const { rows } = await sql<{ id: string; text: string }>`
+      SELECT id, text FROM reviews WHERE id > ${after} ORDER BY id LIMIT ${LANGUAGE_PAGE}`.execute(db);
+    if (!rows.length) return;
+    const byLanguage = new Map<string, string[]>();
+    for (const { id, text } of rows) {
+      const language = detectLanguage(text);
+      byLanguage.set(language, [...(byLanguage.get(language) ?? []), id]);
+    }
+    for (const [language, ids] of byLanguage) {
+      await sql`UPDATE reviews SET language = ${language} WHERE id IN (${sql.join(ids)})`.execute(db);
+    }
+    after = rows.at(-1)!.id;
+  }
+}
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
@@ -200,6 +263,7 @@ export const migrations: Record<string, Migration> = {
   '007_websub_client': m007WebSubClient,
   '008_websub_delivered_revision': m008WebSubDeliveredRevision,
   '009_rendered_documents': m009RenderedDocuments,
+  '010_review_sources': m010ReviewSources,
 };
 
 export const migrationProvider: MigrationProvider = {

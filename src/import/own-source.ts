@@ -1,4 +1,4 @@
-// Reads an import file as a stream of raw records, in bounded memory whatever the file's size: NDJSON a line at a
+// Reads a file of the service's own format as a stream of raw records, in bounded memory whatever the file's size: NDJSON a line at a
 // time, CSV through csv-parse's stream, a JSON document through a scanner that cuts one review at a time out of
 // the `reviews` array and hands it to JSON.parse. Only one record (and one read chunk) is held at once.
 import { createReadStream, type ReadStream } from 'node:fs';
@@ -22,7 +22,8 @@ export type SourceItem =
   | { kind: 'problem'; location: string; field: string; reason: string; record?: boolean };
 
 export interface ImportSource {
-  format: ImportFormat;
+  /** What the file was read as: one of the service's own formats, or a platform's answer (`google`). */
+  format: string;
   /** The file's size in bytes, and how many have been read so far (for progress). */
   size: number;
   bytesRead(): number;

@@ -1,8 +1,11 @@
-// Validates an import file's records as it is read (JSON document, NDJSON or CSV), naming each problem's place,
-// and hands on the valid ones a batch at a time: nothing the size of the file is held in memory.
-import type { z } from 'zod';
-import { openImportSource, type ImportFormat, type ImportSource } from './import-source.js';
-import { ImportedBusiness, ImportedReview, type Business } from './schemas.js';
+// The validation stage: one file's records, mapped by its source's adapter and checked (the business's catalogue,
+// reply dates, the language), each problem named by its place; the valid reviews are handed on a batch at a time,
+// so nothing the size of the file is held in memory.
+import { ImportedBusiness, LanguageTag, OwnerResponse, type Business } from '../reviews/schemas.js';
+import { detectLanguage } from '../reviews/language.js';
+import type { LocatedReview, StagedReview } from '../store/types.js';
+import { fieldProblems, type Adapter, type MapContext, type MappedReview } from './adapter.js';
+import type { ImportSource } from './own-source.js';
 
 export interface ImportIssue {
   file: string;
@@ -10,12 +13,6 @@ export interface ImportIssue {
   location: string;
   field: string;
   reason: string;
-}
-
-/** A review as validated, with where the file holds it ("line 12", "reviews[3]"). */
-export interface LocatedReview {
-  review: ImportedReview;
-  location: string;
 }
 
 export interface ImportBatch {
@@ -27,14 +24,10 @@ export interface ImportBatch {
 
 export type ReadProgress = (bytesRead: number, size: number) => void;
 
-function zodIssues(file: string, location: string, error: z.ZodError): ImportIssue[] {
-  return error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      const prefix = issue.path.length ? `${issue.path.join('.')}.` : '';
-      return { file, location, field: issue.keys.map((k) => prefix + k).join(', '), reason: 'unknown field' };
-    }
-    return { file, location, field: issue.path.join('.') || '(record)', reason: issue.message };
-  });
+export interface ReadingEvents {
+  problem: (issue: ImportIssue) => void;
+  /** A record left out on purpose (not a star rating), with why. */
+  skipped?: (issue: ImportIssue) => void;
 }
 
 /**
@@ -52,6 +45,7 @@ export class ImportReading {
   servicesUnchecked = false;
   records = 0;
   invalidRecords = 0;
+  skippedRecords = 0;
   problems = 0;
   fileProblems = 0;
   private serviceIds: Set<string> | null;
@@ -61,18 +55,21 @@ export class ImportReading {
   private constructor(
     readonly file: string,
     private readonly source: ImportSource,
+    private readonly adapter: Adapter,
     storedBusiness: Business | null,
-    private readonly report: (issue: ImportIssue) => void,
+    private readonly context: MapContext,
+    private readonly events: ReadingEvents,
   ) {
     this.serviceIds = catalogueOf(storedBusiness);
     this.businessMayCome = source.format === 'json';
   }
 
-  static async open(file: string, storedBusiness: Business | null, report: (issue: ImportIssue) => void): Promise<ImportReading> {
-    return new ImportReading(file, await openImportSource(file), storedBusiness, report);
+  static async open(file: string, adapter: Adapter, storedBusiness: Business | null, context: MapContext, events: ReadingEvents | ReadingEvents['problem']): Promise<ImportReading> {
+    const handlers = typeof events === 'function' ? { problem: events } : events;
+    return new ImportReading(file, await adapter.open(file), adapter, storedBusiness, context, handlers);
   }
 
-  get format(): ImportFormat {
+  get format(): string {
     return this.source.format;
   }
 
@@ -108,7 +105,7 @@ export class ImportReading {
   refuse(issues: ImportIssue[]): void {
     this.invalidRecords++;
     this.problems += issues.length;
-    for (const issue of issues) this.report(issue);
+    for (const issue of issues) this.events.problem(issue);
   }
 
   /** The problems of a review's services against the business's catalogue (none when it lists no services). */
@@ -120,18 +117,30 @@ export class ImportReading {
     );
   }
 
-  private check(location: string, value: unknown): ImportedReview | undefined {
-    const parsed = ImportedReview.safeParse(value);
-    if (!parsed.success) {
-      this.refuse(zodIssues(this.file, location, parsed.error));
+  /** Leaves one record out on purpose, and says why. */
+  skip(issue: ImportIssue): void {
+    this.skippedRecords++;
+    this.events.skipped?.(issue);
+  }
+
+  private check(location: string, value: unknown): StagedReview | undefined {
+    const mapped = this.adapter.map(value, this.context);
+    if (mapped.kind === 'skip') {
+      this.skip({ file: this.file, location, field: '(record)', reason: mapped.reason });
       return undefined;
     }
-    const review = parsed.data;
+    if (mapped.kind === 'invalid') {
+      this.refuse(mapped.problems.map((p) => ({ file: this.file, location, ...p })));
+      return undefined;
+    }
+    const review = withLanguage(mapped.review);
     if (this.businessMayCome) this.servicesUnchecked = true;
     const issues = this.businessMayCome ? [] : this.serviceIssues(location, review.services);
     if (review.response && review.response.date < review.date) {
       issues.push({ file: this.file, location, field: 'response.date', reason: 'owner response is dated before the review' });
     }
+    if (!LanguageTag.safeParse(review.language).success) issues.push({ file: this.file, location, field: 'language', reason: `"${review.language}" is not a BCP 47 language tag` });
+    if (review.response && !OwnerResponse.safeParse(review.response).success) issues.push({ file: this.file, location, field: 'response', reason: 'a reply needs a date and a text of at most 20,000 characters' });
     if (issues.length) {
       this.refuse(issues);
       return undefined;
@@ -142,7 +151,7 @@ export class ImportReading {
   private readBusiness(value: unknown): void {
     const parsed = ImportedBusiness.safeParse(value);
     if (!parsed.success) {
-      for (const issue of zodIssues(this.file, 'business', parsed.error)) this.fileProblem({ ...issue, field: `business.${issue.field}` });
+      for (const issue of fieldProblems(parsed.error)) this.fileProblem({ file: this.file, location: 'business', field: `business.${issue.field}`, reason: issue.reason });
       return;
     }
     this.business = parsed.data;
@@ -153,8 +162,15 @@ export class ImportReading {
   private fileProblem(issue: ImportIssue): void {
     this.problems++;
     this.fileProblems++;
-    this.report(issue);
+    this.events.problem(issue);
   }
+}
+
+/**
+ * The review with its language: the source's when it gives one, else detected from the customer's words.
+ */
+function withLanguage(review: MappedReview): StagedReview {
+  return { ...review, language: review.language ?? detectLanguage(review.text) };
 }
 
 function catalogueOf(business: Business | null): Set<string> | null {
