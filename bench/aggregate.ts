@@ -9,7 +9,7 @@ import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer.js';
 import { LEXICON_VERSION } from '../src/insights/analysis/lexicon.js';
 import { Aggregation, type AggregatePart, type Insights } from '../src/insights/document/aggregate.js';
-import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, publishedFrom, type PublishedReview } from '../src/reviews/published.js';
 
 type Demo = ReturnType<typeof generateDemo>;
 
@@ -26,7 +26,7 @@ const demo: Demo = values.input ? (JSON.parse(readFileSync(values.input, 'utf8')
 // What the service publishes: verified reviews, newest first.
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
-  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .map((r) => publishedFrom(r, '2026-11-01T00:00:00.000Z'))
   .sort(compareNewestFirst);
 
 function analyse(): Map<string, ReviewAnalysis> {

@@ -3,13 +3,13 @@
 import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { InsightsEngine } from '../src/insights/engine.js';
-import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, publishedFrom, type PublishedReview } from '../src/reviews/published.js';
 
 const size = Number(process.argv[2] ?? 1500);
 const demo = generateDemo({ reviews: size });
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
-  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .map((r) => publishedFrom(r, '2026-11-01T00:00:00.000Z'))
   .sort(compareNewestFirst);
 const rssBefore = process.memoryUsage().rss;
 
