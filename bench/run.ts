@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
 import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
 import { benchAbuse } from './abuse.js';
+import { benchSources } from './sources.js';
 import { benchImportStall } from './import-stall.js';
 import { benchReplicas } from './replicas.js';
 import { benchRestart } from './restart.js';
@@ -218,6 +219,10 @@ try {
   if (runs('abuse')) {
     process.stderr.write('\nOne abusive client beside a paced one: completion cost, search latency, listen streams\n');
     for (const size of sizes) await benchAbuse({ root, work, port: port++, size, duration, store: built.get(size), env: (extra) => env({ ...UNLIMITED, ...extra }), row });
+  }
+  if (runs('sources')) {
+    process.stderr.write('\nImport from a platform against the own format; backup of a live store\n');
+    for (const size of sizes) await benchSources({ root, work, port: port++, size, row });
   }
   printTable();
 } catch (error) {

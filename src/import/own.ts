@@ -1,7 +1,7 @@
 // The service's own import format (JSON document, NDJSON or CSV): the default source. A record's `verified` is the
 // operator's word for it.
 import { ImportedReview } from '../reviews/schemas.js';
-import { stagedFromOwn } from '../store/import-staging.js';
+import { ownFields } from '../store/import-staging.js';
 import { fieldProblems, type Adapter } from './adapter.js';
 import { openImportSource } from './own-source.js';
 
@@ -11,6 +11,6 @@ export const own: Adapter = {
   map(value) {
     const parsed = ImportedReview.safeParse(value);
     if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error) };
-    return { kind: 'review', review: stagedFromOwn(parsed.data) };
+    return { kind: 'review', review: ownFields(parsed.data) };
   },
 };

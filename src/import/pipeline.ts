@@ -3,7 +3,6 @@
 // them, with the log's line, all at once or not at all. The CLI only parses options and prints.
 import { access } from 'node:fs/promises';
 import type { Business } from '../reviews/schemas.js';
-import { loadLanguageDetector } from '../reviews/language.js';
 import type { ImportProgress, ImportStaging, ImportSummary, Store } from '../store/types.js';
 import { OWN_FEED } from '../store/types.js';
 import type { Adapter } from './adapter.js';
@@ -76,7 +75,6 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
       return { ok: false, message: `cannot read ${file}: no such file` };
     }
   }
-  await loadLanguageDetector();
   const stored = await store.readBusiness();
   if (source.name !== OWN_FEED && !stored?.timeZone) {
     events.note?.('the business has no timeZone: review dates are UTC dates (import the business with "timeZone", e.g. "America/Phoenix")');

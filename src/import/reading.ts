@@ -2,7 +2,7 @@
 // reply dates, the language), each problem named by its place; the valid reviews are handed on a batch at a time,
 // so nothing the size of the file is held in memory.
 import { ImportedBusiness, LanguageTag, OwnerResponse, type Business } from '../reviews/schemas.js';
-import { detectLanguage } from '../reviews/language.js';
+import { detectLanguage, loadLanguageDetector } from '../reviews/language.js';
 import type { LocatedReview, StagedReview } from '../store/types.js';
 import { fieldProblems, type Adapter, type MapContext, type MappedReview } from './adapter.js';
 import type { ImportSource } from './own-source.js';
@@ -87,7 +87,10 @@ export class ImportReading {
         const batch: ImportBatch = { reviews: [], rejectedIds: [] };
         for (const { location, value } of item.records) {
           this.records++;
-          const review = this.check(location, value);
+          const mapped = this.map(location, value);
+          // The detector loads once, when the first record without a language needs it (it is large).
+          if (mapped?.language === undefined && mapped) await loadLanguageDetector();
+          const review = mapped && this.check(location, mapped);
           if (review) batch.reviews.push({ review, location });
           else {
             const id = (value as { id?: unknown } | null)?.id;
@@ -123,7 +126,8 @@ export class ImportReading {
     this.events.skipped?.(issue);
   }
 
-  private check(location: string, value: unknown): StagedReview | undefined {
+  /** The record as its adapter maps it; a skipped or invalid one is reported. */
+  private map(location: string, value: unknown): MappedReview | undefined {
     const mapped = this.adapter.map(value, this.context);
     if (mapped.kind === 'skip') {
       this.skip({ file: this.file, location, field: '(record)', reason: mapped.reason });
@@ -133,7 +137,11 @@ export class ImportReading {
       this.refuse(mapped.problems.map((p) => ({ file: this.file, location, ...p })));
       return undefined;
     }
-    const review = withLanguage(mapped.review);
+    return mapped.review;
+  }
+
+  private check(location: string, mapped: MappedReview): StagedReview | undefined {
+    const review = withLanguage(mapped);
     if (this.businessMayCome) this.servicesUnchecked = true;
     const issues = this.businessMayCome ? [] : this.serviceIssues(location, review.services);
     if (review.response && review.response.date < review.date) {

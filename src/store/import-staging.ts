@@ -113,10 +113,15 @@ function toContent(r: StagedReview): ReviewContent {
   };
 }
 
+/** A record of the service's own format as a staged review, its language as the record gives it (if it does). */
+export function ownFields(review: ImportedReview): Omit<StagedReview, 'language'> & { language?: string } {
+  const { verified, ...fields } = review;
+  return { ...fields, verification: verified ? 'operator' : null, feed: OWN_FEED };
+}
+
 /** A record of the service's own format as the store stages it: verified means the operator's word. */
 export function stagedFromOwn(review: ImportedReview): StagedReview {
-  const { verified, language, ...fields } = review;
-  return { ...fields, language: language ?? detectLanguage(review.text), verification: verified ? 'operator' : null, feed: OWN_FEED };
+  return { ...ownFields(review), language: review.language ?? detectLanguage(review.text) };
 }
 
 /** The store's revision and publication time, on any connection or transaction of the store's database. */
