@@ -2,7 +2,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InsightsDocument } from '../src/reviews/insights-document.js';
-import { AspectId, JsonFeedDocument, type Business, type ImportedReview } from '../src/reviews/schemas.js';
+import { AspectId, JsonFeedDocument, type Business, type ImportedReview, type Review } from '../src/reviews/schemas.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { header, headerList, rawRequest, type RawResponse, type RawRequestOptions } from './support/wire.js';
 
@@ -315,7 +315,7 @@ describe('/reviews.json', () => {
   it('shows each review with its public fields only', () => {
     const byId = new Map(verified.map(({ verified: _verified, ...rest }) => [rest.id, rest]));
     for (const review of dataset.reviews) {
-      const { language, verification, ...imported } = review;
+      const { language, verification, ...imported } = review as typeof review & Pick<Review, 'language' | 'verification'>;
       expect(imported).toEqual(byId.get(review.id));
       expect(review).not.toHaveProperty('verified');
       // The record's own words are English; the operator's "verified": true is how it was verified, on the import's day.

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer, type ReviewAnalysis } from '../src/insights/analysis/analyzer.js';
 import { aggregate, Aggregation } from '../src/insights/document/aggregate.js';
-import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, type PublishedReview, publishedFrom } from '../src/reviews/published.js';
 
 const demo = generateDemo({ seed: 11, reviews: 400 });
 const analyzer = new Analyzer(demo.business);
 const published: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
-  .map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .map((r) => publishedFrom(r, '2026-11-01T00:00:00.000Z'))
   .sort(compareNewestFirst);
 const meta = { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' };
 

@@ -1,5 +1,6 @@
 // Topics are what customers talk about: review boilerplate and aspect phrases are never topics, near-duplicates make
 // one topic, and each topic names its phrases and quotes the sentences behind it.
+import { PUBLIC_FIELDS } from './support/reviews.js';
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { aggregate } from '../src/insights/document/aggregate.js';
@@ -25,6 +26,7 @@ function reviews(text: (i: number) => string = (i) => `${openings[i % openings.l
     technicians: [],
     services: [],
     updatedAt: '2026-11-01T00:00:00.000Z',
+    ...PUBLIC_FIELDS,
   }));
 }
 

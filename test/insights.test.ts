@@ -1,4 +1,5 @@
 // The insights engine: negation, contrast, entity recognition, determinism, and every figure traceable to its reviews.
+import { publishedFrom } from '../src/reviews/published.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
@@ -96,7 +97,7 @@ describe('technicians and services', () => {
 describe('insights dataset', () => {
   const demo = generateDemo({ seed: 5, reviews: 600 });
   const published: PublishedReview[] = newestFirst(
-    demo.reviews.filter((r) => r.verified).map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' })),
+    demo.reviews.filter((r) => r.verified).map((r) => publishedFrom(r, '2026-11-01T00:00:00.000Z')),
   );
 
   const input = { business: demo.business, reviews: published, asOf: '2026-11-01T00:00:00.000Z', generatedAt: '2026-11-01T00:00:01.000Z' };

@@ -1,4 +1,5 @@
 // Since-date listings: the right reviews in every coding, and bounded work whatever dates clients ask for.
+import { publishedFrom } from '../src/reviews/published.js';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +96,7 @@ describe('since-date listings', () => {
 });
 
 describe('SinceListings', () => {
-  const index = new SearchIndex(published.map((r) => ({ ...r, updatedAt: '2026-01-01T00:00:00.000Z' })));
+  const index = new SearchIndex(published.map((r) => publishedFrom(r, '2026-01-01T00:00:00.000Z')));
   const settle = () => new Promise((done) => setTimeout(done, 50));
 
   it('holds at most its byte bound, counting every rendering it holds (compressed copies once made)', async () => {

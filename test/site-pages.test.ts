@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedReview } from '../src/reviews/published.js';
 import { quarterFigures, trendChart } from '../src/site/charts.js';
 import { sitemap, sitemapPart, SITEMAP_URLS } from '../src/site/discovery.js';
-import { newReview } from './support/reviews.js';
+import { newReview, PUBLIC_FIELDS } from './support/reviews.js';
 import { publish, serverPerBlock, tempDir } from './support/server.js';
 
 const dir = tempDir();
@@ -130,6 +130,7 @@ describe('a sitemap past 50,000 URLs', () => {
   const links = { baseUrl: 'https://reviews.example' };
   const reviews: PublishedReview[] = Array.from({ length: SITEMAP_URLS + 10 }, (_, i) => ({
     ...newReview({ id: `r-${String(i).padStart(6, '0')}` }),
+    ...PUBLIC_FIELDS,
     updatedAt: '2026-01-01T00:00:00.000Z',
   })) as PublishedReview[];
 

