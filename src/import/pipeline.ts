@@ -110,7 +110,8 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
   if (!summary) {
     const what = totals.rejected ? `${n(totals.rejected)} of ${n(totals.records)} records are invalid` : 'the file is invalid';
     const hint = totals.fileProblems ? '' : ' (use --skip-invalid to import the valid ones)';
-    return { ok: false, message: `${what} (${n(totals.problems)} problems); nothing was changed${hint}`, problems: totals.problems };
+    const problems = totals.problems === 1 ? '1 problem' : `${n(totals.problems)} problems`;
+    return { ok: false, message: `${what} (${problems}); nothing was changed${hint}`, problems: totals.problems };
   }
   return { ok: true, result: { files: request.files, formats, records: totals.records, rejected: totals.rejected, skipped: totals.skipped, summary } };
 }
