@@ -160,7 +160,7 @@ describe('insights dataset', () => {
       faq: { reviewIds: string[] }[];
       summary: { figures: { reviewCount: number; averageRating: number } };
     };
-    const file = writeJson(`${dir.path}/published.json`, { business: demo.business, reviews: published.map(({ updatedAt: _u, ...r }) => ({ ...r, verified: true })) });
+    const file = writeJson(`${dir.path}/published.json`, { business: demo.business, reviews: published.map(({ updatedAt: _u, verification: _v, ...r }) => ({ ...r, verified: true })) });
     const cli = await runCli(['analyze', file], server.databaseUrl);
     expect(cli.code, cli.stderr).toBe(0);
     const analyses = new Map(

@@ -120,7 +120,7 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     await store.applyImport({ reviews: Array.from({ length: 20_000 }, (_, i) => newReview({ id: `big-${i}`, date: day(i) })), replace: false });
     // The query of each page after the first (src/store/kysely-store.ts, readPublished), from the middle.
     const plan = await query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (FORMAT JSON) SELECT * FROM ${schemaOf(url)}.reviews WHERE verified = 1 AND (date, id) < ($1, $2) ORDER BY date DESC, id DESC LIMIT 2000`,
+      `EXPLAIN (FORMAT JSON) SELECT * FROM ${schemaOf(url)}.reviews WHERE published = 1 AND (date, id) < ($1, $2) ORDER BY date DESC, id DESC LIMIT 2000`,
       [day(1000), 'big-1000'],
     );
     const text = JSON.stringify(plan[0]!['QUERY PLAN']);

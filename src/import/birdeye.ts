@@ -3,9 +3,9 @@
 // `rating: 0` is no star rating (a recommendation): left out.
 import { z } from 'zod';
 import { isCalendarDate } from '../reviews/dates.js';
-import { fieldProblems, type Adapter } from './adapter.js';
+import { parseRecord, type Adapter } from './adapter.js';
 import { trimmed } from './fields.js';
-import { isObject, openPlatformFile, pagesOrReviews } from './platform-file.js';
+import { openPlatformFile, pagesOrReviews } from './platform-file.js';
 import { platformName } from './podium.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -60,10 +60,9 @@ export const birdeye: Adapter = {
       ),
     ),
   map(value, { verified }) {
-    if (!isObject(value)) return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a review is an object' }] };
-    const parsed = BirdeyeReview.safeParse(value);
-    if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error) };
-    const r = parsed.data;
+    const parsed = parseRecord(BirdeyeReview, value);
+    if (!parsed.ok) return parsed.mapped;
+    const r = parsed.record;
     if (r.rating === 0) return { kind: 'skip', reason: 'rating 0 is not a star rating' };
     if (!Number.isInteger(r.rating)) return { kind: 'invalid', problems: [{ field: 'rating', reason: 'a star rating is a whole number from 1 to 5' }] };
     const reviewer = r.reviewer ?? {};

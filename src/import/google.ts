@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { localDate } from '../reviews/dates.js';
 import { detectLanguage } from '../reviews/language.js';
-import { fieldProblems, type Adapter } from './adapter.js';
+import { parseRecord, type Adapter } from './adapter.js';
 import { Instant, latest, trimmed } from './fields.js';
-import { isObject, openPlatformFile, pagesOrReviews } from './platform-file.js';
+import { openPlatformFile, pagesOrReviews } from './platform-file.js';
 
 const STARS = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 } as const;
 
@@ -57,10 +57,9 @@ export const google: Adapter = {
       ),
     ),
   map(value, { timeZone, verified }) {
-    if (!isObject(value)) return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a review is an object' }] };
-    const parsed = GoogleReview.safeParse(value);
-    if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error) };
-    const r = parsed.data;
+    const parsed = parseRecord(GoogleReview, value);
+    if (!parsed.ok) return parsed.mapped;
+    const r = parsed.record;
     if (r.starRating === 'STAR_RATING_UNSPECIFIED') return { kind: 'skip', reason: 'starRating STAR_RATING_UNSPECIFIED is not a rating' };
     const { text, translation } = splitTranslation(r.comment ?? '');
     const anonymous = r.reviewer?.isAnonymous === true;

@@ -3,7 +3,7 @@
 // so a Google review imported from Google and from Podium is one review.
 import { z } from 'zod';
 import { localDate } from '../reviews/dates.js';
-import { fieldProblems, type Adapter } from './adapter.js';
+import { parseRecord, type Adapter } from './adapter.js';
 import { Instant, latest, trimmed } from './fields.js';
 import { isObject, openPlatformFile, pagesOrReviews } from './platform-file.js';
 
@@ -45,10 +45,9 @@ export const podium: Adapter = {
       ),
     ),
   map(value, { timeZone, verified }) {
-    if (!isObject(value)) return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a review is an object' }] };
-    const parsed = PodiumReview.safeParse(value);
-    if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error) };
-    const r = parsed.data;
+    const parsed = parseRecord(PodiumReview, value);
+    if (!parsed.ok) return parsed.mapped;
+    const r = parsed.record;
     const rating = r.review.rating;
     if (r.isRecommendation === true || rating === null || rating === undefined || rating === 0) return { kind: 'skip', reason: `a ${r.review.siteName} recommendation, not a star rating` };
     if (!Number.isInteger(rating) || rating < 1 || rating > 5) return { kind: 'invalid', problems: [{ field: 'review.rating', reason: 'a star rating is a whole number from 1 to 5' }] };

@@ -3,9 +3,9 @@
 // private (for matching to a job) and `referralEmail` is never read.
 import { z } from 'zod';
 import { localDate } from '../reviews/dates.js';
-import { fieldProblems, type Adapter } from './adapter.js';
+import { parseRecord, type Adapter } from './adapter.js';
 import { Instant, latest, trimmed } from './fields.js';
-import { isObject, openPlatformFile, pagesOrReviews } from './platform-file.js';
+import { openPlatformFile, pagesOrReviews } from './platform-file.js';
 
 const TrustpilotReview = z.object({
   id: z.string().min(1).max(180),
@@ -41,10 +41,9 @@ export const trustpilot: Adapter = {
       ),
     ),
   map(value, { timeZone, verified }) {
-    if (!isObject(value)) return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a review is an object' }] };
-    const parsed = TrustpilotReview.safeParse(value);
-    if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error) };
-    const r = parsed.data;
+    const parsed = parseRecord(TrustpilotReview, value);
+    if (!parsed.ok) return parsed.mapped;
+    const r = parsed.record;
     const reply = r.companyReply && trimmed(r.companyReply.text);
     const replyAt = r.companyReply?.updatedAt ?? r.companyReply?.createdAt ?? r.updatedAt ?? r.createdAt;
     const title = trimmed(r.title);
