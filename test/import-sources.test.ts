@@ -359,6 +359,20 @@ describe('imports refused, with nothing changed', () => {
     expect(result.stderr.split('not a google file: expected a Google Business Profile reviews.list answer')).toHaveLength(2);
   });
 
+  it('leaves platforms\' reviews alone when the own format\'s --replace makes its reviews equal a file', async () => {
+    const s = await service();
+    await s.import('google', PAGES, '--verified');
+    const own = writeJson(`${s.dir}/own.json`, { reviews: [{ id: 'own-1', date: '2025-06-02', rating: 5, text: 'Fixed the AC fast.', author: 'Ann B.', verified: true }] });
+    const replaced = await s.cli(['import', own, '--replace', '--json']);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const summary = JSON.parse(replaced.stdout) as Summary & { removed: number };
+    expect(summary.removed).toBe(0);
+    await until(() => s.server.app.publisher.current().snapshot.version.revision >= summary.version.revision, 30_000, 'the replace to be served');
+    const ids = (await s.dataset()).reviews.map((r) => r.id);
+    expect(ids).toContain('own-1');
+    expect(ids.filter((id) => id.startsWith('google:'))).toHaveLength(8);
+  });
+
   it('refuses --replace with --from, and --complete without --from', async () => {
     const s = await service();
     await s.import('google', PAGES, '--verified');

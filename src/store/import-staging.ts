@@ -223,6 +223,12 @@ const CHANGED = sql<boolean>`(r.id IS NULL OR (NOT ${STORED_WINS} AND (r.content
 const ABSENT = sql`NOT EXISTS (SELECT 1 FROM import_staging s WHERE s.id = reviews.id)
   AND NOT EXISTS (SELECT 1 FROM import_retained k WHERE k.id = reviews.id)`;
 /**
+ * What `replace` deletes: reviews of the service's own format absent from the file. A platform's reviews are that
+ * platform's to withdraw (`--complete`), and a removed review's tombstone stays.
+ */
+const REPLACED = sql`feed = ${OWN_FEED} AND removed_at IS NULL AND ${ABSENT}`;
+
+/**
  * The verification a changed review ends with: an operator's decision stands; the service's own format says it
  * outright (the operator's word for each record); a platform's import only adds one, never takes one away.
  */
@@ -262,7 +268,7 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
   let removed = 0;
   if (options.replace) {
     const absent = await sql<{ n: number; published: number | null }>`
-      SELECT count(*) AS n, max(published) AS published FROM reviews WHERE removed_at IS NULL AND ${ABSENT}`.execute(trx);
+      SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${REPLACED}`.execute(trx);
     removed = Number(absent.rows[0]!.n);
     if (Number(absent.rows[0]!.published ?? 0) === 1) publishedChanged = true;
   }
@@ -308,7 +314,7 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
     onProgress?.(done, total);
   }
   if (removed) {
-    await sql`DELETE FROM reviews WHERE removed_at IS NULL AND ${ABSENT}`.execute(trx);
+    await sql`DELETE FROM reviews WHERE ${REPLACED}`.execute(trx);
     onProgress?.(total, total);
   }
 

@@ -54,7 +54,7 @@ export interface CompleteScope {
 export interface ApplyOptions {
   /** Replaces the stored business when given; an import without one keeps it. */
   business?: Business;
-  /** Make the stored reviews equal the staged ones (tombstones of removed reviews stay). */
+  /** Make the stored reviews of the service's own format equal the staged ones (platforms' reviews and tombstones stay). */
   replace: boolean;
   /** Reviews in this scope that are not staged are withdrawn (an upstream deletion). */
   complete?: CompleteScope;
