@@ -387,3 +387,30 @@ describe('backup', () => {
     });
   });
 });
+
+describe('a removed review in the insights', () => {
+  it('is quoted by no insight once the server has built the insights of the data without it', async () => {
+    const path = `${dir.path}/insights-removal.db`;
+    const url = `sqlite:${path}`;
+    const demo = `${dir.path}/insights-removal.json`;
+    expect((await runCli(['demo', '--reviews', '300', '--out', demo], url)).code).toBe(0);
+    expect((await runCli(['import', demo], url)).code).toBe(0);
+    const server = await startServer(path, FAST);
+    try {
+      await server.app.publisher.insightsReady();
+      const insights = () => getJson<{ asOf: string | null }>(server, '/insights.json');
+      // Any review id the document names (in quotes, entities, topics or the FAQ) appears as a JSON string.
+      const before = JSON.stringify(await insights());
+      const quoted = (await dataset(server)).reviews.map((r) => r.id).find((id) => before.includes(`"${id}"`));
+      expect(quoted, 'a review the insights cite').toBeDefined();
+      const removed = await runCli(['remove', quoted!, '--reason', 'customer asked', '--json'], url);
+      expect(removed.code, removed.stderr).toBe(0);
+      await until(async () => !(await servedIds(server)).includes(quoted!), 10_000, 'the removal to be served');
+      const { publishedAt } = await server.store.currentVersion();
+      await until(async () => (await insights()).asOf === publishedAt, 60_000, 'the insights of the data without the review');
+      expect(JSON.stringify(await insights())).not.toContain(`"${quoted}"`);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
