@@ -249,8 +249,7 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
   // state row is locked first, so the second waits and numbers its rows after the first's. (SQLite has one writer.)
   if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
   const revision = (await readVersion(trx)).revision + 1;
-  const stored = await readStoredBusiness(trx);
-  const today = localDate(now, (options.business ?? stored)?.timeZone);
+  const today = localDate(now, options.business ? options.business.timeZone : await storedTimeZone(trx));
   const compared = await sql<{ added: number | null; updated: number | null; kept: number | null; older: number | null; published: number | null }>`
     SELECT sum(CASE WHEN r.id IS NULL THEN 1 ELSE 0 END) AS added,
            sum(CASE WHEN r.id IS NOT NULL AND ${CHANGED} THEN 1 ELSE 0 END) AS updated,
@@ -352,19 +351,21 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
   return { ...summary, version: await readVersion(trx) };
 }
 
+/** A stored review's state, in SQL: removed (a tombstone), withdrawn (gone upstream), published or unpublished. */
+export const REVIEW_STATE = sql<'published' | 'unpublished' | 'removed' | 'withdrawn'>`CASE WHEN removed_at IS NOT NULL THEN 'removed'
+  WHEN withdrawn_at IS NOT NULL THEN 'withdrawn' WHEN published = 1 THEN 'published' ELSE 'unpublished' END`;
+
 /** How many stored reviews are in each state. */
-export async function countStates(db: Kysely<StagingTables>): Promise<ImportSummary['stored']> {
-  const { rows } = await sql<{ state: string; n: number }>`
-    SELECT CASE WHEN removed_at IS NOT NULL THEN 'removed' WHEN withdrawn_at IS NOT NULL THEN 'withdrawn'
-      WHEN published = 1 THEN 'verified' ELSE 'unverified' END AS state, count(*) AS n
-    FROM reviews GROUP BY 1`.execute(db);
+async function countStates(db: Kysely<StagingTables>): Promise<ImportSummary['stored']> {
+  const { rows } = await sql<{ state: string; n: number }>`SELECT ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1`.execute(db);
   const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-  return { verified: count('verified'), unverified: count('unverified'), removed: count('removed'), withdrawn: count('withdrawn') };
+  return { verified: count('published'), unverified: count('unpublished'), removed: count('removed'), withdrawn: count('withdrawn') };
 }
 
-async function readStoredBusiness(trx: Kysely<StagingTables>): Promise<Business | null> {
-  const row = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
-  return row ? (JSON.parse(row.document) as Business) : null;
+/** The stored business's time zone (IANA), if it has one: the calendar of review and verification dates. */
+export async function storedTimeZone(db: QueryExecutorProvider): Promise<string | undefined> {
+  const { rows } = await sql<{ document: string }>`SELECT document FROM business WHERE id = 1`.execute(db);
+  return rows[0] ? (JSON.parse(rows[0].document) as Pick<Business, 'timeZone'>).timeZone : undefined;
 }
 
 /** Replaces the stored business when it differs; answers whether it did. */

@@ -1,9 +1,9 @@
 // The operator's side of the store: one review's state and the decisions on it (remove, restore, verify,
 // unverify), each in one transaction with its line in the log; the log itself; and the figures `status` shows.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { VerificationMethod } from '../reviews/schemas.js';
 import { localDate } from '../reviews/dates.js';
-import { readVersion, countStates, type ReviewRow } from './import-staging.js';
+import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewRow } from './import-staging.js';
 import { readLog, writeLog, type LogEntry, type OperatorAction, type OperatorLogRow } from './operator-log.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
@@ -12,7 +12,6 @@ type OperatorTables = {
   reviews: ReviewRow;
   operator_log: OperatorLogRow;
   store_state: { id: number; revision: number; published_at: string | null };
-  business: { id: number; document: string; updated_at: string };
   insights_documents: { as_of: string };
 };
 
@@ -84,7 +83,7 @@ export class OperatorStore {
     return inTransaction(this.db, async (trx) => {
       const row = await trx.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return { ok: false, error: 'not-found', message: `no review "${id}" is stored` };
-      const change = changeFor(decision, row, { today: await todayIn(trx, now), now, reason });
+      const change = changeFor(decision, row, { today: localDate(now, await storedTimeZone(trx)), now, reason });
       if (typeof change === 'string') return { ok: false, error: 'refused', message: change };
       const published = change.removed_at !== undefined ? change.removed_at === null : row.removed_at === null;
       const method = change.verification_method !== undefined ? change.verification_method : row.verification_method;
@@ -114,10 +113,7 @@ export class OperatorStore {
 
   async figures(): Promise<StoreFigures> {
     const rows = await sql<{ source: string; state: ReviewState; n: number; newest: string | null }>`
-      SELECT coalesce(source, 'own') AS source,
-        CASE WHEN removed_at IS NOT NULL THEN 'removed' WHEN withdrawn_at IS NOT NULL THEN 'withdrawn'
-          WHEN published = 1 THEN 'published' ELSE 'unpublished' END AS state,
-        count(*) AS n, max(date) AS newest
+      SELECT coalesce(source, 'own') AS source, ${REVIEW_STATE} AS state, count(*) AS n, max(date) AS newest
       FROM reviews GROUP BY 1, 2 ORDER BY 1, 2`.execute(this.db);
     const bySource: StoreFigures['bySource'] = {};
     for (const { source, state, n, newest } of rows.rows) {
@@ -145,11 +141,6 @@ export class OperatorStore {
       schemaVersion: await this.schemaVersion(),
       sizeBytes: await this.size(),
     };
-  }
-
-  /** The counts an import summary ends with. */
-  states(): ReturnType<typeof countStates> {
-    return countStates(this.db as never);
   }
 
   private async schemaVersion(): Promise<string | null> {
@@ -187,10 +178,4 @@ function changeFor(decision: Decision, row: ReviewRow, at: { today: string; now:
       if (row.verification_method === null) return `review "${row.id}" is not verified`;
       return { verification_method: null, verification_date: null, verification_locked: 1 };
   }
-}
-
-async function todayIn(trx: Transaction<OperatorTables>, now: string): Promise<string> {
-  const row = await trx.selectFrom('business').select('document').where('id', '=', 1).executeTakeFirst();
-  const timeZone = row ? (JSON.parse(row.document) as { timeZone?: string }).timeZone : undefined;
-  return localDate(now, timeZone);
 }
