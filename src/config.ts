@@ -1,6 +1,7 @@
 // Typed configuration: the only module that reads process.env; everything else receives a Config.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { DEFAULT_WINDOW_DAYS } from './reviews/verification.js';
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -61,6 +62,8 @@ const EnvSchema = z.object({
     const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
     return origin !== 'null' ? origin : { problem: `"${entry}" is not an origin such as https://app.example.com` };
   }),
+  /** Days after a job's completion within which a review by its customer matches it (1 to 3,650). */
+  VERIFY_WINDOW_DAYS: int(1).max(3650).default(DEFAULT_WINDOW_DAYS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the server looks for changes made by another process (the CLI, another replica). */
   RELOAD_INTERVAL_MS: int(10).default(500),
@@ -141,6 +144,8 @@ export interface Config {
   metrics: { allow: string[]; token: string | null };
   logLevel: string;
   reloadIntervalMs: number;
+  /** The verification rule's window: days after a job within which its customer's review matches it. */
+  verifyWindowDays: number;
   http: {
     requestTimeoutMs: number;
     idleTimeoutMs: number;
@@ -217,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN ?? null },
       logLevel: e.LOG_LEVEL,
       reloadIntervalMs: e.RELOAD_INTERVAL_MS,
+      verifyWindowDays: e.VERIFY_WINDOW_DAYS,
       http: {
         requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
         idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,

@@ -9,7 +9,8 @@ import { runAnalyze } from './analyze.js';
 import { writeDemo } from './demo.js';
 import { runImport } from './import.js';
 import { runBackup } from './backup.js';
-import { runDecision, showLog, showStatus } from './operator.js';
+import { runDecision, showLog, showReview, showStatus, showUnmatched } from './operator.js';
+import { runImportJobs } from './import-jobs.js';
 import { serve } from './serve.js';
 import { listSubscriptions } from './subscriptions.js';
 import type { Store } from '../store/types.js';
@@ -25,7 +26,13 @@ commands:
                                           import a platform's review answers (--complete: the files hold all of that
                                           source's reviews, the missing ones are withdrawn; --verified: the operator
                                           vouches for every review of the files). --from yelp is refused (Yelp's terms).
-  status [--json]                         reviews by source and state, last imports, insights, subscriptions, the store
+  import-jobs [--from servicetitan|housecallpro|jobber] <file>… [--skip-invalid] [--json]
+                                          import completed jobs, the proof a review is verified against (without --from:
+                                          CSV id,completed,customer,email,phone,technicians,services,area, NDJSON or JSON);
+                                          contacts and job ids are kept only as keyed hashes; reviews are matched at once
+  status [<id>] [--json]                  reviews by source and state, last imports, insights, subscriptions, the store;
+                                          with an id, that review's state and why
+  unmatched [--limit N] [--json]          reviews waiting for a job, and those two or more jobs fit (their dates only)
   remove <id> --reason R [--json]         take a review out of every public output; no import brings it back
   restore <id> [--reason R] [--json]      undo a removal
   verify <id> --reason R [--json]         the operator's word that a review is genuine: it is published
@@ -92,12 +99,40 @@ async function run(argv: string[], config: Config): Promise<number> {
           skipInvalid: values['skip-invalid'] ?? false,
           json: values.json ?? false,
           allProblems: values['all-problems'] ?? false,
+          windowDays: config.verifyWindowDays,
         }),
       );
     }
+    case 'import-jobs': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          from: { type: 'string' },
+          'skip-invalid': { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
+          'all-problems': { type: 'boolean', default: false },
+        },
+      });
+      if (positionals.length === 0) throw new UsageError('import-jobs takes at least one file');
+      const request = {
+        files: positionals,
+        ...(values.from !== undefined ? { from: values.from } : {}),
+        skipInvalid: values['skip-invalid'] ?? false,
+        windowDays: config.verifyWindowDays,
+      };
+      return withStore(config, (store) => runImportJobs(store, request, { json: values.json ?? false, allProblems: values['all-problems'] ?? false }));
+    }
     case 'status': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
-      return withStore(config, (store) => showStatus(store, { json: values.json ?? false }));
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+      if (positionals.length > 1) throw new UsageError('status takes at most one review id');
+      const id = positionals[0];
+      return withStore(config, (store) => (id !== undefined ? showReview(store, id, { json: values.json ?? false }) : showStatus(store, { json: values.json ?? false })));
+    }
+    case 'unmatched': {
+      const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' }, json: { type: 'boolean', default: false } } });
+      const limit = positiveInt('limit', values.limit) ?? 100;
+      return withStore(config, (store) => showUnmatched(store, { json: values.json ?? false, limit }));
     }
     case 'remove':
     case 'restore':
@@ -118,7 +153,7 @@ async function run(argv: string[], config: Config): Promise<number> {
         args: rest,
         options: { limit: { type: 'string' }, action: { type: 'string' }, json: { type: 'boolean', default: false } },
       });
-      const actions = ['import', 'remove', 'restore', 'verify', 'unverify'] as const;
+      const actions = ['import', 'import-jobs', 'remove', 'restore', 'verify', 'unverify'] as const;
       const action = actions.find((a) => a === values.action);
       if (values.action !== undefined && !action) throw new UsageError(`--action must be one of ${actions.join(', ')}`);
       const limit = positiveInt('limit', values.limit) ?? 100;

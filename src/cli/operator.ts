@@ -1,8 +1,8 @@
-// The operator's commands on stored reviews: `status`, `remove`, `restore`, `verify`, `unverify` and `log`, each
+// The operator's commands on stored reviews: `status`, `unmatched`, `remove`, `restore`, `verify`, `unverify` and `log`, each
 // with `--json`. Exit codes: 0 done, 1 refused (nothing changed).
 import type { Decision } from '../store/operator-store.js';
 import type { OperatorAction } from '../store/operator-log.js';
-import type { Store } from '../store/types.js';
+import type { Store, UnmatchedReview } from '../store/types.js';
 import { formatTable } from './table.js';
 
 const write = (text: string) => process.stdout.write(text);
@@ -71,6 +71,53 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
   return 0;
 }
 
+const WHY: Record<UnmatchedReview['state'], string> = {
+  none: 'no completed job of this customer within the window yet',
+  ambiguous: 'two or more completed jobs fit',
+  anonymous: 'the platform shows the reviewer anonymously: only a job reference can match it',
+  unnamed: 'the reviewer gives no first name and last initial: only a job reference can match it',
+};
+
+/** `reviews unmatched`: the reviews waiting for a job, those two or more fit first, with the jobs' dates only. */
+export async function showUnmatched(store: Store, options: { json: boolean; limit: number }): Promise<number> {
+  const { reviews, total } = await store.ledger.unmatched(options.limit);
+  if (options.json) {
+    json({ total, reviews: reviews.map((r) => ({ ...r, why: WHY[r.state] })) });
+    return 0;
+  }
+  if (!reviews.length) {
+    write('no review waits for a job\n');
+    return 0;
+  }
+  const rows = reviews.map((r) => [r.id, r.date, r.source ?? 'own', r.state === 'ambiguous' ? `${WHY.ambiguous}: completed ${r.candidates.join(', ')}` : WHY[r.state]]);
+  write(formatTable(['review', 'date', 'source', 'why'], rows));
+  if (total > reviews.length) write(`… ${n(total - reviews.length)} more (--limit N shows more)\n`);
+  write(`${n(total)} reviews wait; \`reviews verify <id> --reason R\` decides one the ledger cannot (a job paid in cash)\n`);
+  return 0;
+}
+
+/** `reviews status <id>`: one review's state and why. */
+export async function showReview(store: Store, id: string, options: { json: boolean }): Promise<number> {
+  const review = await store.operator.find(id);
+  if (!review) {
+    if (options.json) json({ ok: false, error: 'not-found', message: `no review "${id}" is stored` });
+    else process.stderr.write(`no review "${id}" is stored\n`);
+    return 1;
+  }
+  if (options.json) {
+    json(review);
+    return 0;
+  }
+  const lines = [`${review.id} (${review.source ?? 'own'}, ${review.date}): ${review.state}`];
+  if (review.verification) lines.push(`verified: ${review.verification.method}, ${review.verification.date}${review.decided ? ' (the operator decided)' : ''}`);
+  else lines.push(`not verified${review.decided ? ' (the operator decided: unverify)' : review.match && review.match.state !== 'matched' ? `: ${WHY[review.match.state]}` : ''}`);
+  if (review.match?.state === 'ambiguous') lines.push(`jobs that fit: completed ${review.match.candidates.join(', ')}`);
+  if (review.removed) lines.push(`removed ${review.removed.at}${review.removed.reason ? `: ${review.removed.reason}` : ''}`);
+  if (review.withdrawnAt) lines.push(`withdrawn by its platform ${review.withdrawnAt}`);
+  write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
 export async function showLog(store: Store, options: { json: boolean; limit: number; action?: OperatorAction }): Promise<number> {
   const entries = await store.operator.log(options.limit, options.action);
   if (options.json) {
@@ -81,15 +128,19 @@ export async function showLog(store: Store, options: { json: boolean; limit: num
     write('no operator changes logged\n');
     return 0;
   }
-  const rows = entries.map((e) => [e.at, e.action, e.reviewId ?? describeImport(e.details), e.reason ?? '']);
+  const rows = entries.map((e) => [e.at, e.action, e.reviewId ?? describeImport(e.action, e.details), e.reason ?? '']);
   write(formatTable(['at', 'action', 'what', 'reason'], rows));
   return 0;
 }
 
-function describeImport(details: Record<string, unknown> | undefined): string {
+function describeImport(action: OperatorAction, details: Record<string, unknown> | undefined): string {
   if (!details) return '';
   const files = Array.isArray(details.files) ? details.files.join(', ') : '';
   const count = (key: string) => (typeof details[key] === 'number' ? n(details[key] as number) : '0');
+  if (action === 'import-jobs') {
+    const m = (details.match ?? {}) as Record<string, unknown>;
+    return `jobs from ${String(details.source ?? 'own')}: ${files} (added ${count('added')}, updated ${count('updated')}; ${String(m.verified ?? 0)} reviews newly verified, ${String(m.unverified ?? 0)} no longer)`;
+  }
   const verified = details.verified === true ? ', --verified' : '';
   return `${String(details.source ?? 'own')}${verified}: ${files} (added ${count('added')}, updated ${count('updated')}, removed ${count('removed')}, withdrawn ${count('withdrawn')})`;
 }

@@ -59,7 +59,34 @@ export function detectFormat(path: string, start: string): ImportFormat {
   return 'csv';
 }
 
-export async function openImportSource(file: string): Promise<ImportSource> {
+/**
+ * What a file of one of the service's own formats holds: the JSON document's list (and the object beside it, if
+ * any), the CSV columns and how a row becomes a record.
+ */
+export interface OwnLayout {
+  listKey: string;
+  headKey?: string;
+  /** What the JSON document was expected to be, for the message when it is not. */
+  expected: string;
+  columns: readonly string[];
+  csvRecord: (row: Record<string, string>) => Record<string, unknown>;
+}
+
+/** The reviews import format. */
+export const REVIEWS_LAYOUT: OwnLayout = {
+  listKey: 'reviews',
+  headKey: 'business',
+  expected: 'expected an object { "business"?: {...}, "reviews": [...] } or an array of reviews',
+  columns: CSV_COLUMNS,
+  csvRecord: csvToRecord,
+};
+
+/** A `;`-separated CSV cell as a list (empty items dropped). */
+export const csvList = (v: string | undefined): string[] => (v ?? '').split(';').map((s) => s.trim()).filter(Boolean);
+/** A CSV cell, or undefined when it is empty or missing. */
+export const csvOptional = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
+
+export async function openImportSource(file: string, layout: OwnLayout = REVIEWS_LAYOUT): Promise<ImportSource> {
   const { size } = await stat(file);
   const handle = await open(file);
   let start: string;
@@ -72,7 +99,7 @@ export async function openImportSource(file: string): Promise<ImportSource> {
   }
   const format = detectFormat(file, start);
   const stream = createReadStream(file, { highWaterMark: 1 << 16 });
-  const items = format === 'csv' ? csvItems(stream) : format === 'ndjson' ? ndjsonItems(stream) : jsonItems(stream);
+  const items = format === 'csv' ? csvItems(stream, layout) : format === 'ndjson' ? ndjsonItems(stream) : jsonItems(stream, layout);
   return { format, size, bytesRead: () => stream.bytesRead, items };
 }
 
@@ -119,7 +146,7 @@ async function* ndjsonItems(stream: AsyncIterable<Buffer>): AsyncGenerator<Sourc
   if (records.length) yield { kind: 'records', records };
 }
 
-async function* csvItems(stream: ReadStream): AsyncGenerator<SourceItem> {
+async function* csvItems(stream: ReadStream, layout: OwnLayout): AsyncGenerator<SourceItem> {
   const problems: SourceItem[] = [];
   const parser = csvParser({
     bom: true,
@@ -127,9 +154,9 @@ async function* csvItems(stream: ReadStream): AsyncGenerator<SourceItem> {
     info: true,
     trim: false,
     columns: (header: string[]) => {
-      const unknown = header.filter((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
+      const unknown = header.filter((c) => !layout.columns.includes(c));
       if (unknown.length) {
-        problems.push({ kind: 'problem', location: 'header', field: unknown.join(', '), reason: `unknown column; expected ${CSV_COLUMNS.join(',')}` });
+        problems.push({ kind: 'problem', location: 'header', field: unknown.join(', '), reason: `unknown column; expected ${layout.columns.join(',')}` });
       }
       return header;
     },
@@ -140,7 +167,7 @@ async function* csvItems(stream: ReadStream): AsyncGenerator<SourceItem> {
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       yield* problems.splice(0);
-      records.push({ location: `line ${info.lines}`, value: csvToRecord(record) });
+      records.push({ location: `line ${info.lines}`, value: layout.csvRecord(record) });
       if (records.length >= BATCH) {
         yield { kind: 'records', records };
         records = [];
@@ -157,8 +184,8 @@ async function* csvItems(stream: ReadStream): AsyncGenerator<SourceItem> {
 }
 
 function csvToRecord(row: Record<string, string>): Record<string, unknown> {
-  const list = (v: string | undefined) => (v ?? '').split(';').map((s) => s.trim()).filter(Boolean);
-  const optional = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+  const list = csvList;
+  const optional = csvOptional;
   const rating = optional(row.rating);
   const verified = (row.verified ?? '').trim().toLowerCase();
   const record: Record<string, unknown> = {
@@ -183,8 +210,8 @@ function csvToRecord(row: Record<string, string>): Record<string, unknown> {
   return record;
 }
 
-async function* jsonItems(stream: AsyncIterable<Buffer>): AsyncGenerator<SourceItem> {
-  const splitter = new JsonDocumentSplitter();
+async function* jsonItems(stream: AsyncIterable<Buffer>, layout: OwnLayout): AsyncGenerator<SourceItem> {
+  const splitter = new JsonDocumentSplitter(layout);
   for await (const chunk of textOf(stream)) {
     splitter.push(chunk);
     if (splitter.failed || splitter.pending() >= BATCH) yield* splitter.take();
@@ -193,8 +220,6 @@ async function* jsonItems(stream: AsyncIterable<Buffer>): AsyncGenerator<SourceI
   splitter.end();
   yield* splitter.take();
 }
-
-const EXPECTED_DOCUMENT = 'expected an object { "business"?: {...}, "reviews": [...] } or an array of reviews';
 
 /**
  * Cuts a JSON document `{ "business": {...}, "reviews": [...] }` (or a bare array of reviews) into its business
@@ -222,6 +247,8 @@ export class JsonDocumentSplitter {
   private escaped = false;
   private scalar = false;
   private startLine = 1;
+
+  constructor(private readonly layout: Pick<OwnLayout, 'listKey' | 'headKey' | 'expected'> = REVIEWS_LAYOUT) {}
 
   pending(): number {
     return this.records.length;
@@ -257,7 +284,7 @@ export class JsonDocumentSplitter {
     }
     if (this.state === 'start') this.fail('the document', 'the file is empty');
     else if (this.state !== 'done') this.fail(`line ${this.line}`, 'unexpected end of the document');
-    else if (!this.rootArray && !this.keys.has('reviews')) this.problem('the document', 'reviews', EXPECTED_DOCUMENT);
+    else if (!this.rootArray && !this.keys.has(this.layout.listKey)) this.problem('the document', this.layout.listKey, this.layout.expected);
   }
 
   /** Handles one character outside any value; answers where to go on. */
@@ -270,7 +297,7 @@ export class JsonDocumentSplitter {
           this.rootArray = true;
           this.state = 'element';
         } else {
-          this.problem('the document', 'reviews', EXPECTED_DOCUMENT);
+          this.problem('the document', this.layout.listKey, this.layout.expected);
           this.failed = true;
         }
         return i + 1;
@@ -284,7 +311,7 @@ export class JsonDocumentSplitter {
         else this.unexpected(ch);
         return i + 1;
       case 'value':
-        if (this.key === 'reviews' && ch === '[') {
+        if (this.key === this.layout.listKey && ch === '[') {
           this.state = 'element';
           return i + 1;
         }
@@ -391,14 +418,14 @@ export class JsonDocumentSplitter {
       if (this.keys.has(this.key)) this.problem('the document', this.key, 'given twice');
       this.keys.add(this.key);
     } else if (what === 'element') {
-      this.records.push({ location: `reviews[${this.index++}]`, value });
+      this.records.push({ location: `${this.layout.listKey}[${this.index++}]`, value });
       this.state = 'after-element';
     } else {
       this.state = 'after-member';
-      if (this.key === 'business') {
+      if (this.key === this.layout.headKey) {
         this.flushRecords();
         this.items.push({ kind: 'business', value });
-      } else if (this.key === 'reviews') this.problem('the document', 'reviews', EXPECTED_DOCUMENT);
+      } else if (this.key === this.layout.listKey) this.problem('the document', this.key, this.layout.expected);
       else this.problem('the document', this.key, 'unknown field');
     }
   }

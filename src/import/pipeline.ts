@@ -8,6 +8,7 @@ import { OWN_FEED } from '../store/types.js';
 import type { Adapter } from './adapter.js';
 import { ImportReading, type ImportIssue, type ReadProgress } from './reading.js';
 import { SOURCE_NAMES, isRefusal, sourceNamed } from './sources.js';
+import { matcher } from './jobs/rule.js';
 
 export interface ImportRequest {
   files: string[];
@@ -21,6 +22,8 @@ export interface ImportRequest {
   verified: boolean;
   /** Import the valid records of files with invalid ones. */
   skipInvalid: boolean;
+  /** The verification rule's window (`VERIFY_WINDOW_DAYS`): the reviews imported are matched to the job ledger. */
+  windowDays: number;
 }
 
 export interface ImportEvents {
@@ -103,6 +106,7 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
         ...(business ? { business } : {}),
         ...(request.complete && source.complete ? { complete: source.complete } : {}),
         log: { files: request.files, source: source.name, ...(request.verified ? { verified: true } : {}) },
+        match: matcher(request.windowDays),
       },
       events.written,
     );

@@ -250,8 +250,8 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       const data = await this.store.readPublished();
       return { ...data, reviews: this.reviews.apply({ reset: true, upsert: [...data.reviews], remove: [] }) };
     }
-    const { version, business, delta } = await this.store.readChanges(latest.version.revision, this.reviews.ids);
-    return { version, business, reviews: this.reviews.apply(delta) };
+    const { version, business, verification, delta } = await this.store.readChanges(latest.version.revision, this.reviews.ids);
+    return { version, business, verification, reviews: this.reviews.apply(delta) };
   }
 
   /** At start: the newest document any process stored, else the pending one. */

@@ -54,8 +54,8 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'ReviewsDataset',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: (data, _links, _self, pause) => renderReviewsDataset(data.business, data.reviews, pause),
-    adopt: (data, body, pause) => adoptReviewsDataset(data.business, data.reviews, body, pause),
+    render: (data, _links, _self, pause) => renderReviewsDataset(data, data.reviews, pause),
+    adopt: (data, body, pause) => adoptReviewsDataset(data, data.reviews, body, pause),
     schema: ReviewsDataset,
   },
   {
@@ -82,7 +82,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'JsonFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: async (data, links, self) => Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews)), 'utf8'),
+    render: async (data, links, self) => Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews, data.verification)), 'utf8'),
     schema: JsonFeedDocument,
   },
   {
@@ -95,7 +95,7 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'AtomFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: async (data, links, self) => Buffer.from(atomFeed(links, self, data.business, data.reviews, data.version.publishedAt), 'utf8'),
+    render: async (data, links, self) => Buffer.from(atomFeed(links, self, data.business, data.reviews, data.version.publishedAt, data.verification), 'utf8'),
     schema: null,
   },
 ];

@@ -1,7 +1,8 @@
 // Renders the published documents (reviews dataset, JSON Feed 1.1, Atom feed) from the published data; pure and deterministic.
 import { permalink, ROUTES, type Links } from './links.js';
 import { meanRating } from './rating.js';
-import type { PublishedReview } from './published.js';
+import type { PublishedData, PublishedReview } from './published.js';
+import { NO_COUNTS, ruleSentence, verificationSummary, type VerificationCounts } from './verification.js';
 import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
 import { endOfString, entryLength, entryOf, isEncoded, setEntry, toPublic } from './encoded-reviews.js';
 
@@ -23,8 +24,11 @@ export function aggregateRating(reviews: readonly PublishedReview[]): AggregateR
   };
 }
 
-export function reviewsDataset(business: Business | null, reviews: readonly PublishedReview[]): ReviewsDataset {
-  return { business, aggregateRating: aggregateRating(reviews), reviews: reviews.map(toPublic) };
+/** What a reviews dataset says before its reviews: the business and the verification figures. */
+export type DatasetHead = Pick<PublishedData, 'business' | 'verification'>;
+
+export function reviewsDataset(head: DatasetHead, reviews: readonly PublishedReview[]): ReviewsDataset {
+  return { business: head.business, aggregateRating: aggregateRating(reviews), verification: verificationSummary(head.verification), reviews: reviews.map(toPublic) };
 }
 
 const COMMA = Buffer.from(',');
@@ -72,12 +76,12 @@ export function reviewsJson(reviews: readonly PublishedReview[]): Buffer[] {
  * The bytes of `JSON.stringify(reviewsDataset(business, reviews))`. New reviews are encoded SLICE at a time with
  * `pause` awaited between slices, so a server answers requests meanwhile (330,000 new reviews are 150 MB of JSON).
  */
-export async function renderReviewsDataset(business: Business | null, reviews: readonly PublishedReview[], pause: () => Promise<void> = async () => undefined): Promise<Buffer> {
+export async function renderReviewsDataset(head: DatasetHead, reviews: readonly PublishedReview[], pause: () => Promise<void> = async () => undefined): Promise<Buffer> {
   for (let from = 0; from < reviews.length; from += SLICE) {
     encodeNew(reviews.slice(from, from + SLICE));
     await pause();
   }
-  const opening = datasetOpening(business, reviews);
+  const opening = datasetOpening(head, reviews);
   let size = opening.length + Math.max(0, reviews.length - 1) * COMMA.length + 2;
   for (const review of reviews) size += entryLength(review)!;
   // Copied in slices too; each review's entry becomes a view of its bytes in the body, and the block it was in can go.
@@ -96,8 +100,8 @@ export async function renderReviewsDataset(business: Business | null, reviews: r
 }
 
 /** The bytes before the reviews array of a dataset: `{"business":…,"aggregateRating":…,"reviews":[`. */
-function datasetOpening(business: Business | null, reviews: readonly PublishedReview[]): Buffer {
-  const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews) } satisfies Omit<ReviewsDataset, 'reviews'>);
+function datasetOpening({ business, verification }: DatasetHead, reviews: readonly PublishedReview[]): Buffer {
+  const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews), verification: verificationSummary(verification) } satisfies Omit<ReviewsDataset, 'reviews'>);
   return Buffer.from(`${head.slice(0, -1)},"reviews":[`, 'utf8');
 }
 
@@ -107,8 +111,8 @@ function datasetOpening(business: Business | null, reviews: readonly PublishedRe
  * Returns false, taking nothing, when the bytes do not have the layout of this data's dataset (an entry too many or
  * too few); the caller renders then.
  */
-export async function adoptReviewsDataset(business: Business | null, reviews: readonly PublishedReview[], body: Buffer, pause: () => Promise<void> = async () => undefined): Promise<boolean> {
-  const opening = datasetOpening(business, reviews);
+export async function adoptReviewsDataset(head: DatasetHead, reviews: readonly PublishedReview[], body: Buffer, pause: () => Promise<void> = async () => undefined): Promise<boolean> {
+  const opening = datasetOpening(head, reviews);
   if (body.length < opening.length + 2 || !body.subarray(0, opening.length).equals(opening)) return false;
   // Where each entry lies, as numbers: a view per review held across the pauses would outlive them as garbage.
   const starts = new Int32Array(reviews.length);
@@ -180,13 +184,18 @@ function itemTags(business: Business | null, review: Review): string[] {
 
 const startOfDay = (date: string) => `${date}T00:00:00Z`;
 
-export function jsonFeed(links: Links, selfUrl: string, business: Business | null, reviews: readonly PublishedReview[]): JsonFeedDocument {
+/** Both feeds' description: what they hold, and the verification rule every review of them met. */
+function feedDescription(business: Business | null, verification: VerificationCounts): string {
+  return `The ${FEED_SIZE} newest verified customer reviews${business ? ` of ${business.name}` : ''}. ${ruleSentence(verification.windowDays)}`;
+}
+
+export function jsonFeed(links: Links, selfUrl: string, business: Business | null, reviews: readonly PublishedReview[], verification: VerificationCounts = NO_COUNTS): JsonFeedDocument {
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: feedTitle(business),
     home_page_url: `${links.baseUrl}/`,
     feed_url: selfUrl,
-    description: `The ${FEED_SIZE} newest verified customer reviews${business ? ` of ${business.name}` : ''}.`,
+    description: feedDescription(business, verification),
     language: 'en',
     hubs: [{ type: 'WebSub', url: `${links.baseUrl}${ROUTES.hub}` }],
     items: reviews.slice(0, FEED_SIZE).map((r) => ({
@@ -231,6 +240,7 @@ export function atomFeed(
   business: Business | null,
   reviews: readonly PublishedReview[],
   publishedAt: string | null,
+  verification: VerificationCounts = NO_COUNTS,
 ): string {
   const b = links.baseUrl;
   const included = reviews.slice(0, FEED_SIZE);
@@ -256,6 +266,7 @@ export function atomFeed(
     '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
     `  <id>${xmlText(selfUrl)}</id>`,
     `  <title type="text">${xmlText(feedTitle(business))}</title>`,
+    `  <subtitle type="text">${xmlText(feedDescription(business, verification))}</subtitle>`,
     `  <updated>${updated ?? publishedAt ?? '1970-01-01T00:00:00.000Z'}</updated>`,
     `  <link rel="self" type="application/atom+xml" href="${xmlAttribute(selfUrl)}"/>`,
     `  <link rel="hub" href="${xmlAttribute(`${b}${ROUTES.hub}`)}"/>`,

@@ -1,5 +1,6 @@
 // The published data of one version: what the service shows, as read from the store in one transaction.
 import type { Business, ImportedReview, Review } from './schemas.js';
+import type { VerificationCounts } from './verification.js';
 import { detectLanguage } from './language.js';
 
 /** A published review plus the time its stored record last changed (Atom's <updated>). */
@@ -19,6 +20,8 @@ export interface DataVersion {
 export interface PublishedData {
   version: DataVersion;
   business: Business | null;
+  /** How many reviews were received and published, by source: what the published verification summary says. */
+  verification: VerificationCounts;
   /** Verified reviews only, newest first (date descending, then id descending). */
   reviews: readonly PublishedReview[];
 }
@@ -34,6 +37,6 @@ export function compareNewestFirst(a: { date: string; id: string }, b: { date: s
  * on the day of `updatedAt` unless `verifiedOn` says otherwise); its language detected when the record gives none.
  */
 export function publishedFrom(review: ImportedReview, updatedAt: string, verifiedOn = updatedAt.slice(0, 10)): PublishedReview {
-  const { verified: _verified, language, ...fields } = review;
+  const { verified: _verified, language, reference: _reference, ...fields } = review;
   return { ...fields, language: language ?? detectLanguage(review.text), verification: { method: 'operator', date: verifiedOn }, updatedAt };
 }

@@ -108,8 +108,18 @@ export const VerificationMethod = z
       "the operator's word (`operator`), or the platform's own verification (`platform`)",
   );
 
+export const MentionFromJob = z.enum(['technicians', 'services', 'serviceArea']);
+export type MentionFromJob = z.infer<typeof MentionFromJob>;
+
 export const Verification = z
-  .object({ method: VerificationMethod, date: IsoDate.describe('When the review was verified (the business\'s local date)') })
+  .object({
+    method: VerificationMethod,
+    date: IsoDate.describe('When the review was verified (the business\'s local date)'),
+    fromJob: z
+      .array(MentionFromJob)
+      .optional()
+      .describe('The mentions the review takes from the completed job it matched, where it names none itself (the others come from the review)'),
+  })
   .strict();
 
 const reviewFields = {
@@ -141,7 +151,12 @@ export const Review = z
  * operator's word). A record without `language` has it detected from its text.
  */
 export const ImportedReview = z
-  .object({ ...reviewFields, language: LanguageTag.optional(), verified: z.boolean().default(false) })
+  .object({
+    ...reviewFields,
+    language: LanguageTag.optional(),
+    verified: z.boolean().default(false),
+    reference: z.string().min(1).max(200).optional().describe('A job id the review carries, matched against the job ledger; private, never published'),
+  })
   .strict();
 
 export const RatingDistribution = z
@@ -158,8 +173,23 @@ export const AggregateRating = z
   })
   .strict();
 
+const Count = z.number().int().min(0);
+
+export const VerificationSummary = z
+  .object({
+    rule: z.string().describe('The verification rule, in one sentence: the home page, both feeds and MCP `get_business` state the same'),
+    received: Count.describe('Reviews the business received (on every platform and in its own records), not withdrawn by their platform'),
+    published: Count.describe('Verified reviews, all of which are published whatever their rating'),
+    unmatched: Count.describe('Reviews waiting for a completed job to match, or that two or more jobs fit'),
+    removed: Count.describe('Reviews taken out of every output at the request of their author'),
+    bySource: z
+      .record(z.string(), z.object({ received: Count, published: Count }).strict())
+      .describe('The same by the platform a review was written on (`own` for the business\'s own records)'),
+  })
+  .strict();
+
 export const ReviewsDataset = z
-  .object({ business: Business.nullable(), aggregateRating: AggregateRating, reviews: z.array(Review) })
+  .object({ business: Business.nullable(), aggregateRating: AggregateRating, verification: VerificationSummary, reviews: z.array(Review) })
   .strict();
 
 export type IsoDate = z.infer<typeof IsoDate>;
@@ -169,6 +199,7 @@ export type Technician = z.infer<typeof Technician>;
 export type Business = z.infer<typeof Business>;
 export type Review = z.infer<typeof Review>;
 export type ImportedReview = z.infer<typeof ImportedReview>;
+export type VerificationSummary = z.infer<typeof VerificationSummary>;
 export type Translation = z.infer<typeof Translation>;
 export type Verification = z.infer<typeof Verification>;
 export type VerificationMethod = z.infer<typeof VerificationMethod>;

@@ -8,10 +8,12 @@ import type { Business, ImportedReview } from '../reviews/schemas.js';
 import type { DataVersion } from '../reviews/published.js';
 import { localDate } from '../reviews/dates.js';
 import { detectLanguage } from '../reviews/language.js';
-import { OWN_FEED, type ApplyOptions, type CompleteScope, type Duplicate, type ImportProgress, type ImportStaging, type ImportSummary, type LocatedReview, type StagedReview } from './types.js';
+import { OWN_FEED, type MatchSummary, type ApplyOptions, type CompleteScope, type Duplicate, type ImportProgress, type ImportStaging, type ImportSummary, type LocatedReview, type StagedReview } from './types.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
 import { writeLog, type OperatorLogRow } from './operator-log.js';
+import { keyedHash, normalReference } from './ledger-hash.js';
+import { runMatch } from './matching.js';
 
 /** The columns an import writes from a review; the rest (times, revision, state) are the store's own. */
 export interface ReviewContent {
@@ -52,6 +54,16 @@ export interface ReviewRow extends ReviewContent {
   updated_at: string;
   /** The store revision that last wrote the row. */
   revision: number;
+  /** What the verification rule reads of the author (`robert s`); null when the name lacks a first name or last initial. */
+  name_key: string | null;
+  /** What the last matching run found: `matched`, `ambiguous`, `none`; null where the ledger does not decide. */
+  match_state: string | null;
+  /** The completion dates of the jobs that fit an ambiguous match (JSON). */
+  match_candidates: string | null;
+  /** What a matched review takes from its job where it names none itself (JSON lists, a city). */
+  job_technicians: string | null;
+  job_services: string | null;
+  job_area: string | null;
 }
 
 type StagingTables = {
@@ -77,17 +89,19 @@ const CONTENT_COLUMNS = [
 /** Columns an import rewrites on a changed review; verification and the feed's bookkeeping are decided apart. */
 const REWRITTEN = CONTENT_COLUMNS.filter((c) => c !== 'id' && c !== 'verification_method');
 
-function canonicalRecord(r: StagedReview): string {
+function canonicalRecord(r: StagedReview, reference: string | null): string {
   // Fixed key order, so the hash says "same content" regardless of how the file ordered its fields. The feed and
   // the upstream time are not content: one review re-served by another tool, or touched upstream, is unchanged.
   return JSON.stringify([
     r.id, r.date, r.rating, r.text, r.author, r.technicians, r.services, r.serviceArea ?? null,
     r.source ?? null, r.title ?? null, r.response?.date ?? null, r.response?.text ?? null, r.verification,
-    r.language, r.translation?.language ?? null, r.translation?.text ?? null, r.anonymous ?? false, r.reference ?? null,
+    r.language, r.translation?.language ?? null, r.translation?.text ?? null, r.anonymous ?? false, reference,
   ]);
 }
 
-function toContent(r: StagedReview): ReviewContent {
+/** The review's columns; its reference (a job's id, private) is kept only as the ledger's keyed hash of it. */
+function toContent(r: StagedReview, hashKey: string): ReviewContent {
+  const reference = r.reference ? keyedHash(hashKey, normalReference(r.reference)) : null;
   return {
     id: r.id,
     date: r.date,
@@ -108,8 +122,8 @@ function toContent(r: StagedReview): ReviewContent {
     feed: r.feed,
     upstream_updated_at: r.upstreamUpdatedAt ?? null,
     author_anonymous: r.anonymous ? 1 : 0,
-    reference: r.reference ?? null,
-    content_hash: createHash('sha256').update(canonicalRecord(r)).digest('base64url'),
+    reference,
+    content_hash: createHash('sha256').update(canonicalRecord(r, reference)).digest('base64url'),
   };
 }
 
@@ -146,7 +160,7 @@ export async function withImportStaging<DB, T>(db: Kysely<DB>, work: (staging: I
       content_hash text NOT NULL)`.execute(conn);
     await sql`CREATE TEMPORARY TABLE import_retained (id text PRIMARY KEY)`.execute(conn);
     try {
-      return await work(new Staging(conn));
+      return await work(new Staging(conn, await ledgerKey(conn)));
     } finally {
       await dropTables(conn);
     }
@@ -161,7 +175,10 @@ async function dropTables(conn: Kysely<StagingTables>): Promise<void> {
 class Staging implements ImportStaging {
   private seq = 0;
 
-  constructor(private readonly conn: Kysely<StagingTables>) {}
+  constructor(
+    private readonly conn: Kysely<StagingTables>,
+    private readonly hashKey: string,
+  ) {}
 
   async add(reviews: LocatedReview[]): Promise<Duplicate[]> {
     const duplicates: Duplicate[] = [];
@@ -176,7 +193,7 @@ class Staging implements ImportStaging {
         if (seen !== undefined) duplicates.push({ id: review.id, location, first: seen });
         else {
           first.set(review.id, location);
-          rows.push({ seq: ++this.seq, location, ...toContent(review) });
+          rows.push({ seq: ++this.seq, location, ...toContent(review, this.hashKey) });
         }
       }
       if (rows.length) await this.conn.insertInto('import_staging').values(rows).execute();
@@ -233,7 +250,8 @@ const REPLACED = sql`feed = ${OWN_FEED} AND removed_at IS NULL AND ${ABSENT}`;
  * outright (the operator's word for each record); a platform's import only adds one, never takes one away.
  */
 const NEW_METHOD = sql<string | null>`(CASE WHEN reviews.verification_locked = 1 THEN reviews.verification_method
-  WHEN excluded.feed = ${OWN_FEED} THEN excluded.verification_method
+  WHEN excluded.feed = ${OWN_FEED} THEN coalesce(excluded.verification_method,
+    CASE WHEN reviews.verification_method IN ('job', 'reference') THEN reviews.verification_method END)
   ELSE coalesce(reviews.verification_method, excluded.verification_method) END)`;
 
 /** The reviews a `--complete` import speaks for: those with its id prefix, or those that arrived through its feed. */
@@ -262,14 +280,15 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
   const updated = Number(counts.updated ?? 0);
   const keptRemoved = Number(counts.kept ?? 0);
   const olderIgnored = Number(counts.older ?? 0);
-  let publishedChanged = Number(counts.published ?? 0) === 1;
+  // New reviews change how many the business received, which is published data too.
+  let publishedChanged = Number(counts.published ?? 0) === 1 || added > 0;
 
   let removed = 0;
   if (options.replace) {
     const absent = await sql<{ n: number; published: number | null }>`
       SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${REPLACED}`.execute(trx);
     removed = Number(absent.rows[0]!.n);
-    if (Number(absent.rows[0]!.published ?? 0) === 1) publishedChanged = true;
+    if (removed > 0) publishedChanged = true;
   }
 
   const businessChanged = options.business ? await writeBusiness(trx, options.business, now) : false;
@@ -322,11 +341,21 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
     const gone = sql`${inScope(options.complete)} AND withdrawn_at IS NULL AND removed_at IS NULL AND ${ABSENT}`;
     const absent = await sql<{ n: number; published: number | null }>`SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${gone}`.execute(trx);
     withdrawn = Number(absent.rows[0]!.n);
-    if (Number(absent.rows[0]!.published ?? 0) === 1) publishedChanged = true;
+    if (withdrawn > 0) publishedChanged = true;
     if (withdrawn) await sql`UPDATE reviews SET withdrawn_at = ${now}, published = 0, updated_at = ${now}, revision = ${revision} WHERE ${gone}`.execute(trx);
   }
 
-  if (total + withdrawn > 0 || businessChanged) {
+  // The reviews this import wrote meet the ledger before it commits: one that waited for its job is published now.
+  let matched: MatchSummary | undefined;
+  let matchChanged = 0;
+  if (options.match) {
+    const run = await runMatch(trx, options.match, { kind: 'revision', revision }, { revision, now, today });
+    matched = run.summary;
+    matchChanged = run.changed;
+    if (run.publishedChanged) publishedChanged = true;
+  }
+
+  if (total + withdrawn + matchChanged > 0 || businessChanged) {
     await trx
       .updateTable('store_state')
       .set((eb) => ({
@@ -340,7 +369,7 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
 
   const states = await countStates(trx);
   const unchanged = lastSeq === 0 ? 0 : Number((await trx.selectFrom('import_staging').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) - added - updated - keptRemoved - olderIgnored;
-  const summary = { added, updated, unchanged, removed, withdrawn, keptRemoved, olderIgnored, businessChanged, stored: states };
+  const summary = { added, updated, unchanged, removed, withdrawn, keptRemoved, olderIgnored, businessChanged, stored: states, ...(matched ? { match: matched } : {}) };
   await writeLog(trx, { at: now, action: 'import', details: { ...options.log, ...summary, stored: undefined } });
   // PostgreSQL plans a query from the table's statistics, which only ANALYZE makes (autovacuum runs it up to a minute
   // after a large change). Without them, reading the published reviews a page at a time sorted every row left at
@@ -360,6 +389,13 @@ async function countStates(db: Kysely<StagingTables>): Promise<ImportSummary['st
   const { rows } = await sql<{ state: string; n: number }>`SELECT ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1`.execute(db);
   const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
   return { verified: count('published'), unverified: count('unpublished'), removed: count('removed'), withdrawn: count('withdrawn') };
+}
+
+/** The store's key of the ledger's hashes (made by its migration). */
+export async function ledgerKey(db: QueryExecutorProvider): Promise<string> {
+  const { rows } = await sql<{ hash_key: string }>`SELECT hash_key FROM ledger_state WHERE id = 1`.execute(db);
+  if (!rows[0]) throw new Error('the store has no ledger key: were its migrations applied?');
+  return rows[0].hash_key;
 }
 
 /** The stored business's time zone (IANA), if it has one: the calendar of review and verification dates. */

@@ -1,8 +1,9 @@
 // The Store over Kysely: the same queries serve SQLite and PostgreSQL; engines differ only in how they connect.
 import type { Kysely } from 'kysely';
-import { Business, type VerificationMethod } from '../reviews/schemas.js';
+import { Business, type MentionFromJob, type VerificationMethod } from '../reviews/schemas.js';
 import { readVersion, stagedFromOwn, withImportStaging, type ReviewRow } from './import-staging.js';
 import { OperatorStore } from './operator-store.js';
+import { KyselyLedgerStore } from './job-ledger.js';
 import { loadLanguageDetector } from '../reviews/language.js';
 import type { OperatorLogRow } from './operator-log.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
@@ -13,6 +14,7 @@ import { StoredReview } from '../reviews/encoded-reviews.js';
 import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inSnapshot, inTransaction } from './transaction.js';
 import { notifyChange } from './engine.js';
+import { readVerificationCounts } from './verification-counts.js';
 
 export interface Database extends WebSubTables, InsightsTables, RenderingsTables {
   store_state: { id: number; revision: number; published_at: string | null };
@@ -29,7 +31,7 @@ const READ_PAGE = 2000;
 const PUBLISHED_COLUMNS = [
   'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
   'response_date', 'response_text', 'language', 'translation_language', 'translation_text', 'verification_method',
-  'verification_date', 'published', 'updated_at',
+  'verification_date', 'published', 'updated_at', 'job_technicians', 'job_services', 'job_area',
 ] as const;
 
 type PublishedRow = Pick<ReviewRow, (typeof PUBLISHED_COLUMNS)[number]>;
@@ -58,19 +60,33 @@ class ReviewReader {
   }
 
   review(row: PublishedRow): PublishedReview {
+    // A review matched to a job takes the job's technicians, services and area where it names none itself.
+    const fromJob: MentionFromJob[] = [];
+    const take = (own: string, job: string | null, field: MentionFromJob) => {
+      if (job === null || own !== '[]' || job === '[]') return own;
+      fromJob.push(field);
+      return job;
+    };
+    const technicians = take(row.technicians, row.job_technicians, 'technicians');
+    const services = take(row.services, row.job_services, 'services');
+    const serviceArea = row.service_area ?? (row.job_area !== null ? (fromJob.push('serviceArea'), row.job_area) : null);
     const fields: PublishedReview = {
       id: row.id,
       date: this.once(row.date),
       rating: row.rating,
       text: row.text,
       author: this.once(row.author),
-      technicians: this.list(row.technicians),
-      services: this.list(row.services),
+      technicians: this.list(technicians),
+      services: this.list(services),
       language: this.once(row.language),
-      verification: { method: (row.verification_method ?? 'operator') as VerificationMethod, date: this.once(row.verification_date ?? row.date) },
+      verification: {
+        method: (row.verification_method ?? 'operator') as VerificationMethod,
+        date: this.once(row.verification_date ?? row.date),
+        ...(fromJob.length ? { fromJob } : {}),
+      },
       updatedAt: this.once(row.updated_at),
     };
-    if (row.service_area !== null) fields.serviceArea = this.once(row.service_area);
+    if (serviceArea !== null) fields.serviceArea = this.once(serviceArea);
     if (row.source !== null) fields.source = this.once(row.source);
     if (row.title !== null) fields.title = row.title;
     if (row.response_date !== null && row.response_text !== null) {
@@ -88,6 +104,7 @@ export class KyselyStore implements Store {
   readonly insights: KyselyInsightsStore;
   readonly renderings: KyselyRenderingsStore;
   readonly operator: OperatorStore;
+  readonly ledger: KyselyLedgerStore;
 
   constructor(
     readonly engine: Store['engine'],
@@ -101,6 +118,7 @@ export class KyselyStore implements Store {
     this.insights = new KyselyInsightsStore(db as unknown as Kysely<InsightsTables>);
     this.renderings = new KyselyRenderingsStore(db as unknown as Kysely<RenderingsTables>);
     this.operator = new OperatorStore(db as never);
+    this.ledger = new KyselyLedgerStore(db as never);
   }
 
   currentVersion(): Promise<DataVersion> {
@@ -133,7 +151,7 @@ export class KyselyStore implements Store {
         if (page.length < READ_PAGE) break;
         last = page.at(-1);
       }
-      return { version: await readVersion(trx), business: await readBusiness(trx), reviews };
+      return { version: await readVersion(trx), business: await readBusiness(trx), verification: await readVerificationCounts(trx), reviews };
     });
   }
 
@@ -168,7 +186,7 @@ export class KyselyStore implements Store {
         const listed = new Set(remove);
         for (const id of known.keys()) if (!ids.has(id) && !listed.has(id)) remove.push(id);
       }
-      return { version: await readVersion(trx), business: await readBusiness(trx), delta: { reset: false, upsert, remove } };
+      return { version: await readVersion(trx), business: await readBusiness(trx), verification: await readVerificationCounts(trx), delta: { reset: false, upsert, remove } };
     });
   }
 

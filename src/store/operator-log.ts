@@ -11,7 +11,7 @@ export interface OperatorLogRow {
   details: string | null;
 }
 
-export type OperatorAction = 'import' | 'remove' | 'restore' | 'verify' | 'unverify';
+export type OperatorAction = 'import' | 'import-jobs' | 'remove' | 'restore' | 'verify' | 'unverify';
 
 export interface LogEntry {
   at: string;

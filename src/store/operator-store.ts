@@ -29,6 +29,8 @@ export interface ReviewStatus {
   decided: boolean;
   removed?: { at: string; reason: string | null };
   withdrawnAt?: string;
+  /** What the last matching run found where the ledger decides; ambiguous: the completion dates of the jobs that fit. */
+  match?: { state: 'matched' | 'none' | 'ambiguous' | 'anonymous' | 'unnamed'; candidates: string[] };
 }
 
 export type Decision = 'remove' | 'restore' | 'verify' | 'unverify';
@@ -67,7 +69,13 @@ function statusOf(row: ReviewRow): ReviewStatus {
     decided: row.verification_locked === 1,
     ...(row.removed_at !== null ? { removed: { at: row.removed_at, reason: row.removed_reason } } : {}),
     ...(row.withdrawn_at !== null ? { withdrawnAt: row.withdrawn_at } : {}),
+    ...(row.match_state !== null ? { match: { state: matchStateOf(row), candidates: row.match_candidates ? (JSON.parse(row.match_candidates) as string[]) : [] } } : {}),
   };
+}
+
+function matchStateOf(row: ReviewRow): NonNullable<ReviewStatus['match']>['state'] {
+  if (row.match_state === 'matched' || row.match_state === 'ambiguous') return row.match_state;
+  return row.author_anonymous === 1 ? 'anonymous' : row.name_key === null ? 'unnamed' : 'none';
 }
 
 export class OperatorStore {
@@ -94,7 +102,8 @@ export class OperatorStore {
         .set({ ...next, updated_at: now, revision: revision + 1 })
         .where('id', '=', id)
         .execute();
-      const publishedChanged = next.published !== row.published;
+      // A removal or restore moves the counts the verification summary publishes, whatever the review's state.
+      const publishedChanged = next.published !== row.published || decision === 'remove' || decision === 'restore';
       await trx
         .updateTable('store_state')
         .set({ revision: revision + 1, ...(publishedChanged ? { published_at: now } : {}) })

@@ -3,6 +3,7 @@ import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview, Translation, VerificationMethod } from '../reviews/schemas.js';
 import type { StoreChange } from './engine.js';
+import type { VerificationCounts } from '../reviews/verification.js';
 import type { OperatorStore } from './operator-store.js';
 
 /** The feed of the service's own import format (a platform's feed is its name: `google`, `podium`, …). */
@@ -60,12 +61,117 @@ export interface ApplyOptions {
   complete?: CompleteScope;
   /** What the operator log says of the import: its files and source. */
   log?: { files?: string[]; source?: string; verified?: boolean };
+  /** The verification rule: the reviews the import wrote are matched against the job ledger before it commits. */
+  match?: Matcher;
+}
+
+/** A review as the verification rule sees it: never its rating or its words. */
+export interface MatchReview {
+  id: string;
+  date: string;
+  /** Its author's first name and last initial, folded (`robert s`); null when the name lacks either. */
+  nameKey: string | null;
+  /** The keyed hash of a job reference it carries. */
+  reference: string | null;
+  anonymous: boolean;
+}
+
+/** A completed job as the rule sees it. */
+export interface MatchJob {
+  /** The job in the ledger (its source and keyed id hash): private, never published. */
+  key: string;
+  /** Its completion, the business's local date. */
+  date: string;
+  nameKey: string | null;
+  technicians: string[];
+  services: string[];
+  area: string | null;
+}
+
+export type MatchOutcome =
+  | { kind: 'matched'; method: 'job' | 'reference'; job: MatchJob }
+  /** Two or more jobs fit: not verified; the candidates' completion dates say why. */
+  | { kind: 'ambiguous'; dates: string[] }
+  | { kind: 'none' };
+
+/** The verification rule, handed to the store by the domain: the store finds the candidates, the rule decides. */
+export interface Matcher {
+  readonly windowDays: number;
+  nameKey(author: string): string | undefined;
+  /** `byReference`: the jobs the review's reference names; `byName`: the jobs of its name key (any date). */
+  decide(review: MatchReview, byReference: readonly MatchJob[], byName: readonly MatchJob[]): MatchOutcome;
+}
+
+/** What a matching run changed. */
+export interface MatchSummary {
+  /** Reviews the rule looked at. */
+  examined: number;
+  verified: number;
+  unverified: number;
+  /** Reviews whose technicians, services or area from their job changed. */
+  refilled: number;
+}
+
+/** A completed job as an import hands it to the store; the store hashes its id, aliases and contacts with its key. */
+export interface StagedJob {
+  id: string;
+  aliases: string[];
+  /** The business's local date of completion. */
+  date: string;
+  nameKey: string | null;
+  emails: string[];
+  phones: string[];
+  technicians: string[];
+  services: string[];
+  area: string | null;
+}
+
+export interface LocatedJob {
+  job: StagedJob;
+  location: string;
+}
+
+export interface JobImportSummary {
+  added: number;
+  updated: number;
+  unchanged: number;
+  match: MatchSummary;
+  /** What the ledger holds after the import. */
+  stored: { jobs: number };
+  version: DataVersion;
+}
+
+export interface JobStaging {
+  /** Stages jobs in file order; answers the locations of ids staged already (in this call or before). */
+  add(jobs: LocatedJob[]): Promise<{ location: string; first: string }[]>;
+  /** Applies the staged jobs and the rule's new verdicts in one transaction, with its line in the operator log. */
+  apply(options: { source: string; files: string[]; match: Matcher }, onProgress?: ImportProgress): Promise<JobImportSummary>;
+}
+
+/** A review that waits for its job, or that two or more jobs fit. */
+export interface UnmatchedReview {
+  id: string;
+  date: string;
+  source: string | null;
+  state: 'none' | 'ambiguous' | 'anonymous' | 'unnamed';
+  /** Completion dates of the jobs that fit (ambiguous only): never the jobs' customers or ids. */
+  candidates: string[];
+}
+
+/** The job ledger: completed jobs, and the reviews the rule could not verify. */
+export interface LedgerStore {
+  stageJobs<T>(work: (staging: JobStaging) => Promise<T>): Promise<T>;
+  /** Unpublished reviews the ledger could decide (not removed, withdrawn or decided by the operator), oldest first. */
+  unmatched(limit: number): Promise<{ reviews: UnmatchedReview[]; total: number }>;
+  /** Runs the rule over every review: after a change of the window, or on the operator's asking. */
+  matchAll(match: Matcher): Promise<MatchSummary>;
 }
 
 /** The published data of a newer version, as the changes since an older one. */
 export interface PublishedChanges {
   version: DataVersion;
   business: Business | null;
+  verification: VerificationCounts;
   delta: ReviewDelta;
 }
 
@@ -93,6 +199,8 @@ export interface ImportSummary {
   /** Staged reviews the platform edited since: the stored copy is newer. */
   olderIgnored: number;
   businessChanged: boolean;
+  /** What matching the written reviews against the job ledger changed (when the import matched). */
+  match?: MatchSummary;
   /** What the store holds after the import: published (verified), unpublished, removed, withdrawn. */
   stored: { verified: number; unverified: number; removed: number; withdrawn: number };
   version: DataVersion;
@@ -128,6 +236,7 @@ export interface Store {
   readonly renderings: RenderingsStore;
   /** The operator's commands: one review's state, the log, the store's figures. */
   readonly operator: OperatorStore;
+  readonly ledger: LedgerStore;
   /** The revision and the time published data last changed, without reading the data. */
   currentVersion(): Promise<DataVersion>;
   readPublished(): Promise<PublishedData>;

@@ -13,6 +13,7 @@ import { compareNewestFirst, publishedFrom, type PublishedData } from '../../rev
 import type { SearchResponse, SinceResponse } from '../../reviews/responses.js';
 import type { ReviewsDataset } from '../../reviews/schemas.js';
 import { SearchParams } from '../../reviews/search.js';
+import { DEFAULT_WINDOW_DAYS } from '../../reviews/verification.js';
 import { buildSnapshot } from '../../reviews/snapshot.js';
 import type { z } from 'zod';
 import insightsReady from './insights-example.json' with { type: 'json' };
@@ -51,7 +52,9 @@ export function exampleData(): PublishedData {
     .filter((r) => r.verified)
     .map((review) => publishedFrom(review, PUBLISHED_AT))
     .sort(compareNewestFirst);
-  return { version: { revision: 1, publishedAt: PUBLISHED_AT }, business, reviews: published };
+  const received = reviews.length;
+  const verification = { windowDays: DEFAULT_WINDOW_DAYS, bySource: { own: { received, published: published.length, unmatched: received - published.length, removed: 0 } } };
+  return { version: { revision: 1, publishedAt: PUBLISHED_AT }, business, verification, reviews: published };
 }
 
 export async function buildExamples(baseUrl: string): Promise<Examples> {

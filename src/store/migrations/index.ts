@@ -1,7 +1,9 @@
 // Numbered schema migrations, shared by every engine; Kysely's Migrator applies the pending ones in order.
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { detectLanguage, loadLanguageDetector } from '../../reviews/language.js';
+import { randomBytes } from 'node:crypto';
 import { binaryType, isPostgres } from '../engine.js';
+import { keyedHash, normalReference } from '../ledger-hash.js';
 
 const m001Initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -253,6 +255,57 @@ async function fillLanguages(db: Kysely<unknown>): Promise<void> {
   }
 }
 
+/**
+ * The job ledger: completed jobs as matching needs them (keyed hashes of their ids and contacts, never the ids,
+ * contacts or street addresses themselves), and on each review what its match found. The key of the hashes is the
+ * store's own, made here; references reviews carried before are hashed with it in place.
+ */
+const m011JobLedger: Migration = {
+  async up(db: Kysely<unknown>) {
+    const key = randomBytes(32).toString('base64url');
+    await db.schema
+      .createTable('ledger_state')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('hash_key', 'text', (c) => c.notNull())
+      .addColumn('matched_window_days', 'integer')
+      .execute();
+    await sql`INSERT INTO ledger_state (id, hash_key, matched_window_days) VALUES (1, ${key}, NULL)`.execute(db);
+    await db.schema
+      .createTable('jobs')
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('id_hash', 'text', (c) => c.notNull())
+      .addColumn('completed_date', 'text', (c) => c.notNull())
+      .addColumn('name_key', 'text')
+      .addColumn('technicians', 'text', (c) => c.notNull())
+      .addColumn('services', 'text', (c) => c.notNull())
+      .addColumn('area', 'text')
+      .addColumn('contact_hashes', 'text', (c) => c.notNull())
+      .addColumn('content_hash', 'text', (c) => c.notNull())
+      .addColumn('imported_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('jobs_pk', ['source', 'id_hash'])
+      .execute();
+    await db.schema.createIndex('jobs_name_key').on('jobs').columns(['name_key', 'completed_date']).execute();
+    await db.schema
+      .createTable('job_references')
+      .addColumn('ref_hash', 'text', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('id_hash', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('job_references_pk', ['ref_hash', 'source', 'id_hash'])
+      .execute();
+    await db.schema.createIndex('job_references_job').on('job_references').columns(['source', 'id_hash']).execute();
+    for (const name of ['name_key', 'match_state', 'match_candidates', 'job_technicians', 'job_services', 'job_area']) {
+      await db.schema.alterTable('reviews').addColumn(name, 'text').execute();
+    }
+    await db.schema.createIndex('reviews_name_key').on('reviews').column('name_key').execute();
+    await db.schema.createIndex('reviews_reference').on('reviews').column('reference').execute();
+    const { rows } = await sql<{ id: string; reference: string }>`SELECT id, reference FROM reviews WHERE reference IS NOT NULL`.execute(db);
+    for (const { id, reference } of rows) {
+      await sql`UPDATE reviews SET reference = ${keyedHash(key, normalReference(reference))} WHERE id = ${id}`.execute(db);
+    }
+  },
+};
+
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_mcp_revoked_sessions': m002McpRevokedSessions,
@@ -264,6 +317,7 @@ export const migrations: Record<string, Migration> = {
   '008_websub_delivered_revision': m008WebSubDeliveredRevision,
   '009_rendered_documents': m009RenderedDocuments,
   '010_review_sources': m010ReviewSources,
+  '011_job_ledger': m011JobLedger,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,171 @@
+// The matching run: finds, for each review in a scope, the jobs that share its reference or its name key, lets the
+// rule decide, and writes what changed (verification, the candidates of an ambiguous match, what the review takes
+// from its job), in the caller's transaction. A review import matches the reviews it wrote; a job import, the
+// reviews its jobs' names and references touch; a change of the window, every review.
+import { sql, type QueryExecutorProvider } from 'kysely';
+import type { Matcher, MatchJob, MatchReview, MatchSummary } from './types.js';
+
+/** The reviews a run looks at: all, those written at one revision, or those with these name keys or references. */
+export type MatchScope =
+  | { kind: 'all' }
+  | { kind: 'revision'; revision: number }
+  | { kind: 'keys'; nameKeys: ReadonlySet<string>; references: ReadonlySet<string> };
+
+interface ReviewMatchRow {
+  id: string;
+  date: string;
+  author: string;
+  author_anonymous: number;
+  reference: string | null;
+  name_key: string | null;
+  verification_method: string | null;
+  verification_date: string | null;
+  verification_locked: number;
+  removed_at: string | null;
+  withdrawn_at: string | null;
+  published: number;
+  match_state: string | null;
+  match_candidates: string | null;
+  job_technicians: string | null;
+  job_services: string | null;
+  job_area: string | null;
+}
+
+interface JobRow {
+  source: string;
+  id_hash: string;
+  completed_date: string;
+  name_key: string | null;
+  technicians: string;
+  services: string;
+  area: string | null;
+}
+
+/** Values per `IN (…)` list: well under both engines' bound-parameter limits. */
+const IN_BATCH = 500;
+
+const REVIEW_COLUMNS = sql`id, date, author, author_anonymous, reference, name_key, verification_method, verification_date,
+  verification_locked, removed_at, withdrawn_at, published, match_state, match_candidates, job_technicians, job_services, job_area`;
+
+/** The columns of a review the run may change. */
+type Verdict = Pick<ReviewMatchRow, 'name_key' | 'verification_method' | 'verification_date' | 'published' | 'match_state' | 'match_candidates' | 'job_technicians' | 'job_services' | 'job_area'>;
+
+/** A review the ledger decides: neither the operator's decision nor the operator's or the platform's word stands on it. */
+function ledgerDecides(row: ReviewMatchRow): boolean {
+  return row.verification_locked === 0 && (row.verification_method === null || row.verification_method === 'job' || row.verification_method === 'reference');
+}
+
+async function* inBatches<T>(values: Iterable<string>, read: (batch: string[]) => Promise<T[]>): AsyncGenerator<T> {
+  const all = [...values];
+  for (let i = 0; i < all.length; i += IN_BATCH) yield* await read(all.slice(i, i + IN_BATCH));
+}
+
+async function reviewsIn(db: QueryExecutorProvider, scope: MatchScope): Promise<ReviewMatchRow[]> {
+  if (scope.kind === 'all') return (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews`.execute(db)).rows;
+  if (scope.kind === 'revision') return (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE revision = ${scope.revision}`.execute(db)).rows;
+  const found = new Map<string, ReviewMatchRow>();
+  const add = (row: ReviewMatchRow) => found.set(row.id, row);
+  for await (const row of inBatches(scope.nameKeys, async (keys) => (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE name_key IN (${sql.join(keys)})`.execute(db)).rows)) add(row);
+  for await (const row of inBatches(scope.references, async (refs) => (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE reference IN (${sql.join(refs)})`.execute(db)).rows)) add(row);
+  return [...found.values()];
+}
+
+function toJob(row: JobRow): MatchJob {
+  return {
+    key: `${row.source}:${row.id_hash}`,
+    date: row.completed_date,
+    nameKey: row.name_key,
+    technicians: JSON.parse(row.technicians) as string[],
+    services: JSON.parse(row.services) as string[],
+    area: row.area,
+  };
+}
+
+const JOB_COLUMNS = sql`j.source, j.id_hash, j.completed_date, j.name_key, j.technicians, j.services, j.area`;
+
+/** The jobs of these name keys, and the jobs these references name, each list by its key. */
+async function candidates(db: QueryExecutorProvider, nameKeys: Set<string>, references: Set<string>, all: boolean) {
+  const byName = new Map<string, MatchJob[]>();
+  const byReference = new Map<string, MatchJob[]>();
+  const push = (map: Map<string, MatchJob[]>, key: string, job: MatchJob) => {
+    const list = map.get(key);
+    if (list) list.push(job);
+    else map.set(key, [job]);
+  };
+  const named = all
+    ? (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IS NOT NULL`.execute(db)).rows
+    : inBatches(nameKeys, async (keys) => (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IN (${sql.join(keys)})`.execute(db)).rows);
+  for await (const row of named) push(byName, row.name_key!, toJob(row));
+  const refer = (refs: string[] | null) =>
+    sql<JobRow & { ref_hash: string }>`SELECT k.ref_hash, ${JOB_COLUMNS} FROM job_references k JOIN jobs j ON j.source = k.source AND j.id_hash = k.id_hash
+      ${refs ? sql`WHERE k.ref_hash IN (${sql.join(refs)})` : sql``}`.execute(db);
+  const referenced = all ? (await refer(null)).rows : inBatches(references, async (refs) => (await refer(refs)).rows);
+  for await (const row of referenced) push(byReference, row.ref_hash, toJob(row));
+  return { byName, byReference };
+}
+
+/** Runs the rule over the scope's reviews and writes what changed with `revision`; answers whether the published set changed. */
+export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope: MatchScope, at: { revision: number; now: string; today: string }): Promise<{ summary: MatchSummary; changed: number; publishedChanged: boolean }> {
+  const state = await sql<{ matched_window_days: number | null }>`SELECT matched_window_days FROM ledger_state WHERE id = 1`.execute(db);
+  // Reviews were last matched with another window (or never, in a store made before the ledger): all of them are due.
+  const windowChanged = Number(state.rows[0]?.matched_window_days ?? -1) !== match.windowDays;
+  const rows = await reviewsIn(db, windowChanged ? { kind: 'all' } : scope);
+  const nameKeys = new Set<string>();
+  const references = new Set<string>();
+  const keyed = rows.map((row) => {
+    const nameKey = row.author_anonymous ? null : (match.nameKey(row.author) ?? null);
+    if (ledgerDecides(row)) {
+      if (nameKey !== null) nameKeys.add(nameKey);
+      if (row.reference !== null) references.add(row.reference);
+    }
+    return { row, nameKey };
+  });
+  const jobs = await candidates(db, nameKeys, references, windowChanged || scope.kind === 'all');
+  const summary: MatchSummary = { examined: 0, verified: 0, unverified: 0, refilled: 0 };
+  let publishedChanged = false;
+  let changed = 0;
+  for (const { row, nameKey } of keyed) {
+    const verdict = verdictOf(row, nameKey, match, jobs, at.today);
+    if (ledgerDecides(row)) summary.examined++;
+    if (!differs(row, verdict)) continue;
+    if (verdict.verification_method !== null && row.verification_method === null) summary.verified++;
+    if (verdict.verification_method === null && row.verification_method !== null) summary.unverified++;
+    if (verdict.job_technicians !== row.job_technicians || verdict.job_services !== row.job_services || verdict.job_area !== row.job_area) summary.refilled++;
+    // A published review shows its verification and what it took from its job: a change of either is a change of the published data.
+    const shown = (['verification_method', 'verification_date', 'job_technicians', 'job_services', 'job_area'] as const).some((k) => row[k] !== verdict[k]);
+    if (verdict.published !== row.published || (verdict.published === 1 && shown)) publishedChanged = true;
+    changed++;
+    await sql`UPDATE reviews SET name_key = ${verdict.name_key}, verification_method = ${verdict.verification_method},
+      verification_date = ${verdict.verification_date}, published = ${verdict.published}, match_state = ${verdict.match_state},
+      match_candidates = ${verdict.match_candidates}, job_technicians = ${verdict.job_technicians}, job_services = ${verdict.job_services},
+      job_area = ${verdict.job_area}, updated_at = ${at.now}, revision = ${at.revision} WHERE id = ${row.id}`.execute(db);
+  }
+  if (windowChanged) changed++;
+  if (windowChanged) await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays} WHERE id = 1`.execute(db);
+  // The published rule names the window: a new one is a change of the published data.
+  return { summary, changed, publishedChanged: publishedChanged || windowChanged };
+}
+
+function verdictOf(row: ReviewMatchRow, nameKey: string | null, match: Matcher, jobs: Awaited<ReturnType<typeof candidates>>, today: string): Verdict {
+  const kept = { name_key: nameKey, verification_method: row.verification_method, verification_date: row.verification_date, published: row.published };
+  if (!ledgerDecides(row)) return { ...kept, match_state: null, match_candidates: null, job_technicians: null, job_services: null, job_area: null };
+  const review: MatchReview = { id: row.id, date: row.date, nameKey, reference: row.reference, anonymous: row.author_anonymous === 1 };
+  const outcome = match.decide(review, row.reference ? (jobs.byReference.get(row.reference) ?? []) : [], nameKey ? (jobs.byName.get(nameKey) ?? []) : []);
+  const method = outcome.kind === 'matched' ? outcome.method : null;
+  const job = outcome.kind === 'matched' ? outcome.job : undefined;
+  return {
+    name_key: nameKey,
+    verification_method: method,
+    verification_date: method === null ? null : method === row.verification_method ? row.verification_date : today,
+    published: method !== null && row.removed_at === null && row.withdrawn_at === null ? 1 : 0,
+    match_state: outcome.kind,
+    match_candidates: outcome.kind === 'ambiguous' ? JSON.stringify(outcome.dates) : null,
+    job_technicians: job ? JSON.stringify(job.technicians) : null,
+    job_services: job ? JSON.stringify(job.services) : null,
+    job_area: job?.area ?? null,
+  };
+}
+
+function differs(row: ReviewMatchRow, verdict: Verdict): boolean {
+  return (Object.keys(verdict) as (keyof Verdict)[]).some((key) => row[key] !== verdict[key]);
+}
