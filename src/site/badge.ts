@@ -30,11 +30,12 @@ export function badgeSvg(aggregate: AggregateRating): string {
 export function embedPage(site: SiteContext, business: Business | null, aggregate: AggregateRating, newest: readonly Review[]): string {
   const origin = site.links.baseUrl;
   const name = business?.name ?? 'Customer reviews';
-  const main = html`<div class="embed">
-<p class="embed-head"><a href="${origin}/" target="_blank" rel="noopener"><strong>${name}</strong></a><br>
-${aggregate.ratingValue === null ? 'No reviews yet' : html`${stars(aggregate.ratingValue)} <span class="rating-value" data-value="${aggregate.ratingValue}">${formatRating(aggregate.ratingValue)}</span> out of 5 · ${plural(aggregate.reviewCount, 'verified review')}`}</p>
-<ol class="review-list">${newest.slice(0, 3).map((r) => html`<li>${reviewCard(business, r, { newTab: true, origin, brief: true })}</li>`)}</ol>
+  // Framed, it is still a page of its own to assistive technology: one main landmark, the business as its h1.
+  const main = html`<main class="embed">
+<h1 class="embed-head"><a href="${origin}/" target="_blank" rel="noopener">${name}</a></h1>
+<p class="embed-rating">${aggregate.ratingValue === null ? 'No reviews yet' : html`${stars(aggregate.ratingValue)} <span class="rating-value" data-value="${aggregate.ratingValue}">${formatRating(aggregate.ratingValue)}</span> out of 5 · ${plural(aggregate.reviewCount, 'verified review')}`}</p>
+<ol class="review-list">${newest.slice(0, 3).map((r) => html`<li>${reviewCard(business, r, { newTab: true, origin, brief: true, heading: 'h2' })}</li>`)}</ol>
 <p class="embed-more"><a href="${origin}/" target="_blank" rel="noopener">Read every review</a></p>
-</div>`;
+</main>`;
   return page(site, { title: `${name}: reviews`, description: `The newest verified reviews of ${name}.`, canonical: `${origin}/embed`, noindex: true, business, main, bare: true });
 }

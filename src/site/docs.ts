@@ -20,7 +20,7 @@ export function docsPage(assets: Assets, business: Business | null, baseUrl: str
 <script src="${assets.paths.docsJs}" defer></script>
 </head>
 <body>
-<p class="docs-nav"><a href="/">← ${name}</a> · <a href="${ROUTES.openapi}">OpenAPI description (JSON)</a></p>
+<nav class="docs-nav" aria-label="Site"><a href="/">← ${name}</a> · <a href="${ROUTES.openapi}">OpenAPI description (JSON)</a></nav>
 <div id="swagger-ui"></div>
 <noscript><p>The reference needs JavaScript. The same description is at <a href="${ROUTES.openapi}">${ROUTES.openapi}</a>.</p></noscript>
 </body>

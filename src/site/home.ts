@@ -96,7 +96,7 @@ function summarySection(insights: InsightsDocument): Html {
 
 function quoteList(quotes: InsightsDocument['aspects'][number]['quotes']['positive'], kind: 'positive' | 'negative'): Html {
   if (!quotes.length) return html``;
-  return html`<h4>${kind === 'positive' ? 'Praise' : 'Criticism'}</h4>
+  return html`<h3>${kind === 'positive' ? 'Praise' : 'Criticism'}</h3>
 <ul class="quotes ${kind}">${quotes.map(
     (q) => html`<li><blockquote>“${q.text}”</blockquote> <a href="/reviews/${encodeURIComponent(q.reviewId)}">${q.rating}★, ${formatDate(q.date)}</a></li>`,
   )}</ul>`;
@@ -152,7 +152,7 @@ function searchForm(business: Business | null, filters: Filters | undefined): Ht
   const f = filters ?? {};
   return html`<form id="search" method="get" action="/" role="search" aria-label="Search the reviews">
 <div class="field wide"><label for="q">Words in the review</label><input id="q" name="query" type="search" value="${f.query ?? ''}" maxlength="200" placeholder="e.g. water heater"></div>
-<div class="field"><label for="rating">Stars</label><select id="rating" name="rating">${option('', 'Any', undefined)}${[5, 4, 3, 2, 1].map((r) => option(String(r), `${r} stars`, f.rating === undefined ? undefined : String(f.rating)))}</select></div>
+<div class="field"><label for="stars">Stars</label><select id="stars" name="rating">${option('', 'Any', undefined)}${[5, 4, 3, 2, 1].map((r) => option(String(r), `${r} stars`, f.rating === undefined ? undefined : String(f.rating)))}</select></div>
 <div class="field"><label for="tech">Technician</label><select id="tech" name="mentions_technician">${option('', 'Any', undefined)}${(business?.technicians ?? []).map((t) => option(t.name, t.name, f.mentions_technician))}</select></div>
 <div class="field"><label for="service">Service</label><select id="service" name="mentions_service">${option('', 'Any', undefined)}${(business?.services ?? []).map((s) => option(s.id, s.name, f.mentions_service))}</select></div>
 <div class="field"><label for="since">From</label><input id="since" name="since" type="date" value="${f.since ?? ''}"></div>

@@ -36,6 +36,8 @@ export interface CardOptions {
   origin?: string;
   /** A short card: the text cut sooner, no reply (the permalink has both). */
   brief?: boolean;
+  /** The card's heading level: one below the heading of the list it is in. */
+  heading?: 'h2' | 'h3';
 }
 
 export function reviewCard(business: Business | null, review: Review, options: CardOptions = {}): Html {
@@ -45,8 +47,9 @@ export function reviewCard(business: Business | null, review: Review, options: C
   const people = review.technicians.length ? html`<span class="who">Technician${review.technicians.length > 1 ? 's' : ''}: ${review.technicians.join(', ')}</span>` : '';
   const services = review.services.length ? html`<span class="what">${review.services.map((id) => serviceName(business, id)).join(', ')}</span>` : '';
   const area = review.serviceArea ? html`<span class="where">in ${review.serviceArea}</span>` : '';
+  const heading = options.heading ?? 'h3';
   return html`<article class="review" id="review-${review.id}">
-<h3><a class="permalink" href="${href}"${target}>${reviewHeading(business, review)}</a></h3>
+<${heading}><a class="permalink" href="${href}"${target}>${reviewHeading(business, review)}</a></${heading}>
 <p class="meta">${stars(review.rating)} <span class="author">${review.author}</span> · <time datetime="${review.date}">${formatDate(review.date)}</time></p>
 <p class="text"${review.text ? html` lang="${review.language}"` : ''}>${review.text ? text : ratingOnlyText(review)}${cut ? html` <a href="${href}"${target}>Read the whole review</a>` : ''}${review.response && options.brief ? html` <a class="replied" href="${href}"${target}>The business replied</a>` : ''}</p>
 ${people || services || area ? html`<p class="tags">${services}${people}${area}</p>` : ''}
