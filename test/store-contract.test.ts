@@ -32,7 +32,7 @@ for (const { name, available, url } of engines) describe.skipIf(!available)(`${n
   });
 
   it('starts empty at revision 0 with nothing published', async () => {
-    expect(await store.readPublished()).toEqual({ version: { revision: 0, publishedAt: null }, business: null, reviews: [] });
+    expect(await store.readPublished()).toEqual({ version: { revision: 0, publishedAt: null }, business: null, verification: { windowDays: 60, bySource: {} }, reviews: [] });
     expect((await store.currentVersion()).revision).toBe(0);
     expect(await store.readBusiness()).toBeNull();
   });
@@ -68,12 +68,17 @@ for (const { name, available, url } of engines) describe.skipIf(!available)(`${n
     const same = await store.applyImport({ replace: false, reviews: [review('a')] });
     expect(same.version).toEqual(first.version);
     await sleep(5);
-    const hidden = await store.applyImport({ replace: false, reviews: [review('h', { verified: false })] });
-    expect(hidden.version).toEqual({ revision: 2, publishedAt: first.version.publishedAt });
+    // A new unverified review is not shown, but the business received one more: the published counts change.
+    const received = await store.applyImport({ replace: false, reviews: [review('h', { verified: false })] });
+    expect(received.version.revision).toBe(2);
+    expect(received.version.publishedAt! > first.version.publishedAt!).toBe(true);
+    await sleep(5);
+    const hidden = await store.applyImport({ replace: false, reviews: [review('h', { verified: false, rating: 2 })] });
+    expect(hidden.version).toEqual({ revision: 3, publishedAt: received.version.publishedAt });
     const shown = await store.applyImport({ replace: false, reviews: [review('h', { verified: true })] });
-    expect(shown.version.revision).toBe(3);
-    expect(shown.version.publishedAt! > first.version.publishedAt!).toBe(true);
-    expect((await store.currentVersion()).revision).toBe(3);
+    expect(shown.version.revision).toBe(4);
+    expect(shown.version.publishedAt! > received.version.publishedAt!).toBe(true);
+    expect((await store.currentVersion()).revision).toBe(4);
     expect(await store.currentVersion()).toEqual(shown.version);
   });
 
