@@ -288,10 +288,21 @@ describe('saying it in public', () => {
       expect(a).toMatchObject({ technicians: ['Zoë Martínez'], services: ['ac-repair'], serviceArea: 'Tempe', verification: { method: 'job', fromJob: ['technicians', 'services', 'serviceArea'] } });
       const b = dataset.reviews.find((r) => r.id === 'b')!;
       expect(b).toMatchObject({ technicians: ['Zoë Martínez'], serviceArea: 'Phoenix', verification: { method: 'job', fromJob: ['serviceArea'] } });
+      // The same rule and figures on the home page, the verification page, both feeds and MCP's get_business.
+      const home = await (await fetch(`${server.url}/`)).text();
+      expect(home).toContain('All 3 reviews received are verified and shown, whatever their rating.');
+      expect(home).toContain('href="/verification"');
+      const explained = await fetch(`${server.url}/verification`);
+      expect(explained.status).toBe(200);
+      expect(await explained.text()).toContain(dataset.verification.rule.replace(/'/g, '&#39;'));
+      const feed = (await (await fetch(`${server.url}/api/feed.json`)).json()) as { description: string };
+      expect(feed.description).toContain(dataset.verification.rule);
+      expect(await (await fetch(`${server.url}/feed.xml`)).text()).toContain(`<subtitle type="text">`);
       expect((await runCli(['remove', 'c', '--reason', 'the customer asked'], url)).code).toBe(0);
       expect(await check()).toMatchObject({ received: 3, published: 2, removed: 1 });
       expect((await runCli(['unverify', 'a', '--reason', 'not theirs'], url)).code).toBe(0);
       expect(await check()).toMatchObject({ published: 1, unmatched: 1 });
+      expect(await (await fetch(`${server.url}/`)).text()).toContain('The one verified review of 3 received is shown, whatever its rating.');
     } finally {
       await server.close();
     }

@@ -245,10 +245,10 @@ describe('MCP get_reviews_since', () => {
 });
 
 describe('MCP get_business, get_review and get_insights', () => {
-  it("get_business returns /reviews.json's business and aggregate rating", async () => {
-    const dataset = await restJson<ReviewsDatasetJson>('/reviews.json');
+  it("get_business returns /reviews.json's business, aggregate rating and verification summary", async () => {
+    const dataset = await restJson<ReviewsDatasetJson & { verification: unknown }>('/reviews.json');
     const mcp = structured(await callTool('get_business'));
-    expect(mcp).toStrictEqual({ business: dataset.business, aggregateRating: dataset.aggregateRating });
+    expect(mcp).toStrictEqual({ business: dataset.business, aggregateRating: dataset.aggregateRating, verification: dataset.verification });
   });
 
   it('get_review returns the review exactly as /reviews.json has it, owner response included', async () => {

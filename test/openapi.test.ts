@@ -81,7 +81,7 @@ describe('the OpenAPI document', () => {
   it('describes every route the service serves, and nothing else', () => {
     const described = operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     const reads = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/{date}', '/.well-known/openapi.json'];
-    const pages = ['/', '/reviews/{id}', '/docs', '/badge.svg', '/embed', '/llms.txt', '/robots.txt', '/sitemap.xml', '/assets/{file}', '/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json'];
+    const pages = ['/', '/reviews/{id}', '/docs', '/badge.svg', '/embed', '/verification', '/llms.txt', '/robots.txt', '/sitemap.xml', '/assets/{file}', '/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json'];
     expect([...described].sort()).toEqual(
       [
         ...[...reads, ...pages].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),

@@ -35,8 +35,7 @@ const PAGES: PageUnderTest[] = [
   { name: 'API reference', path: () => '/docs', status: 200, ready: '.opblock', exclude: ['#swagger-ui'] },
   { name: '404 page', path: () => '/reviews/no-such-review', status: 404 },
   { name: '400 page', path: () => '/?rating=9', status: 400 },
-  // ▼ The verification page (issue 42) goes here, e.g.:
-  // { name: 'verification', path: () => '/verification', status: 200 },
+  { name: 'verification', path: () => '/verification', status: 200 },
 ];
 
 /** WCAG 2.2 AA, and axe's best practices beside it: landmarks, one h1, heading levels in order (no WCAG rule checks those). */

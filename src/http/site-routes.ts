@@ -1,4 +1,4 @@
-// The pages for people and for the programs that find them: /, /reviews/{id}, /docs, /badge.svg, /embed,
+// The pages for people and for the programs that find them: /, /reviews/{id}, /docs, /badge.svg, /embed, /verification,
 // /llms.txt, /robots.txt, /sitemap.xml and the assets, with the security headers every HTML answer carries.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
@@ -10,6 +10,7 @@ import { prefersJson, type PageAnswer, type SitePages } from '../site/pages.js';
 import { sendRepresentation } from './conditional.js';
 import { notFound, sendError } from './errors.js';
 import { fastifyPath } from './routes.js';
+import { VERIFICATION_PATH } from '../site/verification-page.js';
 
 export const SITE_ROUTES = {
   home: '/',
@@ -17,6 +18,7 @@ export const SITE_ROUTES = {
   docs: '/docs',
   badge: '/badge.svg',
   embed: '/embed',
+  verification: VERIFICATION_PATH,
   llms: '/llms.txt',
   robots: '/robots.txt',
   sitemap: '/sitemap.xml',
@@ -94,6 +96,7 @@ export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, s
   read(SITE_ROUTES.docs, represent(() => site.docs(publisher.current())));
   read(SITE_ROUTES.badge, represent(() => site.badge(publisher.current())));
   read(SITE_ROUTES.embed, represent(() => site.embed(publisher.current())));
+  read(SITE_ROUTES.verification, represent(() => site.verification(publisher.current())));
   read(SITE_ROUTES.llms, represent(() => site.llms(publisher.current())));
   read(SITE_ROUTES.robots, represent(() => site.robots(publisher.current())));
   read(SITE_ROUTES.sitemap, async (request, reply) => {

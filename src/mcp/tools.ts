@@ -5,7 +5,7 @@ import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
 import { toPublic } from '../reviews/encoded-reviews.js';
 import { SearchResponse, searchResponse, SinceResponse } from '../reviews/responses.js';
-import { AggregateRating, Business, IsoDate, Review } from '../reviews/schemas.js';
+import { AggregateRating, Business, IsoDate, Review, VerificationSummary } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
 import { InsightsArguments, insightsAnswer, InsightsResult, INSIGHT_LIMITS } from './insights-tool.js';
 import { registerTemplates } from './templates.js';
@@ -41,7 +41,7 @@ const Hint = z.string().optional().describe('Present when more matched than were
 const SearchResult = SearchResponse.extend({ hint: Hint });
 const SinceResult = SinceResponse.extend({ total: z.number().int().describe('Reviews dated on or after `since`, before the limit'), hint: Hint });
 
-const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating });
+const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating, verification: VerificationSummary });
 const ReviewResult = z.object({ review: Review });
 
 /**
@@ -137,10 +137,10 @@ export const READ_TOOLS: readonly ReadTool[] = [
   defineTool(TOOLS.get_business, {
     title: 'Business details',
     description:
-      'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars).',
+      'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars), and how reviews are verified: the rule in one sentence and how many were received, published and are waiting for a job to match, by source.',
     input: z.object({}).strict(),
     output: BusinessResult,
-    run: ({ snapshot }) => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating }),
+    run: ({ snapshot }) => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating, verification: snapshot.verification }),
   }),
   defineTool(TOOLS.search_reviews, {
     title: 'Search reviews',

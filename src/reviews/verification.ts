@@ -44,9 +44,13 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 /** What the home page says under the rating: the counts, that the rating never mattered, and the rule. */
 export function verificationStatement(summary: VerificationSummary): string {
-  const shown =
-    summary.published === summary.received
-      ? `All ${n(summary.published)} reviews received are verified and shown, whatever their rating.`
-      : `All ${n(summary.published)} verified reviews of ${n(summary.received)} received are shown, whatever their rating.`;
+  const { published, received } = summary;
+  const reviews = (count: number) => `${n(count)} review${count === 1 ? '' : 's'}`;
+  let shown: string;
+  if (received === 0) shown = 'No reviews received yet.';
+  else if (published === received) shown = received === 1 ? 'The one review received is verified and shown, whatever its rating.' : `All ${reviews(received)} received are verified and shown, whatever their rating.`;
+  else if (published === 0) shown = `None of the ${reviews(received)} received is verified yet.`;
+  else if (published === 1) shown = `The one verified review of ${n(received)} received is shown, whatever its rating.`;
+  else shown = `All ${n(published)} verified reviews of ${n(received)} received are shown, whatever their rating.`;
   return `${shown} ${summary.rule}`;
 }

@@ -1,7 +1,9 @@
 // The home page: the business, its rating, what customers say (charts, quotes, technicians, FAQ, summary), the
 // reviews with search and pagination that work without JavaScript, and how machines read all of it.
 import type { InsightsDocument } from '../reviews/insights-document.js';
-import { isWebUrl, type AggregateRating, type Business, type Review } from '../reviews/schemas.js';
+import { isWebUrl, type AggregateRating, type Business, type Review, type VerificationSummary } from '../reviews/schemas.js';
+import { verificationStatement } from '../reviews/verification.js';
+import { VERIFICATION_PATH } from './verification-page.js';
 import type { SearchParams } from '../reviews/search.js';
 import { aspectChart, ratingDistributionChart, trendChart, type QuarterFigures } from './charts.js';
 import { formatCount, formatDate, formatRating, html, plural, type Html } from './html.js';
@@ -31,6 +33,7 @@ export interface Listing {
 export interface HomeData {
   business: Business | null;
   aggregate: AggregateRating;
+  verification: VerificationSummary;
   /** The insights served with this version (status 'building' before the first build). */
   insights: InsightsDocument;
   quarters: readonly QuarterFigures[];
@@ -75,12 +78,18 @@ ${business.areaServed.length ? html`<p class="areas">Areas served: ${business.ar
 </section>`;
 }
 
-function ratingSection(aggregate: AggregateRating): Html {
-  if (aggregate.ratingValue === null) return html`<section id="rating" aria-labelledby="rating-heading"><h2 id="rating-heading">Rating</h2><p>No reviews yet.</p></section>`;
+/** Under the rating: how many reviews are shown of how many received, whatever their rating, and the rule. */
+function verificationNote(verification: VerificationSummary): Html {
+  return html`<p class="verification-note" id="verification-note">${verificationStatement(verification)} <a href="${VERIFICATION_PATH}">How reviews are verified</a></p>`;
+}
+
+function ratingSection(aggregate: AggregateRating, verification: VerificationSummary): Html {
+  if (aggregate.ratingValue === null) return html`<section id="rating" aria-labelledby="rating-heading"><h2 id="rating-heading">Rating</h2><p>No reviews yet.</p>${verification.received ? verificationNote(verification) : ''}</section>`;
   return html`<section id="rating" aria-labelledby="rating-heading">
 <h2 id="rating-heading">Rating</h2>
 <p class="headline"><span class="rating-value" data-value="${aggregate.ratingValue}">${formatRating(aggregate.ratingValue)}</span> <span class="out-of">out of 5</span> ${stars(aggregate.ratingValue)}
 <span class="review-count" data-value="${aggregate.reviewCount}">from ${plural(aggregate.reviewCount, 'verified review')}</span></p>
+${verificationNote(verification)}
 ${ratingDistributionChart(aggregate)}
 </section>`;
 }
@@ -232,7 +241,7 @@ export function homePage(site: SiteContext, data: HomeData, listing: Listing): s
   const full = !searching && listing.page === 1;
   const rating = aggregate.ratingValue === null ? '' : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'verified review')}. `;
   const main = full
-    ? html`${businessHeader(business)}${ratingSection(aggregate)}${summarySection(insights)}${aspectsSection(insights)}${trendSection(data.quarters)}${techniciansSection(insights)}${faqSection(insights)}${reviewsSection(business, listing)}${machinesSection(site)}${embedSection(site, business, aggregate)}`
+    ? html`${businessHeader(business)}${ratingSection(aggregate, data.verification)}${summarySection(insights)}${aspectsSection(insights)}${trendSection(data.quarters)}${techniciansSection(insights)}${faqSection(insights)}${reviewsSection(business, listing)}${machinesSection(site)}${embedSection(site, business, aggregate)}`
     : html`<p class="back"><a href="/">← ${name}</a></p><h1>${name}: ${searching ? 'search the reviews' : `reviews, page ${listing.page}`}</h1>${reviewsSection(business, listing)}`;
   return page(site, {
     title: full ? `${name}: customer reviews` : searching ? `Search: ${name} reviews` : `${name}: reviews, page ${listing.page}`,

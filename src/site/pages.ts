@@ -17,6 +17,7 @@ import { plural } from './html.js';
 import { FILTER_NAMES, homePage, isSearch, PAGE_SIZE, type Filters, type Listing } from './home.js';
 import type { SiteContext } from './layout.js';
 import { problemPage, reviewPage } from './review-page.js';
+import { verificationPage } from './verification-page.js';
 
 /** A page, or why there is none: the status and the page that says so. */
 export type PageAnswer = { ok: true; representation: Representation } | { ok: false; status: 400 | 404 | 429; html: string };
@@ -138,6 +139,12 @@ export class SitePages {
     );
   }
 
+  verification(view: View): Promise<Representation> {
+    return view.queries.get('site:verification', () =>
+      this.encode(verificationPage(this.context, view.snapshot.business, view.snapshot.verification), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'fast' }),
+    );
+  }
+
   docs(view: View): Promise<Representation> {
     return view.queries.get('site:docs', () => this.encode(docsPage(this.assets, view.snapshot.business, this.links.baseUrl), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'best' }));
   }
@@ -149,6 +156,7 @@ export class SitePages {
     return {
       business: snapshot.business,
       aggregate: snapshot.aggregateRating,
+      verification: snapshot.verification,
       insights: view.insights.overview,
       quarters,
       newest: snapshot.reviews.slice(0, JSON_LD_REVIEWS).map(toPublic),

@@ -78,6 +78,13 @@ export function pagePaths(): Record<string, OpenApiObject> {
       cache: cacheControl('public, max-age=3600, stale-while-revalidate=86400'),
     }),
     [SITE_ROUTES.embed]: read('getEmbed', 'Embeddable reviews', 'The rating and the three newest reviews as a page to show in an iframe on another site (the only page that may be framed).', 'text/html', { html: true }),
+    [SITE_ROUTES.verification]: read(
+      'getVerificationPage',
+      'How reviews are verified',
+      'The verification rule explained for people, with how many reviews were received and published by source (the `verification` object of /reviews.json). The home page links here from under the rating.',
+      'text/html',
+      { html: true },
+    ),
     [SITE_ROUTES.llms]: read('getLlmsTxt', 'llms.txt', 'A Markdown summary of the business and links to every dataset, feed, this description and the MCP endpoint (the llms.txt convention).', 'text/markdown'),
     [SITE_ROUTES.robots]: read('getRobotsTxt', 'robots.txt', 'Crawling rules and the sitemap\'s address.', 'text/plain', { cache: cacheControl('public, max-age=3600') }),
     [SITE_ROUTES.sitemap]: read('getSitemap', 'Sitemap', 'The home page and every review page (sitemaps.org). Above 50,000 URLs, an index of parts, each at `?part=N`.', 'application/xml', {
