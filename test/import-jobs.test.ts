@@ -3,13 +3,18 @@
 // ledger, `unmatched`, and the public verification summary equal to what the store holds.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgres, schemasPerFile } from './support/postgres.js';
 import { runCli, startServer, tempDir, writeJson } from './support/server.js';
 import { openSqlite } from './support/sqlite.js';
 import { until } from './support/wait.js';
 
+const freshSchema = schemasPerFile();
 const dir = tempDir();
 afterAll(() => dir.remove());
+
+/** The engine the matching tests of one block run on: each test gets a store of its own. */
+let engine: 'sqlite' | 'postgres' = 'sqlite';
 
 const business = {
   name: 'Ledger Test Cooling',
@@ -43,7 +48,8 @@ interface Job {
 let stores = 0;
 /** A fresh store with the business and these reviews (none verified by its record unless it says so). */
 async function storeWith(reviews: Review[]): Promise<string> {
-  const url = `sqlite:${join(dir.path, `ledger-${++stores}.db`)}`;
+  const url = engine === 'postgres' ? await freshSchema() : `sqlite:${join(dir.path, `ledger-${++stores}.db`)}`;
+  ++stores;
   const file = writeJson(join(dir.path, `reviews-${stores}.json`), {
     business,
     reviews: reviews.map((r) => ({ rating: 5, text: 'The technician fixed it.', language: 'en', ...r })),
@@ -81,7 +87,11 @@ async function status(url: string, id: string): Promise<Status> {
 }
 const method = async (url: string, id: string) => (await status(url, id)).verification?.method ?? null;
 
-describe('matching a review to a completed job', () => {
+for (const on of ['sqlite', 'postgres'] as const) describe.skipIf(on === 'postgres' && !postgres)(`matching a review to a completed job (${on})`, () => {
+  beforeAll(() => {
+    engine = on;
+  });
+
   it('verifies a review by the job reference it carries, whatever its case and a leading #', async () => {
     const url = await storeWith([{ id: 'r', date: '2026-03-05', author: 'Q', reference: '#j-100' }]);
     expect(await method(url, 'r')).toBeNull();

@@ -124,6 +124,7 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
   const summary: MatchSummary = { examined: 0, verified: 0, unverified: 0, refilled: 0 };
   let publishedChanged = false;
   let changed = 0;
+  const writes: (Verdict & { id: string })[] = [];
   for (const { row, nameKey } of keyed) {
     const verdict = verdictOf(row, nameKey, match, jobs, at.today);
     if (ledgerDecides(row)) summary.examined++;
@@ -135,11 +136,9 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
     const shown = (['verification_method', 'verification_date', 'job_technicians', 'job_services', 'job_area'] as const).some((k) => row[k] !== verdict[k]);
     if (verdict.published !== row.published || (verdict.published === 1 && shown)) publishedChanged = true;
     changed++;
-    await sql`UPDATE reviews SET name_key = ${verdict.name_key}, verification_method = ${verdict.verification_method},
-      verification_date = ${verdict.verification_date}, published = ${verdict.published}, match_state = ${verdict.match_state},
-      match_candidates = ${verdict.match_candidates}, job_technicians = ${verdict.job_technicians}, job_services = ${verdict.job_services},
-      job_area = ${verdict.job_area}, updated_at = ${at.now}, revision = ${at.revision} WHERE id = ${row.id}`.execute(db);
+    writes.push({ id: row.id, ...verdict });
   }
+  for (let i = 0; i < writes.length; i += WRITE_BATCH) await writeVerdicts(db, writes.slice(i, i + WRITE_BATCH), at);
   if (windowChanged) changed++;
   if (windowChanged) await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays} WHERE id = 1`.execute(db);
   // The published rule names the window: a new one is a change of the published data.
@@ -164,6 +163,24 @@ function verdictOf(row: ReviewMatchRow, nameKey: string | null, match: Matcher, 
     job_services: job ? JSON.stringify(job.services) : null,
     job_area: job?.area ?? null,
   };
+}
+
+/** Verdicts written per statement: 10 values each, well under both engines' bound-parameter limits. */
+const WRITE_BATCH = 500;
+
+/** One statement for a batch of verdicts (a row at a time was 100,000 round trips on PostgreSQL). */
+async function writeVerdicts(db: QueryExecutorProvider, verdicts: (Verdict & { id: string })[], at: { revision: number; now: string }): Promise<void> {
+  const rows = verdicts.map(
+    (v) =>
+      sql`SELECT ${v.id} AS id, ${v.name_key} AS name_key, ${v.verification_method} AS verification_method, ${v.verification_date} AS verification_date,
+        ${String(v.published)} AS published, ${v.match_state} AS match_state, ${v.match_candidates} AS match_candidates,
+        ${v.job_technicians} AS job_technicians, ${v.job_services} AS job_services, ${v.job_area} AS job_area`,
+  );
+  await sql`UPDATE reviews SET name_key = v.name_key, verification_method = v.verification_method, verification_date = v.verification_date,
+      published = CAST(v.published AS integer), match_state = v.match_state, match_candidates = v.match_candidates,
+      job_technicians = v.job_technicians, job_services = v.job_services, job_area = v.job_area,
+      updated_at = ${at.now}, revision = ${at.revision}
+    FROM (${sql.join(rows, sql` UNION ALL `)}) AS v WHERE reviews.id = v.id`.execute(db);
 }
 
 function differs(row: ReviewMatchRow, verdict: Verdict): boolean {
