@@ -8,6 +8,7 @@ import { generateDemo } from '../src/demo/generate.js';
 import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
 import { benchAbuse } from './abuse.js';
 import { benchSources } from './sources.js';
+import { benchLedger } from './ledger.js';
 import { benchImportStall } from './import-stall.js';
 import { benchReplicas } from './replicas.js';
 import { benchRestart } from './restart.js';
@@ -223,6 +224,10 @@ try {
   if (runs('sources')) {
     process.stderr.write('\nImport from a platform against the own format; backup of a live store\n');
     for (const size of sizes) await benchSources({ root, work, port: port++, size, row });
+  }
+  if (runs('ledger')) {
+    process.stderr.write('\nThe job ledger: import-jobs and matching, 1.5 jobs a review\n');
+    for (const size of sizes) await benchLedger({ root, work, size, row });
   }
   printTable();
 } catch (error) {

@@ -46,7 +46,7 @@ export async function runImportJobs(store: Store, request: JobImportRequest, opt
     `${label} (${result.source}): jobs added ${n(summary.added)}, updated ${n(summary.updated)}, unchanged ${n(summary.unchanged)}, ` +
       `skipped ${n(result.skipped)}, rejected ${n(result.rejected)}; the ledger holds ${n(summary.stored.jobs)} jobs (${n(ms)} ms)\n` +
       `matching: ${n(m.examined)} reviews examined, ${n(m.verified)} newly verified, ${n(m.unverified)} no longer verified` +
-      `${m.refilled ? `, ${n(m.refilled)} took technicians, services or area from their job` : ''}\n`,
+      `${m.refilled ? `, ${n(m.refilled)} took technicians, services or area from their job` : ''} (${n(m.ms)} ms)\n`,
   );
   if (result.unnamed) process.stdout.write(`note: ${n(result.unnamed)} jobs have no customer first and last name: they match reviews by reference only\n`);
   if (result.unknownServices) process.stdout.write(`note: ${n(result.unknownServices)} service names are not in the business's catalogue and were left out\n`);

@@ -38,7 +38,7 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
   };
   const storeInfo = { engine: store.engine, sizeBytes: figures.sizeBytes, schemaVersion: figures.schemaVersion, revision: figures.revision };
   if (options.json) {
-    json({ reviews: figures.bySource, lastImports: figures.lastImports, insights, subscriptions: websub.subscriptions, pendingDeliveries: websub.pendingDeliveries, store: storeInfo });
+    json({ reviews: figures.bySource, lastImports: figures.lastImports, verification: figures.verification, ledger: figures.ledger, insights, subscriptions: websub.subscriptions, pendingDeliveries: websub.pendingDeliveries, store: storeInfo });
     return 0;
   }
   const sources = Object.entries(figures.bySource);
@@ -60,6 +60,15 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
       ),
     );
   }
+  const methods = Object.entries(figures.verification.byMethod).filter(([, count]) => count > 0);
+  const { waiting } = figures.verification;
+  write(
+    `\npublished, verified by: ${methods.length ? methods.map(([m, count]) => `${m} ${n(count)}`).join(', ') : 'none yet'}` +
+      `; waiting: ${n(waiting.none)} for a job, ${n(waiting.ambiguous)} that two or more jobs fit (reviews unmatched lists them)\n`,
+  );
+  const ledger = Object.entries(figures.ledger.jobs);
+  write(`job ledger: ${ledger.length ? ledger.map(([source, count]) => `${n(count)} jobs from ${source}`).join(', ') : 'no jobs imported'}\n`);
+  for (const [source, i] of Object.entries(figures.ledger.lastImports)) write(`  last job import from ${source}: ${i.at}, added ${n(i.added)}, updated ${n(i.updated)} (${i.files.join(', ')})\n`);
   write(
     `\ninsights: ${insights.asOf === null ? 'none built yet' : `describe the data of ${insights.asOf}`}` +
       `${insights.lagging ? ` (behind: the data changed at ${insights.dataVersion}; a running server builds them)` : insights.asOf ? ' (up to date)' : ''}\n`,

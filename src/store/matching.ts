@@ -106,6 +106,7 @@ async function candidates(db: QueryExecutorProvider, nameKeys: Set<string>, refe
 
 /** Runs the rule over the scope's reviews and writes what changed with `revision`; answers whether the published set changed. */
 export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope: MatchScope, at: { revision: number; now: string; today: string }): Promise<{ summary: MatchSummary; changed: number; publishedChanged: boolean }> {
+  const started = performance.now();
   const state = await sql<{ matched_window_days: number | null }>`SELECT matched_window_days FROM ledger_state WHERE id = 1`.execute(db);
   // Reviews were last matched with another window (or never, in a store made before the ledger): all of them are due.
   const windowChanged = Number(state.rows[0]?.matched_window_days ?? -1) !== match.windowDays;
@@ -121,7 +122,7 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
     return { row, nameKey };
   });
   const jobs = await candidates(db, nameKeys, references, windowChanged || scope.kind === 'all');
-  const summary: MatchSummary = { examined: 0, verified: 0, unverified: 0, refilled: 0 };
+  const summary: MatchSummary = { examined: 0, verified: 0, unverified: 0, refilled: 0, ms: 0 };
   let publishedChanged = false;
   let changed = 0;
   const writes: (Verdict & { id: string })[] = [];
@@ -131,7 +132,8 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
     if (!differs(row, verdict)) continue;
     if (verdict.verification_method !== null && row.verification_method === null) summary.verified++;
     if (verdict.verification_method === null && row.verification_method !== null) summary.unverified++;
-    if (verdict.job_technicians !== row.job_technicians || verdict.job_services !== row.job_services || verdict.job_area !== row.job_area) summary.refilled++;
+    const fromJob = verdict.job_technicians !== row.job_technicians || verdict.job_services !== row.job_services || verdict.job_area !== row.job_area;
+    if (fromJob && (verdict.job_area !== null || verdict.job_technicians !== '[]' || verdict.job_services !== '[]')) summary.refilled++;
     // A published review shows its verification and what it took from its job: a change of either is a change of the published data.
     const shown = (['verification_method', 'verification_date', 'job_technicians', 'job_services', 'job_area'] as const).some((k) => row[k] !== verdict[k]);
     if (verdict.published !== row.published || (verdict.published === 1 && shown)) publishedChanged = true;
@@ -141,6 +143,7 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
   for (let i = 0; i < writes.length; i += WRITE_BATCH) await writeVerdicts(db, writes.slice(i, i + WRITE_BATCH), at);
   if (windowChanged) changed++;
   if (windowChanged) await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays} WHERE id = 1`.execute(db);
+  summary.ms = Math.round(performance.now() - started);
   // The published rule names the window: a new one is a change of the published data.
   return { summary, changed, publishedChanged: publishedChanged || windowChanged };
 }

@@ -43,6 +43,10 @@ export interface StoreFigures {
   /** Reviews by source (the platform written on; `own` without one) and state. */
   bySource: Record<string, Record<ReviewState, number> & { newest: string | null }>;
   lastImports: Record<string, { at: string; files: string[]; added: number; updated: number; withdrawn: number; removed: number }>;
+  /** Published reviews by what their verification rests on; waiting reviews by why. */
+  verification: { byMethod: Record<VerificationMethod, number>; waiting: { none: number; ambiguous: number } };
+  /** The job ledger: jobs by source, and the last job import of each. */
+  ledger: { jobs: Record<string, number>; lastImports: Record<string, { at: string; files: string[]; added: number; updated: number }> };
   revision: number;
   publishedAt: string | null;
   /** The data the newest stored insights document describes. */
@@ -140,10 +144,30 @@ export class OperatorStore {
       lastImports[source] = { at: entry.at, files, added: number('added'), updated: number('updated'), withdrawn: number('withdrawn'), removed: number('removed') };
     }
     const version = await readVersion(this.db);
+    const methods = await sql<{ method: VerificationMethod; n: number }>`
+      SELECT verification_method AS method, count(*) AS n FROM reviews WHERE published = 1 GROUP BY 1`.execute(this.db);
+    const byMethod: Record<VerificationMethod, number> = { job: 0, reference: 0, operator: 0, platform: 0 };
+    for (const { method, n } of methods.rows) byMethod[method] = Number(n);
+    const waiting = await sql<{ ambiguous: number | null; n: number }>`
+      SELECT sum(CASE WHEN match_state = 'ambiguous' THEN 1 ELSE 0 END) AS ambiguous, count(*) AS n FROM reviews
+      WHERE published = 0 AND removed_at IS NULL AND withdrawn_at IS NULL`.execute(this.db);
+    const ambiguous = Number(waiting.rows[0]?.ambiguous ?? 0);
+    const jobs = await sql<{ source: string; n: number }>`SELECT source, count(*) AS n FROM jobs GROUP BY 1 ORDER BY 1`.execute(this.db);
+    const jobImports: StoreFigures['ledger']['lastImports'] = {};
+    for (const entry of await readLog(this.db, 1000, 'import-jobs')) {
+      const details = entry.details ?? {};
+      const source = typeof details.source === 'string' ? details.source : 'own';
+      if (jobImports[source]) continue;
+      const number = (key: string) => (typeof details[key] === 'number' ? (details[key] as number) : 0);
+      const files = Array.isArray(details.files) ? details.files.filter((f): f is string => typeof f === 'string') : [];
+      jobImports[source] = { at: entry.at, files, added: number('added'), updated: number('updated') };
+    }
     const insights = await sql<{ as_of: string | null }>`SELECT max(as_of) AS as_of FROM insights_documents`.execute(this.db);
     return {
       bySource,
       lastImports,
+      verification: { byMethod, waiting: { none: Number(waiting.rows[0]?.n ?? 0) - ambiguous, ambiguous } },
+      ledger: { jobs: Object.fromEntries(jobs.rows.map((r) => [r.source, Number(r.n)])), lastImports: jobImports },
       revision: version.revision,
       publishedAt: version.publishedAt,
       insightsAsOf: insights.rows[0]?.as_of ?? null,

@@ -110,6 +110,8 @@ export interface MatchSummary {
   unverified: number;
   /** Reviews whose technicians, services or area from their job changed. */
   refilled: number;
+  /** How long the run took, reading and writing included (ms). */
+  ms: number;
 }
 
 /** A completed job as an import hands it to the store; the store hashes its id, aliases and contacts with its key. */

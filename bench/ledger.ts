@@ -1,0 +1,85 @@
+// Matching reviews to the job ledger at scale: the demo's reviews (unverified, so the ledger decides), and one and a
+// half jobs a review, as the service's own ledger CSV: nine reviews in ten have their customer's job a few days
+// before, the rest of the jobs are other customers'. Imported by the CLI into a new store, timed whole and for the
+// matching alone (the CLI reports it), with the peak RSS of `import-jobs`; then every review matched again (a new
+// VERIFY_WINDOW_DAYS) and one new job.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { generateDemo } from '../src/demo/generate.js';
+
+const execFileAsync = promisify(execFile);
+
+export interface LedgerBenchOptions {
+  root: string;
+  work: string;
+  size: number;
+  row: (...cells: (string | number)[]) => void;
+}
+
+/** Surnames, by initial, for the customers of jobs ("Karen D." becomes Karen Dawson or Karen Diaz). */
+const SURNAMES = 'Adams Baker Clark Dawson Evans Flores Garcia Hughes Ingram Jones Kim Lopez Miller Nguyen Ortiz Patel Quinn Reyes Smith Turner Underwood Vega Walker Xu Young Zhang'.split(' ');
+const OTHER_FIRST = 'Aaron Bianca Cyrus Delia Emeka Farah Gustavo Hana Ivan Jade Kofi Lena Milo Nadia Oscar Priya Quentin Rosa Stefan Tara Umar Vera Wendell Yara Zane'.split(' ');
+
+/** A small deterministic generator: the same files every run. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Runs the CLI with the peak RSS of its process reported on stderr at exit (kB, as getrusage gives it). */
+async function cliWithPeak(cli: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; ms: number; peakMiB: number }> {
+  const report = "process.on('exit',()=>process.stderr.write('maxrss '+process.resourceUsage().maxRSS+'\\n'))";
+  const started = performance.now();
+  const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(report)}`, cli, ...args], { env, maxBuffer: 64 << 20 });
+  const kb = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0);
+  return { stdout, ms: Math.round(performance.now() - started), peakMiB: kb / 1024 };
+}
+
+export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
+  const cli = join(o.root, 'dist/src/cli/main.js');
+  const demo = generateDemo({ seed: 5, reviews: o.size });
+  const next = random(42);
+  const reviews = join(o.work, `ledger-${o.size}-reviews.json`);
+  writeFileSync(reviews, JSON.stringify({ business: demo.business, reviews: demo.reviews.map((r) => ({ ...r, verified: false, language: 'en' })) }));
+  const lines = ['id,completed,customer,email,phone,technicians,services,area'];
+  let id = 0;
+  const job = (date: string, customer: string, r?: (typeof demo.reviews)[number]) =>
+    lines.push(
+      [`JOB-${++id}`, date, customer, `c${id}@example.test`, `602-555-${String(id % 10000).padStart(4, '0')}`, (r?.technicians ?? []).join(';'), (r?.services ?? []).join(';'), r?.serviceArea ?? ''].join(','),
+    );
+  const jobs = Math.round(o.size * 1.5);
+  for (const r of demo.reviews) {
+    if (next() >= 0.9) continue;
+    const [first, initial] = r.author.split(' ');
+    const surnames = SURNAMES.filter((s) => s[0] === initial?.[0]);
+    job(addDays(r.date, -Math.floor(next() * 30)), `${first} ${surnames[Math.floor(next() * surnames.length)] ?? 'Smith'}`, r);
+  }
+  const first = demo.reviews.at(-1)!.date;
+  const span = (Date.parse(demo.reviews[0]!.date) - Date.parse(first)) / 86_400_000;
+  while (id < jobs) job(addDays(first, Math.floor(next() * span)), `${OTHER_FIRST[Math.floor(next() * OTHER_FIRST.length)]} ${SURNAMES[Math.floor(next() * SURNAMES.length)]}`);
+  const ledger = join(o.work, `ledger-${o.size}-jobs.csv`);
+  writeFileSync(ledger, `${lines.join('\n')}\n`);
+
+  const env = { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(o.work, `ledger-${o.size}.db`)}` };
+  await execFileAsync(process.execPath, [cli, 'import', reviews], { env, maxBuffer: 16 << 20 });
+  type Result = { added: number; match: { examined: number; verified: number; ms: number } };
+  const all = await cliWithPeak(cli, ['import-jobs', ledger, '--json'], env);
+  const imported = JSON.parse(all.stdout) as Result;
+  const { stdout: unmatched } = await execFileAsync(process.execPath, [cli, 'unmatched', '--json', '--limit', '1'], { env });
+  const waiting = JSON.parse(unmatched) as { total: number };
+  o.row(o.size, `import-jobs, ${jobs.toLocaleString('en-US')} jobs (whole process)`, `${all.ms} ms`, `peak RSS ${all.peakMiB.toFixed(0)} MiB; ${imported.added} jobs added`);
+  o.row(o.size, 'matching, every review against the new jobs', `${imported.match.ms} ms`, `${imported.match.verified} verified, ${waiting.total} waiting (no job or two fit)`);
+  const again = await cliWithPeak(cli, ['import-jobs', ledger, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
+  const rematched = JSON.parse(again.stdout) as Result;
+  o.row(o.size, 'matching, full run (a new VERIFY_WINDOW_DAYS)', `${rematched.match.ms} ms`, `${rematched.match.examined} reviews examined; whole process ${again.ms} ms`);
+  const one = join(o.work, `ledger-${o.size}-one.csv`);
+  const newest = demo.reviews.find((r) => r.author.split(' ').length === 2)!;
+  writeFileSync(one, `id,completed,customer,email,phone,technicians,services,area\nJOB-NEW,${addDays(newest.date, -1)},${newest.author.replace('.', '')}zzz,,,,,\n`);
+  const single = await cliWithPeak(cli, ['import-jobs', one, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
+  const added = JSON.parse(single.stdout) as Result;
+  o.row(o.size, 'matching, one new job', `${added.match.ms} ms`, `${added.match.examined} reviews examined; whole process ${single.ms} ms`);
+}
