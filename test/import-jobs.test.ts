@@ -117,6 +117,19 @@ for (const on of ['sqlite', 'postgres'] as const) describe.skipIf(on === 'postgr
     expect((await status(url, 'first-only')).match).toMatchObject({ state: 'unnamed' });
   });
 
+  it('holds a whole last name to the job’s where both give one, and an initial to any', async () => {
+    const url = await storeWith([
+      { id: 'full', date: '2026-03-10', author: 'Robert Smith' },
+      { id: 'initial', date: '2026-03-10', author: 'Robert S.' },
+    ]);
+    await importJobs(url, [
+      { id: 'J-1', completed: '2026-03-01', customer: 'Robert Smith' },
+      { id: 'J-2', completed: '2026-03-05', customer: 'Robert Stone' },
+    ]);
+    expect(await method(url, 'full')).toBe('job');
+    expect(await status(url, 'initial')).toMatchObject({ state: 'unpublished', match: { state: 'ambiguous', candidates: ['2026-03-01', '2026-03-05'] } });
+  });
+
   it('reads a nickname as the name it stands for, and folds case and accents', async () => {
     const url = await storeWith([
       { id: 'bob', date: '2026-03-10', author: 'bob s.' },

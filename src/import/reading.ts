@@ -6,6 +6,7 @@ import { detectLanguage, loadLanguageDetector } from '../reviews/language.js';
 import type { LocatedReview, StagedReview } from '../store/types.js';
 import { fieldProblems, type Adapter, type MapContext, type MappedReview } from './adapter.js';
 import type { ImportSource } from './own-source.js';
+import { nameOf } from './jobs/rule.js';
 
 export interface ImportIssue {
   file: string;
@@ -178,7 +179,8 @@ export class ImportReading {
  * The review with its language: the source's when it gives one, else detected from the customer's words.
  */
 function withLanguage(review: MappedReview): StagedReview {
-  return { ...review, language: review.language ?? detectLanguage(review.text) };
+  const name = review.anonymous ? undefined : nameOf(review.author);
+  return { ...review, language: review.language ?? detectLanguage(review.text), ...(name ? { nameKey: name.key } : {}) };
 }
 
 function catalogueOf(business: Business | null): Set<string> | null {

@@ -12,7 +12,7 @@ import { OWN_FEED, type MatchSummary, type ApplyOptions, type CompleteScope, typ
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
 import { writeLog, type OperatorLogRow } from './operator-log.js';
-import { keyedHash, normalReference } from './ledger-hash.js';
+import { keyedHash, ledgerKey, normalReference } from './ledger-hash.js';
 import { runMatch } from './matching.js';
 
 /** The columns an import writes from a review; the rest (times, revision, state) are the store's own. */
@@ -38,6 +38,8 @@ export interface ReviewContent {
   upstream_updated_at: string | null;
   author_anonymous: number;
   reference: string | null;
+  /** What the verification rule reads of the author (`robert s`); null when the name lacks a first name or last initial. */
+  name_key: string | null;
   content_hash: string;
 }
 
@@ -54,8 +56,6 @@ export interface ReviewRow extends ReviewContent {
   updated_at: string;
   /** The store revision that last wrote the row. */
   revision: number;
-  /** What the verification rule reads of the author (`robert s`); null when the name lacks a first name or last initial. */
-  name_key: string | null;
   /** What the last matching run found: `matched`, `ambiguous`, `none`; null where the ledger does not decide. */
   match_state: string | null;
   /** The completion dates of the jobs that fit an ambiguous match (JSON). */
@@ -75,7 +75,7 @@ type StagingTables = {
   operator_log: OperatorLogRow;
 };
 
-/** Rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits (23 columns each). */
+/** Rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits (24 columns each). */
 export const WRITE_BATCH = 400;
 /** Staged rows written per statement when applying, between progress reports. */
 const APPLY_RANGE = 5000;
@@ -83,7 +83,7 @@ const APPLY_RANGE = 5000;
 const CONTENT_COLUMNS = [
   'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
   'response_date', 'response_text', 'language', 'translation_language', 'translation_text', 'verification_method',
-  'feed', 'upstream_updated_at', 'author_anonymous', 'reference', 'content_hash',
+  'feed', 'upstream_updated_at', 'author_anonymous', 'reference', 'name_key', 'content_hash',
 ] as const;
 
 /** Columns an import rewrites on a changed review; verification and the feed's bookkeeping are decided apart. */
@@ -123,6 +123,7 @@ function toContent(r: StagedReview, hashKey: string): ReviewContent {
     upstream_updated_at: r.upstreamUpdatedAt ?? null,
     author_anonymous: r.anonymous ? 1 : 0,
     reference,
+    name_key: r.nameKey ?? null,
     content_hash: createHash('sha256').update(canonicalRecord(r, reference)).digest('base64url'),
   };
 }
@@ -156,7 +157,7 @@ export async function withImportStaging<DB, T>(db: Kysely<DB>, work: (staging: I
       rating integer NOT NULL, text text NOT NULL, author text NOT NULL, technicians text NOT NULL,
       services text NOT NULL, service_area text, source text, title text, response_date text, response_text text,
       language text NOT NULL, translation_language text, translation_text text, verification_method text,
-      feed text NOT NULL, upstream_updated_at text, author_anonymous integer NOT NULL, reference text,
+      feed text NOT NULL, upstream_updated_at text, author_anonymous integer NOT NULL, reference text, name_key text,
       content_hash text NOT NULL)`.execute(conn);
     await sql`CREATE TEMPORARY TABLE import_retained (id text PRIMARY KEY)`.execute(conn);
     try {
@@ -389,13 +390,6 @@ async function countStates(db: Kysely<StagingTables>): Promise<ImportSummary['st
   const { rows } = await sql<{ state: string; n: number }>`SELECT ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1`.execute(db);
   const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
   return { verified: count('published'), unverified: count('unpublished'), removed: count('removed'), withdrawn: count('withdrawn') };
-}
-
-/** The store's key of the ledger's hashes (made by its migration). */
-export async function ledgerKey(db: QueryExecutorProvider): Promise<string> {
-  const { rows } = await sql<{ hash_key: string }>`SELECT hash_key FROM ledger_state WHERE id = 1`.execute(db);
-  if (!rows[0]) throw new Error('the store has no ledger key: were its migrations applied?');
-  return rows[0].hash_key;
 }
 
 /** The stored business's time zone (IANA), if it has one: the calendar of review and verification dates. */

@@ -6,8 +6,8 @@ import { sql, type Kysely } from 'kysely';
 import { localDate } from '../reviews/dates.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
-import { ledgerKey, readVersion, storedTimeZone } from './import-staging.js';
-import { keyedHash, normalEmail, normalPhone, normalReference } from './ledger-hash.js';
+import { readVersion, storedTimeZone } from './import-staging.js';
+import { keyedHash, ledgerKey, normalEmail, normalPhone, normalReference } from './ledger-hash.js';
 import { runMatch, type MatchScope } from './matching.js';
 import { writeLog } from './operator-log.js';
 import type { ImportProgress, JobImportSummary, JobStaging, LedgerStore, LocatedJob, Matcher, MatchSummary, StagedJob, UnmatchedReview } from './types.js';
@@ -22,6 +22,7 @@ interface JobColumns {
   id_hash: string;
   completed_date: string;
   name_key: string | null;
+  last_hash: string | null;
   technicians: string;
   services: string;
   area: string | null;
@@ -36,6 +37,7 @@ function columnsOf(source: string, job: StagedJob, key: string): JobColumns & { 
   const content = {
     completed_date: job.date,
     name_key: job.nameKey,
+    last_hash: job.lastName === null ? null : hash(job.lastName),
     technicians: JSON.stringify(job.technicians),
     services: JSON.stringify(job.services),
     area: job.area,
@@ -58,7 +60,7 @@ export class KyselyLedgerStore implements LedgerStore {
     return this.db.connection().execute(async (conn) => {
       await sql`DROP TABLE IF EXISTS job_staging`.execute(conn);
       await sql`CREATE TEMPORARY TABLE job_staging (seq integer PRIMARY KEY, location text NOT NULL, source text NOT NULL,
-        id_hash text NOT NULL UNIQUE, completed_date text NOT NULL, name_key text, technicians text NOT NULL, services text NOT NULL,
+        id_hash text NOT NULL UNIQUE, completed_date text NOT NULL, name_key text, last_hash text, technicians text NOT NULL, services text NOT NULL,
         area text, contact_hashes text NOT NULL, ref_hashes text NOT NULL, content_hash text NOT NULL)`.execute(conn);
       try {
         return await work(new Staging(conn as Kysely<never>, await ledgerKey(conn)));
@@ -178,10 +180,10 @@ async function applyJobs(trx: Kysely<never>, options: { source: string; files: s
       for (const { ref_hash } of old) references.add(ref_hash);
       await sql`DELETE FROM job_references WHERE source = ${source} AND id_hash IN (${sql.join(batch)})`.execute(trx);
     }
-    await sql`INSERT INTO jobs (source, id_hash, completed_date, name_key, technicians, services, area, contact_hashes, content_hash, imported_at, updated_at)
-      SELECT ${source}, s.id_hash, s.completed_date, s.name_key, s.technicians, s.services, s.area, s.contact_hashes, s.content_hash, ${now}, ${now}
+    await sql`INSERT INTO jobs (source, id_hash, completed_date, name_key, last_hash, technicians, services, area, contact_hashes, content_hash, imported_at, updated_at)
+      SELECT ${source}, s.id_hash, s.completed_date, s.name_key, s.last_hash, s.technicians, s.services, s.area, s.contact_hashes, s.content_hash, ${now}, ${now}
       FROM job_staging s LEFT JOIN jobs j ON j.source = ${source} AND j.id_hash = s.id_hash WHERE ${range}
-      ON CONFLICT (source, id_hash) DO UPDATE SET completed_date = excluded.completed_date, name_key = excluded.name_key,
+      ON CONFLICT (source, id_hash) DO UPDATE SET completed_date = excluded.completed_date, name_key = excluded.name_key, last_hash = excluded.last_hash,
         technicians = excluded.technicians, services = excluded.services, area = excluded.area,
         contact_hashes = excluded.contact_hashes, content_hash = excluded.content_hash, updated_at = excluded.updated_at`.execute(trx);
     const refs = rows.flatMap((row) => (JSON.parse(row.ref_hashes) as string[]).map((ref) => ({ ref, id: row.id_hash })));

@@ -2,6 +2,14 @@
 // that they can be matched without being stored. The key is the store's own (made by its migration): the hashes of
 // one store say nothing about another's, and a dictionary of phone numbers cannot be run against them elsewhere.
 import { createHmac } from 'node:crypto';
+import { sql, type QueryExecutorProvider } from 'kysely';
+
+/** The store's key of the ledger's hashes (made by its migration). */
+export async function ledgerKey(db: QueryExecutorProvider): Promise<string> {
+  const { rows } = await sql<{ hash_key: string }>`SELECT hash_key FROM ledger_state WHERE id = 1`.execute(db);
+  if (!rows[0]) throw new Error('the store has no ledger key: were its migrations applied?');
+  return rows[0].hash_key;
+}
 
 export function keyedHash(key: string, value: string): string {
   return createHmac('sha256', key).update(value).digest('base64url');

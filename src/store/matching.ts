@@ -4,6 +4,7 @@
 // reviews its jobs' names and references touch; a change of the window, every review.
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Matcher, MatchJob, MatchReview, MatchSummary } from './types.js';
+import { keyedHash, ledgerKey } from './ledger-hash.js';
 
 /** The reviews a run looks at: all, those written at one revision, or those with these name keys or references. */
 export type MatchScope =
@@ -36,6 +37,7 @@ interface JobRow {
   id_hash: string;
   completed_date: string;
   name_key: string | null;
+  last_hash: string | null;
   technicians: string;
   services: string;
   area: string | null;
@@ -60,46 +62,75 @@ async function* inBatches<T>(values: Iterable<string>, read: (batch: string[]) =
   for (let i = 0; i < all.length; i += IN_BATCH) yield* await read(all.slice(i, i + IN_BATCH));
 }
 
-async function reviewsIn(db: QueryExecutorProvider, scope: MatchScope): Promise<ReviewMatchRow[]> {
-  if (scope.kind === 'all') return (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews`.execute(db)).rows;
-  if (scope.kind === 'revision') return (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE revision = ${scope.revision}`.execute(db)).rows;
-  const found = new Map<string, ReviewMatchRow>();
-  const add = (row: ReviewMatchRow) => found.set(row.id, row);
-  for await (const row of inBatches(scope.nameKeys, async (keys) => (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE name_key IN (${sql.join(keys)})`.execute(db)).rows)) add(row);
-  for await (const row of inBatches(scope.references, async (refs) => (await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE reference IN (${sql.join(refs)})`.execute(db)).rows)) add(row);
-  return [...found.values()];
+/** Reviews matched at once: with their candidates, what a run holds in memory. */
+const PAGE = 2000;
+/** Name keys (or references) whose reviews are matched at once, in a `keys` scope. */
+const KEYS_PAGE = 200;
+
+/** A review the ledger could decide that has no name key yet (stored before it was kept, or by an import that did not match). */
+const UNKEYED = sql`name_key IS NULL AND author_anonymous = 0 AND verification_locked = 0
+  AND (verification_method IS NULL OR verification_method IN ('job', 'reference'))`;
+
+/** The scope's reviews a page at a time, each review once. */
+async function* reviewPages(db: QueryExecutorProvider, scope: MatchScope): AsyncGenerator<ReviewMatchRow[]> {
+  const byId = async function* (where: ReturnType<typeof sql>) {
+    for (let after = ''; ; ) {
+      const { rows } = await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE ${where} AND id > ${after} ORDER BY id LIMIT ${PAGE}`.execute(db);
+      if (rows.length) yield rows;
+      if (rows.length < PAGE) return;
+      after = rows.at(-1)!.id;
+    }
+  };
+  if (scope.kind === 'all') return yield* byId(sql`1 = 1`);
+  if (scope.kind === 'revision') return yield* byId(sql`revision = ${scope.revision}`);
+  const seen = new Set<string>();
+  const fresh = (rows: ReviewMatchRow[]) => rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+  for (const [column, values] of [['name_key', [...scope.nameKeys]], ['reference', [...scope.references]]] as const) {
+    for (let i = 0; i < values.length; i += KEYS_PAGE) {
+      const { rows } = await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE ${sql.ref(column)} IN (${sql.join(values.slice(i, i + KEYS_PAGE))})`.execute(db);
+      const page = fresh(rows);
+      if (page.length) yield page;
+    }
+  }
+  for await (const rows of byId(UNKEYED)) {
+    const page = fresh(rows);
+    if (page.length) yield page;
+  }
 }
 
-function toJob(row: JobRow): MatchJob {
+/** A job as the rule sees it, with what a review it matches takes from it (as stored: JSON lists, read only then). */
+interface CandidateJob extends MatchJob {
+  fill: Pick<JobRow, 'technicians' | 'services' | 'area'>;
+}
+
+function toJob(row: JobRow): CandidateJob {
   return {
     key: `${row.source}:${row.id_hash}`,
     date: row.completed_date,
     nameKey: row.name_key,
-    technicians: JSON.parse(row.technicians) as string[],
-    services: JSON.parse(row.services) as string[],
-    area: row.area,
+    lastName: row.last_hash,
+    fill: { technicians: row.technicians, services: row.services, area: row.area },
   };
 }
 
-const JOB_COLUMNS = sql`j.source, j.id_hash, j.completed_date, j.name_key, j.technicians, j.services, j.area`;
+const JOB_COLUMNS = sql`j.source, j.id_hash, j.completed_date, j.name_key, j.last_hash, j.technicians, j.services, j.area`;
 
 /** The jobs of these name keys, and the jobs these references name, each list by its key. */
-async function candidates(db: QueryExecutorProvider, nameKeys: Set<string>, references: Set<string>, all: boolean) {
-  const byName = new Map<string, MatchJob[]>();
-  const byReference = new Map<string, MatchJob[]>();
-  const push = (map: Map<string, MatchJob[]>, key: string, job: MatchJob) => {
+async function candidates(db: QueryExecutorProvider, nameKeys: Set<string>, references: Set<string>) {
+  const byName = new Map<string, CandidateJob[]>();
+  const byReference = new Map<string, CandidateJob[]>();
+  const push = (map: Map<string, CandidateJob[]>, key: string, job: CandidateJob) => {
     const list = map.get(key);
     if (list) list.push(job);
     else map.set(key, [job]);
   };
-  const named = all
-    ? (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IS NOT NULL`.execute(db)).rows
-    : inBatches(nameKeys, async (keys) => (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IN (${sql.join(keys)})`.execute(db)).rows);
-  for await (const row of named) push(byName, row.name_key!, toJob(row));
-  const refer = (refs: string[] | null) =>
-    sql<JobRow & { ref_hash: string }>`SELECT k.ref_hash, ${JOB_COLUMNS} FROM job_references k JOIN jobs j ON j.source = k.source AND j.id_hash = k.id_hash
-      ${refs ? sql`WHERE k.ref_hash IN (${sql.join(refs)})` : sql``}`.execute(db);
-  const referenced = all ? (await refer(null)).rows : inBatches(references, async (refs) => (await refer(refs)).rows);
+  for await (const row of inBatches(nameKeys, async (keys) => (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IN (${sql.join(keys)})`.execute(db)).rows)) {
+    push(byName, row.name_key!, toJob(row));
+  }
+  const referenced = inBatches(references, async (refs) =>
+    (await sql<JobRow & { ref_hash: string }>`SELECT k.ref_hash, ${JOB_COLUMNS} FROM job_references k
+      JOIN jobs j ON j.source = k.source AND j.id_hash = k.id_hash WHERE k.ref_hash IN (${sql.join(refs)})`.execute(db)).rows,
+  );
   for await (const row of referenced) push(byReference, row.ref_hash, toJob(row));
   return { byName, byReference };
 }
@@ -110,37 +141,40 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
   const state = await sql<{ matched_window_days: number | null }>`SELECT matched_window_days FROM ledger_state WHERE id = 1`.execute(db);
   // Reviews were last matched with another window (or never, in a store made before the ledger): all of them are due.
   const windowChanged = Number(state.rows[0]?.matched_window_days ?? -1) !== match.windowDays;
-  const rows = await reviewsIn(db, windowChanged ? { kind: 'all' } : scope);
-  const nameKeys = new Set<string>();
-  const references = new Set<string>();
-  const keyed = rows.map((row) => {
-    const nameKey = row.author_anonymous ? null : (match.nameKey(row.author) ?? null);
-    if (ledgerDecides(row)) {
-      if (nameKey !== null) nameKeys.add(nameKey);
-      if (row.reference !== null) references.add(row.reference);
-    }
-    return { row, nameKey };
-  });
-  const jobs = await candidates(db, nameKeys, references, windowChanged || scope.kind === 'all');
+  const hashKey = await ledgerKey(db);
   const summary: MatchSummary = { examined: 0, verified: 0, unverified: 0, refilled: 0, ms: 0 };
   let publishedChanged = false;
   let changed = 0;
-  const writes: (Verdict & { id: string })[] = [];
-  for (const { row, nameKey } of keyed) {
-    const verdict = verdictOf(row, nameKey, match, jobs, at.today);
-    if (ledgerDecides(row)) summary.examined++;
-    if (!differs(row, verdict)) continue;
-    if (verdict.verification_method !== null && row.verification_method === null) summary.verified++;
-    if (verdict.verification_method === null && row.verification_method !== null) summary.unverified++;
-    const fromJob = verdict.job_technicians !== row.job_technicians || verdict.job_services !== row.job_services || verdict.job_area !== row.job_area;
-    if (fromJob && (verdict.job_area !== null || verdict.job_technicians !== '[]' || verdict.job_services !== '[]')) summary.refilled++;
-    // A published review shows its verification and what it took from its job: a change of either is a change of the published data.
-    const shown = (['verification_method', 'verification_date', 'job_technicians', 'job_services', 'job_area'] as const).some((k) => row[k] !== verdict[k]);
-    if (verdict.published !== row.published || (verdict.published === 1 && shown)) publishedChanged = true;
-    changed++;
-    writes.push({ id: row.id, ...verdict });
+  for await (const rows of reviewPages(db, windowChanged ? { kind: 'all' } : scope)) {
+    const nameKeys = new Set<string>();
+    const references = new Set<string>();
+    const keyed = rows.map((row) => {
+      const name = row.author_anonymous ? undefined : match.nameOf(row.author);
+      const nameKey = name?.key ?? null;
+      if (ledgerDecides(row)) {
+        if (nameKey !== null) nameKeys.add(nameKey);
+        if (row.reference !== null) references.add(row.reference);
+      }
+      return { row, nameKey, lastName: name?.last ? keyedHash(hashKey, name.last) : null };
+    });
+    const jobs = await candidates(db, nameKeys, references);
+    const writes: (Verdict & { id: string })[] = [];
+    for (const { row, nameKey, lastName } of keyed) {
+      const verdict = verdictOf(row, { nameKey, lastName }, match, jobs, at.today);
+      if (ledgerDecides(row)) summary.examined++;
+      if (!differs(row, verdict)) continue;
+      if (verdict.verification_method !== null && row.verification_method === null) summary.verified++;
+      if (verdict.verification_method === null && row.verification_method !== null) summary.unverified++;
+      const fromJob = verdict.job_technicians !== row.job_technicians || verdict.job_services !== row.job_services || verdict.job_area !== row.job_area;
+      if (fromJob && (verdict.job_area !== null || verdict.job_technicians !== '[]' || verdict.job_services !== '[]')) summary.refilled++;
+      // A published review shows its verification and what it took from its job: a change of either is a change of the published data.
+      const shown = (['verification_method', 'verification_date', 'job_technicians', 'job_services', 'job_area'] as const).some((k) => row[k] !== verdict[k]);
+      if (verdict.published !== row.published || (verdict.published === 1 && shown)) publishedChanged = true;
+      changed++;
+      writes.push({ id: row.id, ...verdict });
+    }
+    for (let i = 0; i < writes.length; i += WRITE_BATCH) await writeVerdicts(db, writes.slice(i, i + WRITE_BATCH), at);
   }
-  for (let i = 0; i < writes.length; i += WRITE_BATCH) await writeVerdicts(db, writes.slice(i, i + WRITE_BATCH), at);
   if (windowChanged) changed++;
   if (windowChanged) await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays} WHERE id = 1`.execute(db);
   summary.ms = Math.round(performance.now() - started);
@@ -148,13 +182,14 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
   return { summary, changed, publishedChanged: publishedChanged || windowChanged };
 }
 
-function verdictOf(row: ReviewMatchRow, nameKey: string | null, match: Matcher, jobs: Awaited<ReturnType<typeof candidates>>, today: string): Verdict {
+function verdictOf(row: ReviewMatchRow, { nameKey, lastName }: Pick<MatchReview, 'nameKey' | 'lastName'>, match: Matcher, jobs: Awaited<ReturnType<typeof candidates>>, today: string): Verdict {
   const kept = { name_key: nameKey, verification_method: row.verification_method, verification_date: row.verification_date, published: row.published };
   if (!ledgerDecides(row)) return { ...kept, match_state: null, match_candidates: null, job_technicians: null, job_services: null, job_area: null };
-  const review: MatchReview = { id: row.id, date: row.date, nameKey, reference: row.reference, anonymous: row.author_anonymous === 1 };
+  const review: MatchReview = { id: row.id, date: row.date, nameKey, lastName, reference: row.reference, anonymous: row.author_anonymous === 1 };
   const outcome = match.decide(review, row.reference ? (jobs.byReference.get(row.reference) ?? []) : [], nameKey ? (jobs.byName.get(nameKey) ?? []) : []);
   const method = outcome.kind === 'matched' ? outcome.method : null;
-  const job = outcome.kind === 'matched' ? outcome.job : undefined;
+  // The rule answers one of the candidates it was given: ours, with what the review takes from it.
+  const job = outcome.kind === 'matched' ? (outcome.job as CandidateJob).fill : undefined;
   return {
     name_key: nameKey,
     verification_method: method,
@@ -162,8 +197,8 @@ function verdictOf(row: ReviewMatchRow, nameKey: string | null, match: Matcher, 
     published: method !== null && row.removed_at === null && row.withdrawn_at === null ? 1 : 0,
     match_state: outcome.kind,
     match_candidates: outcome.kind === 'ambiguous' ? JSON.stringify(outcome.dates) : null,
-    job_technicians: job ? JSON.stringify(job.technicians) : null,
-    job_services: job ? JSON.stringify(job.services) : null,
+    job_technicians: job ? job.technicians : null,
+    job_services: job ? job.services : null,
     job_area: job?.area ?? null,
   };
 }

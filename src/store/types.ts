@@ -36,6 +36,8 @@ export interface StagedReview {
   upstreamUpdatedAt?: string;
   /** The platform shows the reviewer anonymously: never to be matched to a person. */
   anonymous?: boolean;
+  /** What the verification rule reads of the author (`robert s`), when the import read it. */
+  nameKey?: string;
   /** A private reference the review carries (Trustpilot's `referenceId`): never published. */
   reference?: string;
 }
@@ -71,6 +73,8 @@ export interface MatchReview {
   date: string;
   /** Its author's first name and last initial, folded (`robert s`); null when the name lacks either. */
   nameKey: string | null;
+  /** The keyed hash of its author's whole last name, folded, when the author gives more than an initial. */
+  lastName: string | null;
   /** The keyed hash of a job reference it carries. */
   reference: string | null;
   anonymous: boolean;
@@ -83,9 +87,8 @@ export interface MatchJob {
   /** Its completion, the business's local date. */
   date: string;
   nameKey: string | null;
-  technicians: string[];
-  services: string[];
-  area: string | null;
+  /** The keyed hash of the customer's whole last name, folded. */
+  lastName: string | null;
 }
 
 export type MatchOutcome =
@@ -97,7 +100,8 @@ export type MatchOutcome =
 /** The verification rule, handed to the store by the domain: the store finds the candidates, the rule decides. */
 export interface Matcher {
   readonly windowDays: number;
-  nameKey(author: string): string | undefined;
+  /** The name as the rule reads it: its key (`robert s`) and the whole last name, folded, when given. */
+  nameOf(author: string): { key: string; last?: string } | undefined;
   /** `byReference`: the jobs the review's reference names; `byName`: the jobs of its name key (any date). */
   decide(review: MatchReview, byReference: readonly MatchJob[], byName: readonly MatchJob[]): MatchOutcome;
 }
@@ -121,6 +125,8 @@ export interface StagedJob {
   /** The business's local date of completion. */
   date: string;
   nameKey: string | null;
+  /** The customer's whole last name, folded (the store keeps its keyed hash). */
+  lastName: string | null;
   emails: string[];
   phones: string[];
   technicians: string[];

@@ -9,7 +9,7 @@ import type { ImportProgress, JobImportSummary, LocatedJob, StagedJob, Store } f
 import type { ImportIssue } from '../reading.js';
 import type { JobAdapter, LedgerJob } from './job-adapter.js';
 import { ownJobs } from './own-jobs.js';
-import { matcher, nameKey } from './rule.js';
+import { matcher, nameOf } from './rule.js';
 import { housecallpro } from './housecallpro.js';
 import { jobber } from './jobber.js';
 import { servicetitan } from './servicetitan.js';
@@ -158,24 +158,26 @@ function check(job: LedgerJob, at: { catalogue: Catalogue; timeZone: string | un
   const completed = job.completed.trim();
   const instant = isCalendarDate(completed) ? undefined : parseInstant(completed);
   const date = isCalendarDate(completed) ? completed : instant ? localDate(instant, at.timeZone) : undefined;
-  if (date === undefined) problems.push({ field: 'completed', reason: `"${completed.slice(0, 40)}" is not a date (YYYY-MM-DD) or an RFC 3339 time` });
+  // The value is not quoted: an export whose columns slipped could have a contact there.
+  if (date === undefined) problems.push({ field: 'completed', reason: 'not a date (YYYY-MM-DD) or an RFC 3339 time' });
   else if (date > at.today) problems.push({ field: 'completed', reason: `${date} is in the future: only completed jobs are proof` });
   const services: string[] = [];
   let unknownServices = 0;
   job.services.forEach((name, i) => {
     const id = at.catalogue.service(name);
     if (id !== undefined) services.push(id);
-    else if (at.own && at.catalogue.knowsServices) problems.push({ field: `services.${i}`, reason: `unknown service "${name.slice(0, 100)}" (not in the business's catalogue)` });
+    else if (at.own && at.catalogue.knowsServices) problems.push({ field: `services.${i}`, reason: "unknown service (not in the business's catalogue)" });
     else unknownServices++;
   });
   if (problems.length) return { problems };
-  const key = job.customer.name !== undefined ? nameKey(job.customer.name) : nameKey({ firstName: job.customer.firstName ?? '', lastName: job.customer.lastName ?? '' });
+  const name = job.customer.name !== undefined ? nameOf(job.customer.name) : nameOf({ firstName: job.customer.firstName ?? '', lastName: job.customer.lastName ?? '' });
   return {
     job: {
       id: job.id,
       aliases: job.aliases,
       date: date!,
-      nameKey: key ?? null,
+      nameKey: name?.key ?? null,
+      lastName: name?.last ?? null,
       emails: job.emails,
       phones: job.phones,
       technicians: [...new Set(job.technicians.map((t) => at.catalogue.technician(t)).filter(Boolean))],

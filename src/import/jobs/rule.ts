@@ -1,5 +1,6 @@
 // The verification rule: a review is verified when exactly one completed job fits it, by a reference it carries or
-// by its customer's name and a date within the window after the job. It reads the review's author, date and
+// by its customer's name (first name and last initial, and the whole last name where both give it) and a date
+// within the window after the job. It reads the review's author, date and
 // reference only, never its rating or its words, so a one-star and a five-star review fare alike.
 import type { MatchJob, Matcher, MatchOutcome, MatchReview } from '../../store/types.js';
 
@@ -55,6 +56,8 @@ function words(name: string): string[] {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    // A hyphenated surname is one name, read by its first part ("Ávila-Núñez" is ávila): the initial customers give.
+    .replace(/-\p{L}+/gu, '')
     .replace(/['’.]/g, (c) => (c === '.' ? ' ' : ''))
     .split(/[^\p{L}]+/u)
     .filter((w) => w && !NOT_NAMES.has(w));
@@ -66,18 +69,15 @@ function canonicalFirst(first: string): string {
 }
 
 /**
- * What a name is matched by: its first name (a short form read as the name it stands for) and its last name's
- * initial, `robert s`. Undefined for a name that lacks either (a first name alone matches nobody).
+ * What a name is matched by: its key, the first name (a short form read as the name it stands for) and the last
+ * name's initial, `robert s`; and the whole last name, folded, when it is more than an initial. Undefined for a
+ * name that lacks a first or a last name (a first name alone matches nobody).
  */
-export function nameKey(name: string | { firstName?: string; lastName?: string }): string | undefined {
-  if (typeof name !== 'string') {
-    const first = words(name.firstName ?? '')[0];
-    const last = words(name.lastName ?? '').at(-1);
-    return first && last ? `${canonicalFirst(first)} ${last[0]}` : undefined;
-  }
-  const all = words(name);
+export function nameOf(name: string | { firstName?: string; lastName?: string }): { key: string; last?: string } | undefined {
+  const all = typeof name === 'string' ? words(name) : [words(name.firstName ?? '')[0], words(name.lastName ?? '').at(-1)].filter((w): w is string => !!w);
   if (all.length < 2) return undefined;
-  return `${canonicalFirst(all[0]!)} ${all.at(-1)![0]}`;
+  const last = all.at(-1)!;
+  return { key: `${canonicalFirst(all[0]!)} ${last[0]}`, ...(last.length > 1 ? { last } : {}) };
 }
 
 /** `date` plus `days` days, as a calendar date. */
@@ -91,14 +91,16 @@ function addDays(date: string, days: number): string {
 export function matcher(windowDays: number): Matcher {
   return {
     windowDays,
-    nameKey: (author) => nameKey(author),
+    nameOf: (author) => nameOf(author),
     decide(review: MatchReview, byReference: readonly MatchJob[], byName: readonly MatchJob[]): MatchOutcome {
       const one = (jobs: readonly MatchJob[], method: 'reference' | 'job'): MatchOutcome =>
         jobs.length === 1 ? { kind: 'matched', method, job: jobs[0]! } : { kind: 'ambiguous', dates: jobs.map((j) => j.date).sort() };
       if (byReference.length) return one(byReference, 'reference');
       // An anonymous reviewer is nobody's name: a review shown as "A Google User" matches by reference only.
       if (review.anonymous || review.nameKey === null) return { kind: 'none' };
-      const fitting = byName.filter((job) => job.nameKey === review.nameKey && job.date <= review.date && review.date <= addDays(job.date, windowDays));
+      // "Robert Smith" is not Robert Stone's review: where both give the whole last name, it must agree too.
+      const sameName = (job: MatchJob) => job.nameKey === review.nameKey && (review.lastName === null || job.lastName === null || job.lastName === review.lastName);
+      const fitting = byName.filter((job) => sameName(job) && job.date <= review.date && review.date <= addDays(job.date, windowDays));
       return fitting.length ? one(fitting, 'job') : { kind: 'none' };
     },
   };

@@ -276,6 +276,7 @@ const m011JobLedger: Migration = {
       .addColumn('id_hash', 'text', (c) => c.notNull())
       .addColumn('completed_date', 'text', (c) => c.notNull())
       .addColumn('name_key', 'text')
+      .addColumn('last_hash', 'text')
       .addColumn('technicians', 'text', (c) => c.notNull())
       .addColumn('services', 'text', (c) => c.notNull())
       .addColumn('area', 'text')
