@@ -425,7 +425,7 @@ describe("the server's log", () => {
 
 describe('the CLI on files that are not valid at all (known leaks: see the commit that added this test)', () => {
   // csv-parse's message quotes the field ("value is …"), and own-source.ts passes it on as the problem's reason.
-  it.fails('names a CSV quoting error without the field it is in', async () => {
+  it('names a CSV quoting error without the field it is in', async () => {
     const csv = join(dir.path, 'stray-quote.csv');
     writeFileSync(csv, `id,completed,customer,email,phone,technicians,services,area\n${PRIVATE['own job id']},2025-05-01,Quincy Z,${PRIVATE['own job email']} "x",${PRIVATE['own job phone']},,,\n`);
     const run = await cli(['import-jobs', csv]);
@@ -434,7 +434,7 @@ describe('the CLI on files that are not valid at all (known leaks: see the commi
   });
 
   // V8's JSON.parse message quotes some 10 characters around the error, and own-source.ts passes it on.
-  it.fails('names an NDJSON syntax error without the text around it', async () => {
+  it('names an NDJSON syntax error without the text around it', async () => {
     const ndjson = join(dir.path, 'bare-value.ndjson');
     writeFileSync(ndjson, `{"id":"${PRIVATE['own job id']}","completed":"2025-05-01","customer":"Quincy Z","email":${PRIVATE['own job email']}}\n`);
     const run = await cli(['import-jobs', ndjson]);

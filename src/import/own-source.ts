@@ -5,6 +5,7 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as csvParser } from 'csv-parse';
+import { csvSyntaxReason, jsonSyntaxMessage } from './syntax.js';
 
 export type ImportFormat = 'json' | 'ndjson' | 'csv';
 
@@ -130,7 +131,7 @@ async function* ndjsonItems(stream: AsyncIterable<Buffer>): AsyncGenerator<Sourc
     try {
       records.push({ location: `line ${line}`, value: JSON.parse(trimmed) });
     } catch (error) {
-      yield { kind: 'problem', location: `line ${line}`, field: '(json)', reason: messageOf(error), record: true };
+      yield { kind: 'problem', location: `line ${line}`, field: '(json)', reason: jsonSyntaxMessage(error), record: true };
     }
   }
   for await (const chunk of textOf(stream)) {
@@ -176,7 +177,7 @@ async function* csvItems(stream: ReadStream, layout: OwnLayout): AsyncGenerator<
   } catch (error) {
     yield* problems.splice(0);
     if (records.length) yield { kind: 'records', records };
-    yield { kind: 'problem', location: 'the document', field: '(csv)', reason: messageOf(error) };
+    yield { kind: 'problem', location: 'the document', field: '(csv)', reason: csvSyntaxReason(error) };
     return;
   }
   yield* problems.splice(0);
@@ -409,7 +410,7 @@ export class JsonDocumentSplitter {
     } catch (error) {
       const position = /position (\d+)/.exec(messageOf(error));
       const line = this.startLine + (position ? text.slice(0, Number(position[1])).split('\n').length - 1 : 0);
-      this.fail(`line ${line}`, messageOf(error));
+      this.fail(`line ${line}`, jsonSyntaxMessage(error));
       return;
     }
     if (what === 'key') {

@@ -2,6 +2,7 @@
 // few dozen reviews each, so a file of them is small next to an export of the service's own format.
 import { readFile, stat } from 'node:fs/promises';
 import type { ImportSource, RawRecord, SourceItem } from './own-source.js';
+import { jsonSyntaxReason } from './syntax.js';
 
 /** Records handed on at once. */
 const BATCH = 1000;
@@ -47,7 +48,7 @@ export async function openPlatformFile(file: string, format: string, recordsOf: 
     try {
       document = JSON.parse(text);
     } catch (error) {
-      yield { kind: 'problem', location: 'the document', field: '(json)', reason: error instanceof Error ? error.message : String(error) };
+      yield { kind: 'problem', location: 'the document', field: '(json)', reason: jsonSyntaxReason(error, text) };
       return;
     }
     const found = recordsOf(document);

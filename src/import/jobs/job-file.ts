@@ -6,6 +6,7 @@ import { isCalendarDate, parseInstant } from '../../reviews/dates.js';
 import { fieldProblems } from '../adapter.js';
 import { isObject } from '../platform-file.js';
 import type { JobItem, JobRecord, MappedJob } from './job-adapter.js';
+import { jsonSyntaxReason } from '../syntax.js';
 
 /** Records handed on at once. */
 export const BATCH = 1000;
@@ -43,23 +44,6 @@ export async function* readJsonFiles(files: string[], progress?: (bytesRead: num
 /** A problem with a file as a whole. */
 export function documentProblem(file: string, field: string, reason: string): JobItem {
   return { kind: 'problem', file, location: 'the document', field, reason };
-}
-
-/**
- * V8's JSON syntax message without the piece of the file it quotes (`Unexpected token 'x', "{"email": …" is not valid
- * JSON`): the file holds customers' contacts, and a problem's reason is shown and logged. A position becomes a line
- * and column.
- */
-export function jsonSyntaxReason(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // V8 quotes the text as `, "…"` or `, ..."…"...`: everything from the first quote to the last goes.
-  const unquoted = message.replace(/,?\s*(?:\.\.\.)?".*"(?:\.\.\.)?/s, '').replace(/ is not valid JSON$/, '');
-  const at = /at position (\d+)/.exec(unquoted);
-  if (!at) return `not valid JSON: ${unquoted}`;
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `not valid JSON: ${unquoted.replace(/ in JSON at position \d+| at position \d+/, '')} (line ${line}, column ${column})`;
 }
 
 /** Where a page keeps its list of records (`data.jobs.nodes`), and, for GraphQL edges, the key of each edge's record. */
