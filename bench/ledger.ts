@@ -1,6 +1,6 @@
-// Matching reviews to the job ledger at scale: the demo's reviews (unverified, so the ledger decides), and one and a
-// half jobs a review, as the service's own ledger CSV: nine reviews in ten have their customer's job a few days
-// before, the rest of the jobs are other customers'. Imported by the CLI into a new store, timed whole and for the
+// Matching reviews to the job ledger at scale: the demo's reviews (unverified, so the ledger decides; half of them
+// with the whole name of their author), and one and a half jobs a review, as the service's own ledger CSV: nine
+// reviews in ten have their customer's job a few days before, the rest of the jobs are other customers'. Imported by the CLI into a new store, timed whole and for the
 // matching alone (the CLI reports it), with the peak RSS of `import-jobs`; then every review matched again (a new
 // VERIFY_WINDOW_DAYS) and one new job.
 import { execFile } from 'node:child_process';
@@ -18,8 +18,10 @@ export interface LedgerBenchOptions {
   row: (...cells: (string | number)[]) => void;
 }
 
-/** Surnames, by initial, for the customers of jobs ("Karen D." becomes Karen Dawson or Karen Diaz). */
-const SURNAMES = 'Adams Baker Clark Dawson Evans Flores Garcia Hughes Ingram Jones Kim Lopez Miller Nguyen Ortiz Patel Quinn Reyes Smith Turner Underwood Vega Walker Xu Young Zhang'.split(' ');
+/** A hundred made-up surnames an initial ("Karen D." becomes Karen Dalton or Karen Dunford). */
+const ENDINGS = 'lton nford rwood ssett mley ckman rris ltby nley wson rton ddings sby lford nning ggs rley mmer lkin tcher'.split(' ');
+const surnamesOf = (initial: string) => 'aeiou'.split('').flatMap((v) => ENDINGS.map((e) => `${initial.toUpperCase()}${v}${e}`));
+const INITIALS = 'ABCDEFGHIJKLMNOPRSTVWY'.split('');
 const OTHER_FIRST = 'Aaron Bianca Cyrus Delia Emeka Farah Gustavo Hana Ivan Jade Kofi Lena Milo Nadia Oscar Priya Quentin Rosa Stefan Tara Umar Vera Wendell Yara Zane'.split(' ');
 
 /** A small deterministic generator: the same files every run. */
@@ -43,8 +45,6 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
   const cli = join(o.root, 'dist/src/cli/main.js');
   const demo = generateDemo({ seed: 5, reviews: o.size });
   const next = random(42);
-  const reviews = join(o.work, `ledger-${o.size}-reviews.json`);
-  writeFileSync(reviews, JSON.stringify({ business: demo.business, reviews: demo.reviews.map((r) => ({ ...r, verified: false, language: 'en' })) }));
   const lines = ['id,completed,customer,email,phone,technicians,services,area'];
   let id = 0;
   const job = (date: string, customer: string, r?: (typeof demo.reviews)[number]) =>
@@ -52,15 +52,26 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
       [`JOB-${++id}`, date, customer, `c${id}@example.test`, `602-555-${String(id % 10000).padStart(4, '0')}`, (r?.technicians ?? []).join(';'), (r?.services ?? []).join(';'), r?.serviceArea ?? ''].join(','),
     );
   const jobs = Math.round(o.size * 1.5);
+  const authors = new Map<string, string>();
   for (const r of demo.reviews) {
     if (next() >= 0.9) continue;
     const [first, initial] = r.author.split(' ');
-    const surnames = SURNAMES.filter((s) => s[0] === initial?.[0]);
-    job(addDays(r.date, -Math.floor(next() * 30)), `${first} ${surnames[Math.floor(next() * surnames.length)] ?? 'Smith'}`, r);
+    const surnames = surnamesOf(initial?.[0] ?? 'S');
+    const customer = `${first} ${surnames[Math.floor(next() * surnames.length)]!}`;
+    // Half the reviewers show their whole name, as Google's and Trustpilot's often do; the others an initial.
+    if (next() < 0.5) authors.set(r.id, customer);
+    job(addDays(r.date, -Math.floor(next() * 30)), customer, r);
   }
+  const reviews = join(o.work, `ledger-${o.size}-reviews.json`);
+  const asReceived = demo.reviews.map((r) => ({ ...r, author: authors.get(r.id) ?? r.author, verified: false, language: 'en' }));
+  writeFileSync(reviews, JSON.stringify({ business: demo.business, reviews: asReceived }));
   const first = demo.reviews.at(-1)!.date;
   const span = (Date.parse(demo.reviews[0]!.date) - Date.parse(first)) / 86_400_000;
-  while (id < jobs) job(addDays(first, Math.floor(next() * span)), `${OTHER_FIRST[Math.floor(next() * OTHER_FIRST.length)]} ${SURNAMES[Math.floor(next() * SURNAMES.length)]}`);
+  const anyone = () => {
+    const surnames = surnamesOf(INITIALS[Math.floor(next() * INITIALS.length)]!);
+    return `${OTHER_FIRST[Math.floor(next() * OTHER_FIRST.length)]} ${surnames[Math.floor(next() * surnames.length)]!}`;
+  };
+  while (id < jobs) job(addDays(first, Math.floor(next() * span)), anyone());
   const ledger = join(o.work, `ledger-${o.size}-jobs.csv`);
   writeFileSync(ledger, `${lines.join('\n')}\n`);
 

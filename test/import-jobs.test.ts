@@ -130,6 +130,24 @@ for (const on of ['sqlite', 'postgres'] as const) describe.skipIf(on === 'postgr
     expect(await status(url, 'initial')).toMatchObject({ state: 'unpublished', match: { state: 'ambiguous', candidates: ['2026-03-01', '2026-03-05'] } });
   });
 
+  it('takes two visits to one customer for one customer, and "Last, First" for a name', async () => {
+    const url = await storeWith([
+      { id: 'repeat', date: '2026-03-20', author: 'Uma W.' },
+      { id: 'namesakes', date: '2026-03-20', author: 'Vic W.' },
+      { id: 'comma', date: '2026-03-20', author: 'Wes Young' },
+    ]);
+    await importJobs(url, [
+      { id: 'J-30', completed: '2026-03-01', customer: 'Uma Webb', phone: '(602) 555-0130' },
+      { id: 'J-31', completed: '2026-03-15', customer: 'Uma Webb', phone: '+1 602 555 0130' },
+      { id: 'J-32', completed: '2026-03-01', customer: 'Vic Webb', phone: '602-555-0132' },
+      { id: 'J-33', completed: '2026-03-15', customer: 'Vic Webb', phone: '602-555-0133' },
+      { id: 'J-34', completed: '2026-03-10', customer: 'Young, Wes' },
+    ]);
+    expect(await method(url, 'repeat')).toBe('job');
+    expect(await status(url, 'namesakes')).toMatchObject({ match: { state: 'ambiguous', candidates: ['2026-03-01', '2026-03-15'] } });
+    expect(await method(url, 'comma')).toBe('job');
+  });
+
   it('reads a nickname as the name it stands for, and folds case and accents', async () => {
     const url = await storeWith([
       { id: 'bob', date: '2026-03-10', author: 'bob s.' },
@@ -246,6 +264,13 @@ for (const on of ['sqlite', 'postgres'] as const) describe.skipIf(on === 'postgr
     expect(result.stderr).toContain('nothing was changed');
     expect(result.stderr).not.toContain('pia.private');
     expect(await method(url, 'r')).toBeNull();
+    // A file without its header row: the first job's cells would be the columns; they are counted, not printed.
+    const headless = join(dir.path, 'headless.csv');
+    writeFileSync(headless, 'J-16,2026-03-01,Ria Private,ria.private@example.test,602-555-0116,,,\n');
+    const refused = await runCli(['import-jobs', headless], url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is the header row missing/);
+    for (const secret of ['J-16', 'Ria', 'ria.private', '555-0116']) expect(refused.stderr).not.toContain(secret);
     const skipped = await runCli(['import-jobs', file, '--skip-invalid', '--json'], url);
     expect(skipped.code, skipped.stderr).toBe(0);
     expect(JSON.parse(skipped.stdout)).toMatchObject({ added: 1, rejected: 2 });

@@ -64,7 +64,8 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
   const { waiting } = figures.verification;
   write(
     `\npublished, verified by: ${methods.length ? methods.map(([m, count]) => `${m} ${n(count)}`).join(', ') : 'none yet'}` +
-      `; waiting: ${n(waiting.none)} for a job, ${n(waiting.ambiguous)} that two or more jobs fit (reviews unmatched lists them)\n`,
+      `; waiting: ${n(waiting.none)} for a job, ${n(waiting.ambiguous)} that two or more jobs fit (reviews unmatched lists them)` +
+      `${figures.verification.unverifiedByOperator ? `; ${n(figures.verification.unverifiedByOperator)} unverified by the operator` : ''}\n`,
   );
   const ledger = Object.entries(figures.ledger.jobs);
   write(`job ledger: ${ledger.length ? ledger.map(([source, count]) => `${n(count)} jobs from ${source}`).join(', ') : 'no jobs imported'}\n`);

@@ -71,6 +71,11 @@ export interface OwnLayout {
   expected: string;
   columns: readonly string[];
   csvRecord: (row: Record<string, string>) => Record<string, unknown>;
+  /**
+   * Unknown CSV columns are named in the problem, unless the file may hold customers' contacts: a file without its
+   * header row makes the first record the header, and its cells would be printed.
+   */
+  quoteUnknownColumns?: boolean;
 }
 
 /** The reviews import format. */
@@ -80,6 +85,7 @@ export const REVIEWS_LAYOUT: OwnLayout = {
   expected: 'expected an object { "business"?: {...}, "reviews": [...] } or an array of reviews',
   columns: CSV_COLUMNS,
   csvRecord: csvToRecord,
+  quoteUnknownColumns: true,
 };
 
 /** A `;`-separated CSV cell as a list (empty items dropped). */
@@ -156,8 +162,11 @@ async function* csvItems(stream: ReadStream, layout: OwnLayout): AsyncGenerator<
     trim: false,
     columns: (header: string[]) => {
       const unknown = header.filter((c) => !layout.columns.includes(c));
-      if (unknown.length) {
+      if (unknown.length && layout.quoteUnknownColumns) {
         problems.push({ kind: 'problem', location: 'header', field: unknown.join(', '), reason: `unknown column; expected ${layout.columns.join(',')}` });
+      } else if (unknown.length) {
+        const which = header.flatMap((c, i) => (layout.columns.includes(c) ? [] : [String(i + 1)])).join(', ');
+        problems.push({ kind: 'problem', location: 'header', field: '(header)', reason: `columns ${which} are not ledger columns (is the header row missing?); expected ${layout.columns.join(',')}` });
       }
       return header;
     },

@@ -2,7 +2,7 @@
 import { permalink, ROUTES, type Links } from './links.js';
 import { meanRating } from './rating.js';
 import type { PublishedData, PublishedReview } from './published.js';
-import { NO_COUNTS, ruleSentence, verificationSummary, type VerificationCounts } from './verification.js';
+import { ruleSentence, verificationSummary, type VerificationCounts } from './verification.js';
 import type { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from './schemas.js';
 import { endOfString, entryLength, entryOf, isEncoded, setEntry, toPublic } from './encoded-reviews.js';
 
@@ -189,7 +189,7 @@ function feedDescription(business: Business | null, verification: VerificationCo
   return `The ${FEED_SIZE} newest verified customer reviews${business ? ` of ${business.name}` : ''}. ${ruleSentence(verification.windowDays)}`;
 }
 
-export function jsonFeed(links: Links, selfUrl: string, business: Business | null, reviews: readonly PublishedReview[], verification: VerificationCounts = NO_COUNTS): JsonFeedDocument {
+export function jsonFeed(links: Links, selfUrl: string, business: Business | null, reviews: readonly PublishedReview[], verification: VerificationCounts): JsonFeedDocument {
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: feedTitle(business),
@@ -240,7 +240,7 @@ export function atomFeed(
   business: Business | null,
   reviews: readonly PublishedReview[],
   publishedAt: string | null,
-  verification: VerificationCounts = NO_COUNTS,
+  verification: VerificationCounts,
 ): string {
   const b = links.baseUrl;
   const included = reviews.slice(0, FEED_SIZE);

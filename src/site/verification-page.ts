@@ -21,7 +21,7 @@ export function verificationPage(site: SiteContext, business: Business | null, s
 <p>${verificationStatement(summary)}</p>
 <h2>The rule</h2>
 <ul>
-<li>A review is verified when <strong>exactly one</strong> completed job of ${name} fits it: a job whose reference the review carries (an invitation sent after the job), or a job whose customer has the reviewer's first name and last initial, completed on or within the window before the review was written.</li>
+<li>A review is verified when <strong>exactly one</strong> completed job of ${name} fits it: a job whose reference the review carries (an invitation sent after the job), or a job whose customer has the reviewer's first name and last initial (and last name, where both give it), completed on the day of the review or within the window before it. Two visits to one customer count as one.</li>
 <li>When two or more jobs fit, or none does yet, the review waits unpublished. It is published as soon as its job is recorded.</li>
 <li>Where no job record can decide (a job paid in cash), the business may vouch for a review itself; Trustpilot's own verification of a review counts too. Each review says which of these it rests on: <code>job</code>, <code>reference</code>, <code>operator</code> or <code>platform</code>, and when.</li>
 <li>The rule never reads a review's rating or what it says: a one-star review and a five-star review are treated alike, and every verified review is shown.</li>

@@ -274,7 +274,7 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
            sum(CASE WHEN r.id IS NOT NULL AND ${CHANGED} THEN 1 ELSE 0 END) AS updated,
            sum(CASE WHEN r.removed_at IS NOT NULL THEN 1 ELSE 0 END) AS kept,
            sum(CASE WHEN r.removed_at IS NULL AND ${STORED_WINS} THEN 1 ELSE 0 END) AS older,
-           max(CASE WHEN ${CHANGED} AND (s.verification_method IS NOT NULL OR r.verification_method IS NOT NULL) THEN 1 ELSE 0 END) AS published
+           max(CASE WHEN ${CHANGED} AND (s.verification_method IS NOT NULL OR r.verification_method IS NOT NULL OR r.withdrawn_at IS NOT NULL) THEN 1 ELSE 0 END) AS published
     FROM import_staging s LEFT JOIN reviews r ON r.id = s.id`.execute(trx);
   const counts = compared.rows[0]!;
   const added = Number(counts.added ?? 0);

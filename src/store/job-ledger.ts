@@ -30,7 +30,7 @@ interface JobColumns {
   content_hash: string;
 }
 
-function columnsOf(source: string, job: StagedJob, key: string): JobColumns & { ref_hashes: string } {
+function columnsOf(job: StagedJob, key: string): Omit<JobColumns, 'source'> & { ref_hashes: string } {
   const hash = (value: string) => keyedHash(key, value);
   const contacts = [...new Set([...job.emails.map(normalEmail), ...job.phones.map(normalPhone)].filter((v): v is string => v !== undefined).map(hash))].sort();
   const references = [...new Set([job.id, ...job.aliases].map(normalReference).filter(Boolean).map(hash))].sort();
@@ -45,7 +45,6 @@ function columnsOf(source: string, job: StagedJob, key: string): JobColumns & { 
   };
   const ref_hashes = JSON.stringify(references);
   return {
-    source,
     id_hash: hash(normalReference(job.id)),
     ...content,
     ref_hashes,
@@ -59,7 +58,7 @@ export class KyselyLedgerStore implements LedgerStore {
   stageJobs<T>(work: (staging: JobStaging) => Promise<T>): Promise<T> {
     return this.db.connection().execute(async (conn) => {
       await sql`DROP TABLE IF EXISTS job_staging`.execute(conn);
-      await sql`CREATE TEMPORARY TABLE job_staging (seq integer PRIMARY KEY, location text NOT NULL, source text NOT NULL,
+      await sql`CREATE TEMPORARY TABLE job_staging (seq integer PRIMARY KEY, location text NOT NULL,
         id_hash text NOT NULL UNIQUE, completed_date text NOT NULL, name_key text, last_hash text, technicians text NOT NULL, services text NOT NULL,
         area text, contact_hashes text NOT NULL, ref_hashes text NOT NULL, content_hash text NOT NULL)`.execute(conn);
       try {
@@ -87,10 +86,6 @@ export class KyselyLedgerStore implements LedgerStore {
       total: Number(total.rows[0]?.n ?? 0),
     };
   }
-
-  matchAll(match: Matcher): Promise<MatchSummary> {
-    return inTransaction(this.db, (trx) => matchAndCommit(trx, match, { kind: 'all' }));
-  }
 }
 
 /**
@@ -98,7 +93,6 @@ export class KyselyLedgerStore implements LedgerStore {
  * not published data: a job that changes no review changes no version).
  */
 async function matchAndCommit(trx: Kysely<never>, match: Matcher, scope: MatchScope): Promise<MatchSummary> {
-  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
   const now = new Date().toISOString();
   const revision = (await readVersion(trx)).revision + 1;
   const run = await runMatch(trx, match, scope, { revision, now, today: localDate(now, await storedTimeZone(trx)) });
@@ -120,7 +114,7 @@ class Staging implements JobStaging {
   async add(jobs: LocatedJob[]): Promise<{ location: string; first: string }[]> {
     const duplicates: { location: string; first: string }[] = [];
     for (let i = 0; i < jobs.length; i += WRITE_BATCH) {
-      const rows = jobs.slice(i, i + WRITE_BATCH).map(({ job, location }) => ({ location, ...columnsOf('', job, this.key) }));
+      const rows = jobs.slice(i, i + WRITE_BATCH).map(({ job, location }) => ({ location, ...columnsOf(job, this.key) }));
       const first = new Map<string, string>();
       const { rows: staged } = await sql<{ id_hash: string; location: string }>`SELECT id_hash, location FROM job_staging
         WHERE id_hash IN (${sql.join(rows.map((r) => r.id_hash))})`.execute(this.conn);
@@ -150,6 +144,9 @@ const CHANGED = sql`(j.id_hash IS NULL OR j.content_hash <> s.content_hash)`;
 async function applyJobs(trx: Kysely<never>, options: { source: string; files: string[]; match: Matcher }, lastSeq: number, onProgress: ImportProgress | undefined): Promise<JobImportSummary> {
   const { source } = options;
   const now = new Date().toISOString();
+  // Taken first, as a review import does: two job imports on PostgreSQL then run one after the other, the second
+  // comparing with the first's jobs, and their revisions in order.
+  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
   const counted = await sql<{ added: number | null; updated: number | null; n: number }>`
     SELECT sum(CASE WHEN j.id_hash IS NULL THEN 1 ELSE 0 END) AS added,
            sum(CASE WHEN j.id_hash IS NOT NULL AND j.content_hash <> s.content_hash THEN 1 ELSE 0 END) AS updated, count(*) AS n

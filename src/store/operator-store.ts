@@ -44,7 +44,7 @@ export interface StoreFigures {
   bySource: Record<string, Record<ReviewState, number> & { newest: string | null }>;
   lastImports: Record<string, { at: string; files: string[]; added: number; updated: number; withdrawn: number; removed: number }>;
   /** Published reviews by what their verification rests on; waiting reviews by why. */
-  verification: { byMethod: Record<VerificationMethod, number>; waiting: { none: number; ambiguous: number } };
+  verification: { byMethod: Record<VerificationMethod, number>; waiting: { none: number; ambiguous: number }; unverifiedByOperator: number };
   /** The job ledger: jobs by source, and the last job import of each. */
   ledger: { jobs: Record<string, number>; lastImports: Record<string, { at: string; files: string[]; added: number; updated: number }> };
   revision: number;
@@ -93,6 +93,8 @@ export class OperatorStore {
   /** Applies one decision on one review; a refusal changes nothing and says why. */
   decide(decision: Decision, id: string, reason: string | undefined, now = new Date().toISOString()): Promise<DecisionResult> {
     return inTransaction(this.db, async (trx) => {
+      // The revision is read and written below: on PostgreSQL an import beside it must not take the same number.
+      if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
       const row = await trx.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return { ok: false, error: 'not-found', message: `no review "${id}" is stored` };
       const change = changeFor(decision, row, { today: localDate(now, await storedTimeZone(trx)), now, reason });
@@ -148,10 +150,12 @@ export class OperatorStore {
       SELECT verification_method AS method, count(*) AS n FROM reviews WHERE published = 1 GROUP BY 1`.execute(this.db);
     const byMethod: Record<VerificationMethod, number> = { job: 0, reference: 0, operator: 0, platform: 0 };
     for (const { method, n } of methods.rows) byMethod[method] = Number(n);
-    const waiting = await sql<{ ambiguous: number | null; n: number }>`
-      SELECT sum(CASE WHEN match_state = 'ambiguous' THEN 1 ELSE 0 END) AS ambiguous, count(*) AS n FROM reviews
+    const waiting = await sql<{ ambiguous: number | null; decided: number | null; n: number }>`
+      SELECT sum(CASE WHEN verification_locked = 0 AND match_state = 'ambiguous' THEN 1 ELSE 0 END) AS ambiguous,
+             sum(verification_locked) AS decided, count(*) AS n FROM reviews
       WHERE published = 0 AND removed_at IS NULL AND withdrawn_at IS NULL`.execute(this.db);
     const ambiguous = Number(waiting.rows[0]?.ambiguous ?? 0);
+    const decided = Number(waiting.rows[0]?.decided ?? 0);
     const jobs = await sql<{ source: string; n: number }>`SELECT source, count(*) AS n FROM jobs GROUP BY 1 ORDER BY 1`.execute(this.db);
     const jobImports: StoreFigures['ledger']['lastImports'] = {};
     for (const entry of await readLog(this.db, 1000, 'import-jobs')) {
@@ -166,7 +170,7 @@ export class OperatorStore {
     return {
       bySource,
       lastImports,
-      verification: { byMethod, waiting: { none: Number(waiting.rows[0]?.n ?? 0) - ambiguous, ambiguous } },
+      verification: { byMethod, waiting: { none: Number(waiting.rows[0]?.n ?? 0) - ambiguous - decided, ambiguous }, unverifiedByOperator: decided },
       ledger: { jobs: Object.fromEntries(jobs.rows.map((r) => [r.source, Number(r.n)])), lastImports: jobImports },
       revision: version.revision,
       publishedAt: version.publishedAt,

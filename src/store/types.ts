@@ -89,6 +89,8 @@ export interface MatchJob {
   nameKey: string | null;
   /** The keyed hash of the customer's whole last name, folded. */
   lastName: string | null;
+  /** Keyed hashes of the customer's emails and phones: two jobs sharing one are of one customer. */
+  contacts: readonly string[];
 }
 
 export type MatchOutcome =
@@ -100,6 +102,8 @@ export type MatchOutcome =
 /** The verification rule, handed to the store by the domain: the store finds the candidates, the rule decides. */
 export interface Matcher {
   readonly windowDays: number;
+  /** What reads names and dates: reviews matched by another version (or window) are all matched again. */
+  readonly version: string;
   /** The name as the rule reads it: its key (`robert s`) and the whole last name, folded, when given. */
   nameOf(author: string): { key: string; last?: string } | undefined;
   /** `byReference`: the jobs the review's reference names; `byName`: the jobs of its name key (any date). */
@@ -171,8 +175,6 @@ export interface LedgerStore {
   stageJobs<T>(work: (staging: JobStaging) => Promise<T>): Promise<T>;
   /** Unpublished reviews the ledger could decide (not removed, withdrawn or decided by the operator), oldest first. */
   unmatched(limit: number): Promise<{ reviews: UnmatchedReview[]; total: number }>;
-  /** Runs the rule over every review: after a change of the window, or on the operator's asking. */
-  matchAll(match: Matcher): Promise<MatchSummary>;
 }
 
 /** The published data of a newer version, as the changes since an older one. */

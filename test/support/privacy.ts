@@ -158,7 +158,9 @@ export const OWN_LEDGER_CSV = [
   'id,completed,customer,email,phone,technicians,services,area',
   `${P['own job id']},2025-05-01,Quincy ${P['own job surname']},${P['own job email']},${P['own job phone']},Luis Ortega,ac-repair,Chandler`,
   `${P['own ambiguous job id 1']},2025-04-02,Harriet ${P['own ambiguous job surname']},${P['own ambiguous job email']},${P['own ambiguous job phone']},Andre Wallace,leak-repair,Mesa`,
-  `${P['own ambiguous job id 2']},2025-04-20,Harriet ${P['own ambiguous job surname']},${P['own ambiguous job email']},${P['own ambiguous job phone']},Andre Wallace,leak-repair,Mesa`,
+  // Another Harriet K., with contacts of her own: two customers, so the review is ambiguous (one customer's two
+  // visits would be one customer, and her review would match the latest).
+  `${P['own ambiguous job id 2']},2025-04-20,Harriet Kettleby,,,Andre Wallace,leak-repair,Mesa`,
   ...CHANDLER.map(({ first, date }, i) => {
     const at = (what: string) => (P as Record<string, string>)[`own Chandler job ${i + 1} ${what}`]!;
     return `${at('id')},${date},${first} ${at('surname')},${at('email')},${at('phone')},Luis Ortega,ac-repair,Chandler`;

@@ -1,10 +1,11 @@
 // The job import, from files to one applied transaction: the source's adapter reads (and, for a system exported in
 // several files, joins) completed jobs; each is checked here (its completion, its services against the catalogue,
 // its customer's name as the rule reads it) and staged; the apply writes them and matches the reviews they touch.
-// Nothing a job says of its customer but the name's key leaves this module unhashed.
+// A job's id, contacts and last name go on to the store, which keeps only their keyed hashes; no problem quotes them.
 import { access } from 'node:fs/promises';
 import { isCalendarDate, localDate, parseInstant } from '../../reviews/dates.js';
 import type { Business } from '../../reviews/schemas.js';
+import { fold } from '../../reviews/text.js';
 import type { ImportProgress, JobImportSummary, LocatedJob, StagedJob, Store } from '../../store/types.js';
 import type { ImportIssue } from '../reading.js';
 import type { JobAdapter, LedgerJob } from './job-adapter.js';
@@ -50,7 +51,7 @@ export interface JobImportResult {
 
 export type JobImportOutcome = { ok: true; result: JobImportResult } | { ok: false; message: string; problems?: number };
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim();
+const folded = (s: string) => fold(s).trim();
 
 /** What the business's catalogue knows, to name a job's services and technicians the way its reviews do. */
 class Catalogue {
@@ -59,10 +60,10 @@ class Catalogue {
 
   constructor(business: Business | null) {
     for (const s of business?.services ?? []) {
-      this.services.set(fold(s.id), s.id);
-      this.services.set(fold(s.name), s.id);
+      this.services.set(folded(s.id), s.id);
+      this.services.set(folded(s.name), s.id);
     }
-    for (const t of business?.technicians ?? []) for (const name of [t.name, ...(t.aliases ?? [])]) this.technicians.set(fold(name), t.name);
+    for (const t of business?.technicians ?? []) for (const name of [t.name, ...(t.aliases ?? [])]) this.technicians.set(folded(name), t.name);
   }
 
   get knowsServices(): boolean {
@@ -70,11 +71,11 @@ class Catalogue {
   }
 
   service(name: string): string | undefined {
-    return this.services.get(fold(name));
+    return this.services.get(folded(name));
   }
 
   technician(name: string): string {
-    return this.technicians.get(fold(name)) ?? name.trim();
+    return this.technicians.get(folded(name)) ?? name.trim();
   }
 }
 

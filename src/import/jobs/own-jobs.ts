@@ -46,7 +46,8 @@ const OwnJob = z
 function mapOwn(value: unknown): MappedJob {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a job is an object' }] };
   const parsed = OwnJob.safeParse(value);
-  if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error) };
+  // An unknown field is named by count, not quoted: a record keyed by a customer's email would print it.
+  if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error).map((p) => (p.reason === 'unknown field' ? { field: '(record)', reason: `${p.field.split(', ').length} unknown field(s); expected ${JOB_COLUMNS.join(', ')}` } : p)) };
   const job = parsed.data;
   return {
     kind: 'job',

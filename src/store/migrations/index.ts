@@ -268,8 +268,9 @@ const m011JobLedger: Migration = {
       .addColumn('id', 'integer', (c) => c.primaryKey())
       .addColumn('hash_key', 'text', (c) => c.notNull())
       .addColumn('matched_window_days', 'integer')
+      .addColumn('matched_rule', 'text')
       .execute();
-    await sql`INSERT INTO ledger_state (id, hash_key, matched_window_days) VALUES (1, ${key}, NULL)`.execute(db);
+    await sql`INSERT INTO ledger_state (id, hash_key, matched_window_days, matched_rule) VALUES (1, ${key}, NULL, NULL)`.execute(db);
     await db.schema
       .createTable('jobs')
       .addColumn('source', 'text', (c) => c.notNull())
