@@ -1,4 +1,5 @@
-// Field types the platforms share: their times, and the newest of several.
+// What imports share: the platforms' field types (their times, the newest of several), trimmed text, and the check that every file is there.
+import { access } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseInstant } from '../reviews/dates.js';
 
@@ -17,6 +18,18 @@ export function latest(...times: (string | null | undefined)[]): string | undefi
   let newest: string | undefined;
   for (const t of times) if (t && (newest === undefined || t > newest)) newest = t;
   return newest;
+}
+
+/** Why the first of these files cannot be read, if one cannot: an import reads none before it knows all are there. */
+export async function unreadable(files: readonly string[]): Promise<string | undefined> {
+  for (const file of files) {
+    try {
+      await access(file);
+    } catch {
+      return `cannot read ${file}: no such file`;
+    }
+  }
+  return undefined;
 }
 
 /** Text as the customer wrote it, with only the ends' white space trimmed: never edited otherwise. */

@@ -1,13 +1,13 @@
 // The import, from files to one applied transaction: the source's adapter reads and maps each file, the reading
 // validates, the staging keeps the valid reviews in the store as they come (bounded memory), and the apply writes
 // them, with the log's line, all at once or not at all. The CLI only parses options and prints.
-import { access } from 'node:fs/promises';
 import type { Business } from '../reviews/schemas.js';
 import type { ImportProgress, ImportStaging, ImportSummary, Store } from '../store/types.js';
 import { OWN_FEED } from '../store/types.js';
 import type { Adapter } from './adapter.js';
 import { ImportReading, type ImportIssue, type ReadProgress } from './reading.js';
 import { SOURCE_NAMES, isRefusal, sourceNamed } from './sources.js';
+import { unreadable } from './fields.js';
 import { matcher } from './jobs/rule.js';
 
 export interface ImportRequest {
@@ -71,13 +71,8 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
   if (isRefusal(source)) return { ok: false, message: source.refused };
   const refused = refusal(request, source);
   if (refused) return { ok: false, message: refused };
-  for (const file of request.files) {
-    try {
-      await access(file);
-    } catch {
-      return { ok: false, message: `cannot read ${file}: no such file` };
-    }
-  }
+  const missing = await unreadable(request.files);
+  if (missing) return { ok: false, message: missing };
   const stored = await store.readBusiness();
   if (source.name !== OWN_FEED && !stored?.timeZone) {
     events.note?.('the business has no timeZone: review dates are UTC dates (import the business with "timeZone", e.g. "America/Phoenix")');

@@ -2,12 +2,12 @@
 // several files, joins) completed jobs; each is checked here (its completion, its services against the catalogue,
 // its customer's name as the rule reads it) and staged; the apply writes them and matches the reviews they touch.
 // A job's id, contacts and last name go on to the store, which keeps only their keyed hashes; no problem quotes them.
-import { access } from 'node:fs/promises';
 import { isCalendarDate, localDate, parseInstant } from '../../reviews/dates.js';
 import type { Business } from '../../reviews/schemas.js';
 import { fold } from '../../reviews/text.js';
 import type { ImportProgress, JobImportSummary, LocatedJob, StagedJob, Store } from '../../store/types.js';
 import type { ImportIssue } from '../reading.js';
+import { unreadable } from '../fields.js';
 import type { JobAdapter, LedgerJob } from './job-adapter.js';
 import { ownJobs } from './own-jobs.js';
 import { matcher, nameOf } from './rule.js';
@@ -83,13 +83,8 @@ export async function importJobs(store: Store, request: JobImportRequest, events
   const adapter = request.from === undefined ? ownJobs : JOB_SOURCES.find((s) => s.name === request.from!.toLowerCase());
   if (!adapter) return { ok: false, message: `unknown job source "${request.from}"; expected one of ${JOB_SOURCE_NAMES.join(', ')}` };
   if (!request.files.length) return { ok: false, message: 'import-jobs takes at least one file' };
-  for (const file of request.files) {
-    try {
-      await access(file);
-    } catch {
-      return { ok: false, message: `cannot read ${file}: no such file` };
-    }
-  }
+  const missing = await unreadable(request.files);
+  if (missing) return { ok: false, message: missing };
   const business = await store.readBusiness();
   const catalogue = new Catalogue(business);
   const today = localDate(new Date(), business?.timeZone);
