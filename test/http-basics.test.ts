@@ -233,6 +233,7 @@ describe('an empty store', () => {
         worstRating: 1,
         distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 },
       },
+      verification: { rule: expect.stringContaining('completed job') as string, received: 0, published: 0, unmatched: 0, removed: 0, bySource: {} },
       reviews: [],
     });
   });

@@ -238,6 +238,25 @@ for (const on of ['sqlite', 'postgres'] as const) describe.skipIf(on === 'postgr
     expect(await status(url, 'doubt')).toMatchObject({ state: 'unpublished', verification: null, decided: true });
   });
 
+  it('takes a job its system no longer has as completed out of the ledger, and its review with it', async () => {
+    const url = await storeWith([{ id: 'r', date: '2026-03-05', author: 'Yara Quist' }]);
+    const job = (status: string) => ({
+      id: 'job_cancelled_later',
+      customer: { first_name: 'Yara', last_name: 'Quist' },
+      work_status: status,
+      work_timestamps: status === 'user canceled' ? {} : { completed_at: '2026-03-01T18:00:00Z' },
+      address: { city: 'Tempe' },
+    });
+    const hcp = (status: string) => writeJson(join(dir.path, `hcp-${++files}.json`), { jobs: [job(status)], page: 1, total_pages: 1 });
+    const first = await runCli(['import-jobs', '--from', 'housecallpro', hcp('complete rated'), '--json'], url);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await method(url, 'r')).toBe('job');
+    const again = await runCli(['import-jobs', '--from', 'housecallpro', hcp('user canceled'), '--json'], url);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ removed: 1, skipped: 1, match: { unverified: 1 }, stored: { jobs: 0 } });
+    expect(await status(url, 'r')).toMatchObject({ state: 'unpublished', match: { state: 'none' } });
+  });
+
   it('matches again with a new window, and a job import of the same file changes nothing', async () => {
     const url = await storeWith([{ id: 'day-30', date: '2026-03-31', author: 'Nia Brook' }]);
     const first = await importJobs(url, [{ id: 'J-12', completed: '2026-03-01', customer: 'Nia Brook' }]);

@@ -119,18 +119,21 @@ describe('content distribution after a CLI import', () => {
     expect(postsSince(started)).toHaveLength(0);
   });
 
-  it('sends nothing when an import brings only an unverified review', async () => {
+  it('notifies only /reviews.json subscribers when an import brings only an unverified review (one more received)', async () => {
     const server = await hubServer();
-    const subscriptions = await subscribedToEveryTopic(server, 'unverified');
+    const [atomSub, feedSub, reviewsSub] = await subscribedToEveryTopic(server, 'unverified');
     const revision = (await server.store.currentVersion()).revision;
-    const started = Date.now();
 
     await cliImport(server, [newReview({ verified: false, text: 'Not verified: never published.' })]);
     expect((await server.store.currentVersion()).revision).toBeGreaterThan(revision);
+    await until(() => posts(reviewsSub!.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
     await serverCaughtUp(server);
     await sleep(QUIET_MS);
-    for (const s of subscriptions) expect(posts(s.path)).toHaveLength(0);
-    expect(postsSince(started)).toHaveLength(0);
+    const dataset = JSON.parse(posts(reviewsSub!.path)[0]!.body.toString('utf8')) as { verification: { unmatched: number }; reviews: { text: string }[] };
+    expect(dataset.verification.unmatched).toBe(1);
+    expect(dataset.reviews.some((r) => r.text.startsWith('Not verified'))).toBe(false);
+    expect(posts(atomSub!.path)).toHaveLength(0);
+    expect(posts(feedSub!.path)).toHaveLength(0);
   });
 
   it("keeps the callback's own query parameters: hub.* are appended after them, and notifications go to the callback as given", async () => {

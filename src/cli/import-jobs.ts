@@ -44,6 +44,7 @@ export async function runImportJobs(store: Store, request: JobImportRequest, opt
   const m = summary.match;
   process.stdout.write(
     `${label} (${result.source}): jobs added ${n(summary.added)}, updated ${n(summary.updated)}, unchanged ${n(summary.unchanged)}, ` +
+      `${summary.removed ? `removed ${n(summary.removed)} (no longer completed), ` : ''}` +
       `skipped ${n(result.skipped)}, rejected ${n(result.rejected)}; the ledger holds ${n(summary.stored.jobs)} jobs (${n(ms)} ms)\n` +
       `matching: ${n(m.examined)} reviews examined, ${n(m.verified)} newly verified, ${n(m.unverified)} no longer verified` +
       `${m.refilled ? `, ${n(m.refilled)} took technicians, services or area from their job` : ''} (${n(m.ms)} ms)\n`,

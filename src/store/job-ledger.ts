@@ -2,7 +2,7 @@
 // matching they cause in one transaction; and the reviews the rule could not verify. A job's id, aliases and
 // contacts are kept only as keyed hashes; its street address never reaches the store.
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { localDate } from '../reviews/dates.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
@@ -57,14 +57,15 @@ export class KyselyLedgerStore implements LedgerStore {
 
   stageJobs<T>(work: (staging: JobStaging) => Promise<T>): Promise<T> {
     return this.db.connection().execute(async (conn) => {
-      await sql`DROP TABLE IF EXISTS job_staging`.execute(conn);
+      await dropStaging(conn);
+      await sql`CREATE TEMPORARY TABLE job_withdrawn (id_hash text PRIMARY KEY)`.execute(conn);
       await sql`CREATE TEMPORARY TABLE job_staging (seq integer PRIMARY KEY, location text NOT NULL,
         id_hash text NOT NULL UNIQUE, completed_date text NOT NULL, name_key text, last_hash text, technicians text NOT NULL, services text NOT NULL,
         area text, contact_hashes text NOT NULL, ref_hashes text NOT NULL, content_hash text NOT NULL)`.execute(conn);
       try {
         return await work(new Staging(conn as Kysely<never>, await ledgerKey(conn)));
       } finally {
-        await sql`DROP TABLE IF EXISTS job_staging`.execute(conn);
+        await dropStaging(conn);
       }
     });
   }
@@ -86,6 +87,11 @@ export class KyselyLedgerStore implements LedgerStore {
       total: Number(total.rows[0]?.n ?? 0),
     };
   }
+}
+
+async function dropStaging(conn: QueryExecutorProvider): Promise<void> {
+  await sql`DROP TABLE IF EXISTS job_staging`.execute(conn);
+  await sql`DROP TABLE IF EXISTS job_withdrawn`.execute(conn);
 }
 
 /**
@@ -131,6 +137,13 @@ class Staging implements JobStaging {
       if (fresh.length) await (this.conn as unknown as Kysely<{ job_staging: (typeof fresh)[number] }>).insertInto('job_staging').values(fresh).execute();
     }
     return duplicates;
+  }
+
+  async withdraw(ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+      const values = [...new Set(ids.slice(i, i + WRITE_BATCH).map((id) => keyedHash(this.key, normalReference(id))))].map((h) => sql`(${h})`);
+      await sql`INSERT INTO job_withdrawn (id_hash) VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(this.conn);
+    }
   }
 
   apply(options: { source: string; files: string[]; match: Matcher }, onProgress?: ImportProgress): Promise<JobImportSummary> {
@@ -192,10 +205,27 @@ async function applyJobs(trx: Kysely<never>, options: { source: string; files: s
     onProgress?.(done, added + updated);
   }
 
+  const removed = await removeWithdrawn(trx, source, nameKeys, references);
   const summary = await matchAndCommit(trx, options.match, { kind: 'keys', nameKeys, references });
-  await writeLog(trx, { at: now, action: 'import-jobs', details: { files: options.files, source, added, updated, unchanged: staged - added - updated, match: summary } });
+  await writeLog(trx, { at: now, action: 'import-jobs', details: { files: options.files, source, added, updated, unchanged: staged - added - updated, removed, match: summary } });
   const jobs = await sql<{ n: number }>`SELECT count(*) AS n FROM jobs`.execute(trx);
   if (isPostgres(trx) && 10 * (added + updated) >= Number(jobs.rows[0]?.n ?? 0) && added + updated > 0) await sql`ANALYZE jobs`.execute(trx);
   const version = await readVersion(trx);
-  return { added, updated, unchanged: staged - added - updated, match: summary, stored: { jobs: Number(jobs.rows[0]?.n ?? 0) }, version };
+  return { added, updated, unchanged: staged - added - updated, removed, match: summary, stored: { jobs: Number(jobs.rows[0]?.n ?? 0) }, version };
+}
+
+/**
+ * Takes out of the ledger the jobs of this source that the files hold but not as completed (a copy of the same job
+ * staged as completed, from another page, wins), adding the reviews they could have verified to the scope.
+ */
+async function removeWithdrawn(trx: Kysely<never>, source: string, nameKeys: Set<string>, references: Set<string>): Promise<number> {
+  const gone = sql`source = ${source} AND id_hash IN (SELECT id_hash FROM job_withdrawn) AND id_hash NOT IN (SELECT id_hash FROM job_staging)`;
+  const { rows } = await sql<{ name_key: string | null }>`SELECT name_key FROM jobs WHERE ${gone}`.execute(trx);
+  if (!rows.length) return 0;
+  for (const { name_key } of rows) if (name_key !== null) nameKeys.add(name_key);
+  const refs = await sql<{ ref_hash: string }>`SELECT ref_hash FROM job_references WHERE ${gone}`.execute(trx);
+  for (const { ref_hash } of refs.rows) references.add(ref_hash);
+  await sql`DELETE FROM job_references WHERE ${gone}`.execute(trx);
+  await sql`DELETE FROM jobs WHERE ${gone}`.execute(trx);
+  return rows.length;
 }

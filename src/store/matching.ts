@@ -191,17 +191,17 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
     }
     for (let i = 0; i < writes.length; i += WRITE_BATCH) await writeVerdicts(db, writes.slice(i, i + WRITE_BATCH), at);
   }
-  if (ruleChanged) {
-    await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays}, matched_rule = ${match.version} WHERE id = 1`.execute(db);
-    changed++;
-  }
+  if (ruleChanged) await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays}, matched_rule = ${match.version} WHERE id = 1`.execute(db);
+  // The rule sentence names the window: another one is a change of the published data, committed as a revision.
+  if (windowChanged) changed++;
   summary.ms = Math.round(performance.now() - started);
   // The published rule names the window: a new one is a change of the published data.
   return { summary, changed, publishedChanged: publishedChanged || windowChanged };
 }
 
 function verdictOf(row: ReviewMatchRow, { nameKey, lastName }: Pick<MatchReview, 'nameKey' | 'lastName'>, match: Matcher, jobs: Candidates, today: string): Verdict {
-  const kept = { name_key: nameKey, verification_method: row.verification_method, verification_date: row.verification_date, published: row.published };
+  // A review the ledger does not decide keeps its name key as it is: a run over it changes nothing of it.
+  const kept = { name_key: row.name_key, verification_method: row.verification_method, verification_date: row.verification_date, published: row.published };
   if (!ledgerDecides(row)) return { ...kept, match_state: null, match_candidates: null, job_technicians: null, job_services: null, job_area: null };
   const review: MatchReview = { id: row.id, date: row.date, nameKey, lastName, reference: row.reference, anonymous: row.author_anonymous === 1 };
   const outcome = match.decide(review, row.reference ? (jobs.byReference.get(row.reference) ?? []) : [], nameKey ? (jobs.byName.get(nameKey) ?? []) : []);

@@ -147,6 +147,8 @@ export interface JobImportSummary {
   added: number;
   updated: number;
   unchanged: number;
+  /** Jobs the ledger held as completed that the files say are not (cancelled since): taken out. */
+  removed: number;
   match: MatchSummary;
   /** What the ledger holds after the import. */
   stored: { jobs: number };
@@ -156,6 +158,8 @@ export interface JobImportSummary {
 export interface JobStaging {
   /** Stages jobs in file order; answers the locations of ids staged already (in this call or before). */
   add(jobs: LocatedJob[]): Promise<{ location: string; first: string }[]>;
+  /** Ids of jobs the files hold but not as completed: the ledger's copies of them are taken out at apply. */
+  withdraw(ids: string[]): Promise<void>;
   /** Applies the staged jobs and the rule's new verdicts in one transaction, with its line in the operator log. */
   apply(options: { source: string; files: string[]; match: Matcher }, onProgress?: ImportProgress): Promise<JobImportSummary>;
 }

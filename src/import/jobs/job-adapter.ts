@@ -28,8 +28,11 @@ export interface LedgerJob {
 
 export type MappedJob =
   | { kind: 'job'; job: LedgerJob }
-  /** Not a completed job (scheduled, cancelled): left out and counted, not an error. */
-  | { kind: 'skip'; reason: string }
+  /**
+   * Not a completed job (scheduled, cancelled): left out and counted, not an error. `id`: the job's, so that a job
+   * the ledger holds as completed and its system no longer does (cancelled since) is taken out of the ledger.
+   */
+  | { kind: 'skip'; reason: string; id?: string }
   | { kind: 'invalid'; problems: FieldProblem[] };
 
 /** One record as read, mapped, with the file and place it came from ("line 12", "jobs[3]"). */

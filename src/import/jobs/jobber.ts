@@ -52,7 +52,7 @@ export function mapJobberJob(value: unknown): MappedJob {
   const parsed = parseJobRecord(JobberJob, value);
   if (!parsed.ok) return parsed.mapped;
   const r = parsed.record;
-  if (!r.completedAt) return { kind: 'skip', reason: `jobStatus "${(r.jobStatus ?? '').trim() || '(none)'}" and no completedAt: not a completed job` };
+  if (!r.completedAt) return { kind: 'skip', reason: `jobStatus "${(r.jobStatus ?? '').trim() || '(none)'}" and no completedAt: not a completed job`, id: r.id };
   return { kind: 'job', job: ledgerJob(r, r.completedAt) };
 }
 

@@ -94,6 +94,8 @@ export async function importJobs(store: Store, request: JobImportRequest, events
     counts.problems += issues.length;
     for (const issue of issues) events.problem(issue);
   };
+  /** Ids of jobs the files hold but not as completed. */
+  const withdrawn: string[] = [];
   const summary = await store.ledger.stageJobs(async (staging) => {
     for await (const item of adapter.read(request.files, events.read)) {
       if (item.kind === 'problem') {
@@ -107,6 +109,7 @@ export async function importJobs(store: Store, request: JobImportRequest, events
         counts.records++;
         if (mapped.kind === 'skip') {
           counts.skipped++;
+          if (mapped.id !== undefined) withdrawn.push(mapped.id);
           events.skipped?.({ file, location, field: '(record)', reason: mapped.reason });
         } else if (mapped.kind === 'invalid') refuse(mapped.problems.map((p) => ({ file, location, ...p })));
         else {
@@ -119,6 +122,7 @@ export async function importJobs(store: Store, request: JobImportRequest, events
           }
         }
       }
+      await staging.withdraw(withdrawn.splice(0));
       for (const d of await staging.add(batch)) {
         const [file, location] = splitLocation(d.location);
         const issue = { file, location, field: 'id', reason: `the same job id as ${d.first}` };

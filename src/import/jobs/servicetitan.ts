@@ -148,7 +148,7 @@ function techniciansByJob(tables: Tables): Map<string, string[]> {
 
 function mapJob(job: Row<'jobs'>, tables: Tables, contacts: Map<string, { emails: string[]; phones: string[] }>, technicians: Map<string, string[]>): MappedJob {
   const status = job.jobStatus.trim();
-  if (status.toLowerCase() !== 'completed') return { kind: 'skip', reason: `jobStatus "${status}": not a completed job` };
+  if (status.toLowerCase() !== 'completed') return { kind: 'skip', reason: `jobStatus "${status}": not a completed job`, id: String(job.id) };
   if (!job.completedOn) return invalid('completedOn', 'a Completed job needs the time it was completed');
   const customer = tables.customers.get(job.customerId);
   if (!customer) {
