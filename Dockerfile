@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # The reviews service as a container image. compose.yaml runs it as several replicas on one PostgreSQL behind a
-# load balancer; README.md, "Running several replicas", tells how.
+# load balancer; docs/operations.md, "Running several replicas", tells how.
 #
 #   docker build -t reviews-service .
 #   docker run --rm -p 3000:3000 -e DATABASE_URL=postgres://… -e MCP_SESSION_SECRET=… reviews-service
@@ -54,7 +54,7 @@ ENV NODE_ENV=production
 # glibc's malloc raises its mmap threshold (up to 32 MiB) whenever a large block it mapped is freed, and then keeps up
 # to twice that free at the top of every arena: the first rendering and compression of a data version and the insights
 # thread's build free such blocks, and some 150 MiB stayed resident after them at 100,000 reviews. A fixed threshold
-# (setting it turns the raising off) gives them back: RSS after the bench's loads 478 -> 316-352 MiB (README, Configuration).
+# (setting it turns the raising off) gives them back: RSS after the bench's loads 478 -> 316-352 MiB (docs/operations.md, Configuration).
 ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 
