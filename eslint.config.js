@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tool configurations in CommonJS (dependency-cruiser reads its own that way).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     // The pages' scripts run in browsers, as plain scripts.
     files: ['public/**/*.js'],
     languageOptions: {

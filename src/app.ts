@@ -4,21 +4,21 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { boundConnections } from './http/connections.js';
 import { registerCors } from './http/cors.js';
-import { FastRevalidation } from './http/fast-path.js';
+import { FastRevalidation } from './api/fast-path.js';
 import { hostCheck, registerHostCheck } from './http/host.js';
 import { registerLimits } from './http/limits.js';
 import { registerReadBodyLimit } from './http/read-body-limit.js';
-import { Operations } from './http/operations.js';
+import { Operations, operationsPlugin } from './operations/routes.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
-import { buildOpenApiDocument } from './http/openapi/index.js';
-import { registerReadRoutes } from './http/routes.js';
-import { registerSiteRoutes, SITE_ROUTES } from './http/site-routes.js';
+import { buildOpenApiDocument } from './openapi/index.js';
+import { apiPlugin } from './api/routes.js';
+import { sitePlugin, SITE_ROUTES } from './site/routes.js';
 import { InsightsWorker } from './insights/worker.js';
 import { RevokedSessions } from './mcp/revocations.js';
-import { registerMcp } from './mcp/route.js';
+import { mcpPlugin } from './mcp/route.js';
 import { serverInfo } from './mcp/tools.js';
 import { Hub } from './websub/hub.js';
-import { registerHubRoute } from './websub/route.js';
+import { hubPlugin } from './websub/route.js';
 import { Publisher } from './publishing/publisher.js';
 import { CACHE_CONTROL, encodeRepresentation } from './publishing/representation.js';
 import { RenderingsWriter } from './store/renderings-writer.js';
@@ -80,7 +80,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerHostCheck(http, config);
   const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl), new RenderingsWriter(config.databaseUrl));
   const operations = new Operations(deps.store, publisher);
-  operations.register(http, config.metrics);
+  await http.register(operationsPlugin, { operations, metricsAccess: config.metrics });
   const limits = await registerLimits(http, config, (group) => operations.refused(group));
   await publisher.start();
   const assets = new Assets();
@@ -93,10 +93,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // of startup on its ~170 KB to save a few KB.
     effort: 'fast',
   });
-  registerReadRoutes(http, publisher, openapi, limits, Object.values(SITE_ROUTES));
+  await http.register(apiPlugin, { publisher, openapi, limits, pagePaths: Object.values(SITE_ROUTES) });
   fast.enable({ publisher, operations, hostAnswered: hostCheck(config), log: http.log });
   const site = new SitePages({ baseUrl: config.baseUrl }, assets);
-  registerSiteRoutes(http, publisher, site, limits);
+  await http.register(sitePlugin, { publisher, site, limits });
   // The home page of every version served is made as soon as it is (and again with its insights); at start once the
   // server listens, not before (some 0.3 s at 100k reviews): a visitor who comes first shares the one being made. The
   // first version's word index too (0.6–2.5 s of slices at 100k): made earlier, its slices would run between the
@@ -110,11 +110,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   publisher.on('published', (view) => void warm(view));
   publisher.on('insights', (view) => void warm(view));
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
-  registerMcp(http, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool), onListenStreams: (open) => operations.watchListenStreams(open), info: mcpInfo });
+  await http.register(mcpPlugin, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool), onListenStreams: (open) => operations.watchListenStreams(open), info: mcpInfo });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
   operations.watchHub(hub);
-  registerHubRoute(http, { config, store: deps.store, hub, limits });
+  await http.register(hubPlugin, { config, store: deps.store, hub, limits });
 
   return {
     http,

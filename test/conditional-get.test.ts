@@ -394,7 +394,7 @@ describe('validators across imports', () => {
   });
 });
 
-// A revalidation of a catalogue document at its exact path is answered before the routes (src/http/fast-path.ts);
+// A revalidation of a catalogue document at its exact path is answered before the routes (src/api/fast-path.ts);
 // the same request with a query string goes through them. Both must be the same answer.
 describe('revalidations answered before the routes', () => {
   const withoutDate = (res: RawResponse) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'date'));

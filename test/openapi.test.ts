@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { exampleData } from '../src/http/openapi/examples.js';
+import { exampleData } from '../src/openapi/examples.js';
 import { InsightsEngine } from '../src/insights/engine.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { at, fetchDescription, isRecord, operationsOf, schemaAt, type Json } from './support/openapi.js';
@@ -235,7 +235,7 @@ describe('the examples', () => {
     const publishedAt = data.version.publishedAt!;
     const { insights } = await new InsightsEngine().build({ business: data.business, reviews: data.reviews, asOf: publishedAt, generatedAt: publishedAt });
     // Rewrite after a deliberate change to the engine or its schema: npx vitest run test/openapi.test.ts -u
-    await expect(`${JSON.stringify(insights, null, 2)}\n`).toMatchFileSnapshot(resolve(import.meta.dirname, '../src/http/openapi/insights-example.json'));
+    await expect(`${JSON.stringify(insights, null, 2)}\n`).toMatchFileSnapshot(resolve(import.meta.dirname, '../src/openapi/insights-example.json'));
     const served = at(doc, 'paths', '/insights.json', 'get', 'responses', '200', 'content', 'application/json', 'examples', 'ready', 'value');
     expect(served).toEqual(JSON.parse(JSON.stringify(insights)));
   });

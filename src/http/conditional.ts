@@ -168,7 +168,7 @@ const notModifiedByRepresentation = new WeakMap<Representation, Map<string, Read
 
 /**
  * Every header of a 304 for a representation under one of its tags. Both answers of a revalidation use it: the
- * route's (its hooks set those every answer carries, the same) and the fast path's (src/http/fast-path.ts), which
+ * route's (its hooks set those every answer carries, the same) and the fast path's (src/api/fast-path.ts), which
  * sends these alone.
  */
 export function notModifiedHeaders(rep: Representation, etag: string): Readonly<Record<string, string>> {

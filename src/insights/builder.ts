@@ -2,32 +2,13 @@
 // only what no process analysed before, store the analyses and the document, release the claim.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Business } from '../reviews/schemas.js';
 import type { Store, StoredInsights } from '../store/types.js';
 import type { PublishedReview } from '../reviews/published.js';
-import { compress } from '../publishing/representation.js';
+import { compress } from '../compress.js';
+import type { BuildOutcome, BuildPart, BuildRequest } from '../publishing/insights.js';
 import type { ReviewAnalysis } from './analysis/analyzer.js';
 import { InsightsEngine } from './engine.js';
 import type { EngineVersions } from './version.js';
-
-export interface BuildRequest {
-  business: Business | null;
-  reviews: readonly PublishedReview[];
-  /** `publishedAt` of the data to describe. */
-  asOf: string | null;
-}
-
-export type BuildOutcome =
-  /** The document was there already (another process, or an earlier run, built it). */
-  | { kind: 'stored'; document: StoredInsights }
-  | { kind: 'built'; document: StoredInsights; analysed: number; ms: number; parts: Record<BuildPart, number> }
-  /** Another process holds the build's claim: its document will appear in the store. */
-  | { kind: 'busy' }
-  /** Built, but a document about newer data was stored meanwhile: this one is of no use. */
-  | { kind: 'superseded' };
-
-/** Where a build's time goes (ms), for the log: loading stored analyses, analysing and aggregating, encoding as JSON, compressing, storing. */
-export type BuildPart = 'load' | 'build' | 'encode' | 'compress' | 'store';
 
 /** How long a claim lasts without renewal: a process that dies mid-build delays the others this long at most. */
 export const CLAIM_MS = 60_000;

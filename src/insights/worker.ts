@@ -1,7 +1,7 @@
 // The server's handle on the insights thread: builds run there, so analysing 100,000 reviews never blocks serving.
 import { Worker } from 'node:worker_threads';
 import type { StoredInsights } from '../store/types.js';
-import type { BuildOutcome, BuildRequest } from './builder.js';
+import type { BuildOutcome, BuildRequest, InsightsBuilds } from '../publishing/insights.js';
 import { ReviewDeltas } from './deltas.js';
 import type { ThreadData, ThreadRequest } from './thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
@@ -32,7 +32,7 @@ const STOP_GRACE_MS = 10_000;
  */
 export const RETIRE_IDLE_MS = 60_000;
 
-export class InsightsWorker {
+export class InsightsWorker implements InsightsBuilds {
   private worker: Worker | undefined;
   private nextId = 0;
   private stopped = false;

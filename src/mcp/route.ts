@@ -14,10 +14,11 @@ import {
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { mcpOrigins, type Config } from '../config.js';
 import type { Publisher } from '../publishing/publisher.js';
 import { clientKey, TOO_MANY_REQUESTS, type Limits } from '../http/limits.js';
-import { ROUTES } from '../reviews/links.js';
+import { ROUTES, SERVER_CARD_PATHS } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { issueSession, sessionChecker, type SessionClaims } from './session.js';
 import { EraClassifier, MODERN_PROTOCOL_VERSION } from './era.js';
@@ -26,7 +27,7 @@ import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { bodyOfParts, sendRepresentation } from '../http/conditional.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
-import { SERVER_CARD_PATHS, serverCard } from './server-card.js';
+import { serverCard } from './server-card.js';
 import { ListenStreams } from './listen.js';
 import { MAX_QUOTED, overlongQuote } from './echo.js';
 import { throttledWarning } from '../http/log.js';
@@ -109,7 +110,10 @@ export interface McpDeps {
   info: Implementation;
 }
 
-export function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, onListenStreams, info }: McpDeps): void {
+/** MCP over streamable HTTP at /mcp, and the server card, as a Fastify plugin. */
+export const mcpPlugin = fp<McpDeps>(async (app, deps) => registerMcp(app, deps), { name: 'mcp' });
+
+function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, onListenStreams, info }: McpDeps): void {
   const allowedOrigins = mcpOrigins(config);
   const checkSession = sessionChecker(config.mcp.sessionSecret);
   const eras = new EraClassifier();

@@ -4,7 +4,6 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 import { ROUTES } from '../reviews/links.js';
 
-export const SERVER_CARD_PATHS = ['/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json'] as const;
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
 const MODERN = '2026-07-28';

@@ -7,6 +7,7 @@ import { toPublic } from '../reviews/encoded-reviews.js';
 import { SearchResponse, searchResponse, SinceResponse } from '../reviews/responses.js';
 import { AggregateRating, Business, IsoDate, Review, VerificationSummary } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
+import { MCP_TOOLS } from '../reviews/links.js';
 import { InsightsArguments, insightsAnswer, InsightsResult, INSIGHT_LIMITS } from './insights-tool.js';
 import { registerTemplates } from './templates.js';
 
@@ -81,15 +82,8 @@ function moreHint(count: number, total: number, narrow: string): { hint?: string
 }
 
 /** The tools' names: the only values the tool metric is labelled with. */
-export const TOOLS = {
-  get_business: 'get_business',
-  search_reviews: 'search_reviews',
-  get_reviews_since: 'get_reviews_since',
-  get_insights: 'get_insights',
-  get_review: 'get_review',
-} as const;
-type ToolName = (typeof TOOLS)[keyof typeof TOOLS];
-const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOLS));
+type ToolName = (typeof MCP_TOOLS)[keyof typeof MCP_TOOLS];
+const TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(MCP_TOOLS));
 
 /** The tool a tools/call names, or `unknown` (a client's made-up name must not become a metric series). */
 export const toolLabel = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown');
@@ -134,7 +128,7 @@ function defineTool<S extends z.ZodObject>(
 }
 
 export const READ_TOOLS: readonly ReadTool[] = [
-  defineTool(TOOLS.get_business, {
+  defineTool(MCP_TOOLS.get_business, {
     title: 'Business details',
     description:
       'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars), and how reviews are verified: the rule in one sentence and how many were received, published and are waiting for a job to match, by source.',
@@ -142,7 +136,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
     output: BusinessResult,
     run: ({ snapshot }) => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating, verification: snapshot.verification }),
   }),
-  defineTool(TOOLS.search_reviews, {
+  defineTool(MCP_TOOLS.search_reviews, {
     title: 'Search reviews',
     description:
       'Find verified reviews. Every filter is optional and they combine with AND: rating (exact stars 1-5), min_rating (1-5), since/until (YYYY-MM-DD, inclusive), query (case- and accent-insensitive text substring), mentions_technician (full or first name), mentions_service (a service id from get_business), limit (1-100, default 20). Returns newest first, with count (returned) and total (matched).',
@@ -153,7 +147,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
       return result({ ...found, ...moreHint(found.count, found.total, 'Narrow with since/until, rating or min_rating, query, mentions_technician or mentions_service, or raise limit (up to 100).') });
     },
   }),
-  defineTool(TOOLS.get_reviews_since, {
+  defineTool(MCP_TOOLS.get_reviews_since, {
     title: 'Reviews since a date',
     description: `Verified reviews dated on or after a date (YYYY-MM-DD), newest first, at most limit (default ${SINCE_LIMIT.default}); total says how many there are in all. Use it to see what is new.`,
     input: SinceArguments,
@@ -165,7 +159,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
       return result({ since: date, count: returned.length, total: reviews.length, reviews: returned, ...hint });
     },
   }),
-  defineTool(TOOLS.get_insights, {
+  defineTool(MCP_TOOLS.get_insights, {
     title: 'What customers say',
     description: `Insights computed from the reviews, one section at a time: aspects (punctuality, responsiveness, price, quality, professionalism, communication, cleanliness, expertise: mentions, sentiment, trend, quotes), technicians, services, areas, topics (recurring phrases), faq (common questions answered with figures) or summary. Give name to pick one entry, e.g. section technicians with name "Zoë". Lists of entries are cut at limit (default ${INSIGHT_LIMITS.entries.default}) and lists of review ids at ids (default ${INSIGHT_LIMITS.ids.default}); the counts are always complete. Every figure cites review ids that get_review returns.`,
     input: InsightsArguments,
@@ -176,7 +170,7 @@ export const READ_TOOLS: readonly ReadTool[] = [
       return answer.ok ? result(answer.value) : toolError(answer.message);
     },
   }),
-  defineTool(TOOLS.get_review, {
+  defineTool(MCP_TOOLS.get_review, {
     title: 'One review',
     description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
     input: z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict(),

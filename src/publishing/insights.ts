@@ -2,13 +2,44 @@
 // of its data version, or else the last complete one (never an empty one), or, in a store that never had insights
 // built, a pending document with Retry-After. A review no longer published never appears in what is served.
 import type { FastifyBaseLogger } from 'fastify';
-import type { InsightsWorker } from '../insights/worker.js';
-import type { DataVersion, PublishedData } from '../reviews/published.js';
+import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
+import type { Business } from '../reviews/schemas.js';
 import type { InsightsDocument } from '../reviews/insights-document.js';
 import type { Store, StoredInsights } from '../store/types.js';
 import { documentNamed } from '../reviews/catalogue.js';
 import { CACHE_CONTROL, encodeRepresentation, representationOf, type Representation } from './representation.js';
 import { overviewOf } from './insights-overview.js';
+
+/**
+ * What builds insights documents off the serving thread (insights/worker.ts is the one the app passes): publishing
+ * asks for a document of a data version and serves what comes back; it knows nothing of how it is made.
+ */
+export interface InsightsBuilds {
+  /** The engine version documents are keyed by. */
+  readonly engineVersion: string;
+  /** `onReady` gets a built document as soon as it is encoded, before it is stored. */
+  build(request: BuildRequest, onReady?: (document: StoredInsights, analysed: number) => void): Promise<BuildOutcome>;
+  stop(): Promise<void>;
+}
+
+export interface BuildRequest {
+  business: Business | null;
+  reviews: readonly PublishedReview[];
+  /** `publishedAt` of the data to describe. */
+  asOf: string | null;
+}
+
+export type BuildOutcome =
+  /** The document was there already (another process, or an earlier run, built it). */
+  | { kind: 'stored'; document: StoredInsights }
+  | { kind: 'built'; document: StoredInsights; analysed: number; ms: number; parts: Record<BuildPart, number> }
+  /** Another process holds the build's claim: its document will appear in the store. */
+  | { kind: 'busy' }
+  /** Built, but a document about newer data was stored meanwhile: this one is of no use. */
+  | { kind: 'superseded' };
+
+/** Where a build's time goes (ms), for the log: loading stored analyses, analysing and aggregating, encoding as JSON, compressing, storing. */
+export type BuildPart = 'load' | 'build' | 'encode' | 'compress' | 'store';
 
 export interface ServedInsights {
   readonly document: InsightsDocument;
@@ -158,7 +189,7 @@ export class InsightsCatchUp {
 
   constructor(
     private readonly store: Store,
-    private readonly worker: InsightsWorker,
+    private readonly worker: InsightsBuilds,
     private readonly log: FastifyBaseLogger,
     private readonly pollMs: number,
   ) {

@@ -2,7 +2,6 @@
 // request path, swaps it atomically, and swaps in the view's insights once they are stored.
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import type { InsightsWorker } from '../insights/worker.js';
 import type { DocumentName } from '../reviews/catalogue.js';
 import type { Links } from '../reviews/links.js';
 import type { DataVersion, PublishedData } from '../reviews/published.js';
@@ -12,7 +11,7 @@ import { buildSnapshot } from '../reviews/snapshot.js';
 import type { Store, StoredInsights, StoredRendering } from '../store/types.js';
 import { renderKey } from '../reviews/render-key.js';
 import type { RenderingsWrites } from '../store/renderings-writer.js';
-import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type ServedInsights } from './insights.js';
+import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type InsightsBuilds, type ServedInsights } from './insights.js';
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
 import { SinceListings } from './since.js';
@@ -62,7 +61,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     private readonly log: FastifyBaseLogger,
     private readonly intervalMs: number,
     /** Without one, the insights are only ever read from the store (tools that build none themselves). */
-    private readonly insightsWorker?: InsightsWorker,
+    private readonly insightsWorker?: InsightsBuilds,
     /** Where rendered documents and compressed copies are written (a thread of their own, in a server). */
     private readonly renderings: RenderingsWrites = store.renderings,
   ) {

@@ -1,7 +1,6 @@
 // Encoded representations: a body rendered once with its gzip and brotli variants, strong ETags and caching fields.
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { compress, compressTo, type Compressed, type Effort } from '../compress.js';
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
@@ -43,18 +42,12 @@ export const CACHE_CONTROL = {
   none: 'no-store',
 } as const;
 
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-/** Below this size a compressed copy saves too little to be worth a variant. */
-const MIN_COMPRESS_BYTES = 512;
-
 export interface EncodeOptions {
   contentType: string;
   cacheControl: string;
   lastModified: Date | null;
   /** Pre-rendered documents use the best (slow) settings; per-request bodies use fast ones. */
-  effort: 'best' | 'fast';
+  effort: Effort;
   /** The body's contentTag, when the caller already computed it. */
   tag?: string;
   /** Where a large body's compressed copies are kept once made, and found after a restart. */
@@ -104,44 +97,6 @@ export function withLastModified(rep: Representation, lastModified: Date | null)
   return { ...rep, lastModified: toSeconds(lastModified) };
 }
 
-/** A body's compressed copies, or none when it is too small for them to be worth a variant. */
-export interface Compressed {
-  gzip: Buffer;
-  br: Buffer;
-}
-
-/** Brotli quality and gzip level for a body of this size (see `compress`). */
-function settings(size: number, effort: EncodeOptions['effort']): { brotli: number; gzip: number } {
-  const large = size > 1 << 20;
-  if (effort === 'fast') return { brotli: large ? 1 : 4, gzip: large ? 1 : 6 };
-  return { brotli: !large ? 11 : size <= 8 << 20 ? 9 : 6, gzip: 9 };
-}
-
-/** One compressed copy, made on libuv's thread pool (this thread only waits for it). */
-function compressTo(coding: 'gzip' | 'br', body: Buffer, effort: EncodeOptions['effort']): Promise<Buffer> {
-  const { brotli, gzip: level } = settings(body.length, effort);
-  if (coding === 'gzip') return gzipAsync(body, { level });
-  return brotliAsync(body, {
-    params: {
-      [zlib.BROTLI_PARAM_QUALITY]: brotli,
-      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-    },
-  });
-}
-
-// Best effort (documents made once per version): brotli's best quality costs seconds on multi-megabyte bodies, and
-// every import re-encodes the reviews dataset: quality 11 up to 1 MiB, 9 up to 8 MiB, 6 above (45 MiB, 100k
-// reviews: 1.2 s instead of 3.9 s, 15% larger).
-// Fast effort (bodies made per request, and a new insights document that should be served at once): gzip 6 and
-// brotli 4, and above 1 MiB gzip 1 and brotli 1 (7.8 MB of insights: 41 and 32 ms instead of 209 and 124 for
-// gzip 6 and brotli 4; 16% and 19% larger).
-export async function compress(body: Buffer, effort: EncodeOptions['effort']): Promise<Compressed | undefined> {
-  if (body.length < MIN_COMPRESS_BYTES) return undefined;
-  const [gz, br] = await Promise.all([compressTo('gzip', body, effort), compressTo('br', body, effort)]);
-  return { gzip: gz, br };
-}
-
 /**
  * Above this size a document's compressed copies are made when a client first asks for that coding, not when the
  * version is built: a version is served sooner (the 44 MB reviews dataset at 100k reviews took 1 s of gzip 9 and
@@ -156,7 +111,7 @@ export class DeferredCompression {
   constructor(
     private readonly body: Buffer,
     private readonly tag: string,
-    private readonly effort: EncodeOptions['effort'],
+    private readonly effort: Effort,
     private readonly copies?: CompressedCopies,
   ) {}
 

@@ -14,3 +14,15 @@ export const ROUTES = {
   search: '/api/reviews/search',
   since: '/api/reviews/since/{date}',
 } as const;
+
+/** The MCP server's tools, by the names clients call them. */
+export const MCP_TOOLS = {
+  get_business: 'get_business',
+  search_reviews: 'search_reviews',
+  get_reviews_since: 'get_reviews_since',
+  get_insights: 'get_insights',
+  get_review: 'get_review',
+} as const;
+
+/** Where the MCP server card is served (the first is the one linked). */
+export const SERVER_CARD_PATHS = ['/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json'] as const;

@@ -1,8 +1,6 @@
 // What crawlers and language models start from: /llms.txt (the llms.txt convention), /robots.txt and /sitemap.xml.
-import { SERVER_CARD_PATHS } from '../mcp/server-card.js';
-import { TOOLS } from '../mcp/tools.js';
 import type { Links } from '../reviews/links.js';
-import { permalink, ROUTES } from '../reviews/links.js';
+import { MCP_TOOLS, permalink, ROUTES, SERVER_CARD_PATHS } from '../reviews/links.js';
 import type { PublishedReview } from '../reviews/published.js';
 import type { AggregateRating, Business } from '../reviews/schemas.js';
 import { formatRating, plural } from './html.js';
@@ -42,7 +40,7 @@ export function llmsTxt(links: Links, business: Business | null, aggregate: Aggr
     '',
     link('OpenAPI description', ROUTES.openapi, 'every operation, including search (`/api/reviews/search?query=…&rating=…`) and the since-date listing (`/api/reviews/since/{date}`)'),
     link('API reference', '/docs', 'the same description, for people'),
-    link('MCP server', ROUTES.mcp, `Model Context Protocol over streamable HTTP for AI assistants (revisions 2026-07-28 and 2025), no key; tools ${Object.values(TOOLS).map((t) => `\`${t}\``).join(', ')}`),
+    link('MCP server', ROUTES.mcp, `Model Context Protocol over streamable HTTP for AI assistants (revisions 2026-07-28 and 2025), no key; tools ${Object.values(MCP_TOOLS).map((t) => `\`${t}\``).join(', ')}`),
     link('MCP server card', SERVER_CARD_PATHS[0], 'what the MCP server offers, without connecting (every tool, resource, template and prompt)'),
     '',
     '## Optional',

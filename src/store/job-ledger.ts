@@ -6,7 +6,7 @@ import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { localDate } from '../reviews/dates.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
-import { readVersion, storedTimeZone } from './import-staging.js';
+import { readVersion, storedTimeZone } from './rows.js';
 import { keyedHash, ledgerKey, normalEmail, normalPhone, normalReference } from './ledger-hash.js';
 import { runMatch, type MatchScope } from './matching.js';
 import { writeLog } from './operator-log.js';

@@ -1,7 +1,8 @@
 // The Store over Kysely: the same queries serve SQLite and PostgreSQL; engines differ only in how they connect.
 import type { Kysely } from 'kysely';
 import { Business, type MentionFromJob, type VerificationMethod } from '../reviews/schemas.js';
-import { readVersion, stagedFromOwn, withImportStaging, type ReviewRow } from './import-staging.js';
+import { stagedFromOwn, withImportStaging } from './import-staging.js';
+import { readVersion, type ReviewRow } from './rows.js';
 import { OperatorStore } from './operator-store.js';
 import { KyselyLedgerStore } from './job-ledger.js';
 import { loadLanguageDetector } from '../reviews/language.js';

@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { VerificationMethod } from '../reviews/schemas.js';
 import { localDate } from '../reviews/dates.js';
-import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewRow } from './import-staging.js';
+import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewRow } from './rows.js';
 import { readLog, writeLog, type LogEntry, type OperatorAction, type OperatorLogRow } from './operator-log.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';

@@ -1,7 +1,7 @@
 // The figures behind the published verification summary, read with the published reviews in one transaction.
 import { sql, type QueryExecutorProvider } from 'kysely';
 import { DEFAULT_WINDOW_DAYS, type VerificationCounts } from '../reviews/verification.js';
-import { REVIEW_STATE } from './import-staging.js';
+import { REVIEW_STATE } from './rows.js';
 
 export async function readVerificationCounts(db: QueryExecutorProvider): Promise<VerificationCounts> {
   const { rows } = await sql<{ source: string; state: string; n: number }>`

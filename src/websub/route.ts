@@ -1,5 +1,6 @@
 // POST /api/websub/hub: subscription requests (W3C WebSub §5.1), answered 202 and verified in the background.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { ROUTES } from '../reviews/links.js';
 import type { Store } from '../store/types.js';
@@ -43,7 +44,17 @@ function parseRequest(form: URLSearchParams, config: Config, hub: Hub): Parsed {
   return { ok: true, intent: { mode, topic, callback, leaseSeconds, secret: secret || null } };
 }
 
-export function registerHubRoute(app: FastifyInstance, deps: { config: Config; store: Store; hub: Hub; limits: Limits }): void {
+export interface HubOptions {
+  config: Config;
+  store: Store;
+  hub: Hub;
+  limits: Limits;
+}
+
+/** The hub's endpoint, as a Fastify plugin. */
+export const hubPlugin = fp<HubOptions>(async (app, options) => registerHubRoute(app, options), { name: 'websub' });
+
+function registerHubRoute(app: FastifyInstance, deps: HubOptions): void {
   const { config, store, hub } = deps;
 
   app.register(async (scope) => {

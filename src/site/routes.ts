@@ -1,16 +1,17 @@
 // The pages for people and for the programs that find them: /, /reviews/{id}, /docs, /badge.svg, /embed, /verification,
 // /llms.txt, /robots.txt, /sitemap.xml and the assets, with the security headers every HTML answer carries.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Publisher } from '../publishing/publisher.js';
 import type { Representation } from '../publishing/representation.js';
-import { ASSETS_PREFIX } from '../site/assets.js';
-import { isSearch, type Filters } from '../site/home.js';
-import { TOO_MANY_REQUESTS, type Limits } from './limits.js';
-import { prefersJson, type PageAnswer, type SitePages } from '../site/pages.js';
-import { sendRepresentation } from './conditional.js';
-import { notFound, sendError } from './errors.js';
-import { fastifyPath } from './routes.js';
-import { VERIFICATION_PATH } from '../site/verification-page.js';
+import { ASSETS_PREFIX } from './assets.js';
+import { isSearch, type Filters } from './home.js';
+import { TOO_MANY_REQUESTS, type Limits } from '../http/limits.js';
+import { prefersJson, type PageAnswer, type SitePages } from './pages.js';
+import { sendRepresentation } from '../http/conditional.js';
+import { notFound, sendError } from '../http/errors.js';
+import { fastifyPath } from '../http/route-path.js';
+import { VERIFICATION_PATH } from './verification-page.js';
 
 export const SITE_ROUTES = {
   home: '/',
@@ -67,7 +68,16 @@ const isRefusal = (error: unknown) => error instanceof Error && (error as { stat
  * `limits`: `/` with search filters counts with the search API's requests (it runs the same search); the pages
  * themselves, made once per version, are not limited.
  */
-export function registerSiteRoutes(app: FastifyInstance, publisher: Publisher, site: SitePages, limits: Limits): void {
+export interface SiteOptions {
+  publisher: Publisher;
+  site: SitePages;
+  limits: Limits;
+}
+
+/** The pages, as a Fastify plugin (its security headers go on every HTML answer of the server). */
+export const sitePlugin = fp<SiteOptions>(async (app, options) => registerSiteRoutes(app, options), { name: 'site' });
+
+function registerSiteRoutes(app: FastifyInstance, { publisher, site, limits }: SiteOptions): void {
   const queryLimit = limits('queries').onRequest;
   app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');

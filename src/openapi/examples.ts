@@ -5,16 +5,16 @@
 // them. The insights are the exception: the insights engine costs about a second and 100 MB in the main thread,
 // so its output for this same data is committed (insights-example.json), and test/openapi.test.ts proves it
 // equal to what the engine gives (`npx vitest run test/openapi.test.ts -u` rewrites it after a deliberate change).
-import { DEMO_DEFAULTS, generateDemo } from '../../demo/generate.js';
-import { pendingDocument } from '../../publishing/insights.js';
-import { documentNamed, type DocumentName } from '../../reviews/catalogue.js';
-import { toPublic } from '../../reviews/encoded-reviews.js';
-import { compareNewestFirst, publishedFrom, type PublishedData } from '../../reviews/published.js';
-import type { SearchResponse, SinceResponse } from '../../reviews/responses.js';
-import type { ReviewsDataset } from '../../reviews/schemas.js';
-import { SearchParams } from '../../reviews/search.js';
-import { DEFAULT_WINDOW_DAYS } from '../../reviews/verification.js';
-import { buildSnapshot } from '../../reviews/snapshot.js';
+import { DEMO_DEFAULTS, generateDemo } from '../demo/generate.js';
+import { pendingDocument } from '../publishing/insights.js';
+import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
+import { toPublic } from '../reviews/encoded-reviews.js';
+import { compareNewestFirst, publishedFrom, type PublishedData } from '../reviews/published.js';
+import type { SearchResponse, SinceResponse } from '../reviews/responses.js';
+import type { ReviewsDataset } from '../reviews/schemas.js';
+import { SearchParams } from '../reviews/search.js';
+import { DEFAULT_WINDOW_DAYS } from '../reviews/verification.js';
+import { buildSnapshot } from '../reviews/snapshot.js';
 import type { z } from 'zod';
 import insightsReady from './insights-example.json' with { type: 'json' };
 

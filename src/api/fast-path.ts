@@ -5,13 +5,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { FastifyBaseLogger } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
-import { decide, etagsOfRepresentation, notModifiedHeaders } from './conditional.js';
-import type { Operations } from './operations.js';
-import type { RouteSeries } from './request-metrics.js';
+import { decide, etagsOfRepresentation, notModifiedHeaders } from '../http/conditional.js';
+import type { RequestMetrics, RouteSeries } from '../http/request-metrics.js';
 
 export interface FastPathDeps {
   publisher: Publisher;
-  operations: Operations;
+  /** The request metrics a 304 adds to, and whether the server is shutting down (then Fastify answers). */
+  operations: { readonly requests: RequestMetrics; readonly isClosing: boolean };
   /** Whether a request with this Host header is answered at all (the host check's verdict). */
   hostAnswered: (host: string | undefined) => boolean;
   log: FastifyBaseLogger;

@@ -5,20 +5,29 @@
 // Figures kept elsewhere (view and insights build times, deliveries) are read at each scrape; requests, MCP calls
 // and limit refusals are counted here.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Publisher } from '../publishing/publisher.js';
 import type { Store } from '../store/types.js';
-import type { Hub } from '../websub/hub.js';
 import type { Config } from '../config.js';
-import { sendError } from './errors.js';
-import type { LimitGroup } from './limits.js';
+import { sendError } from '../http/errors.js';
+import type { LimitGroup } from '../http/limits.js';
 import { METRICS_FORBIDDEN, metricsReader } from './metrics-access.js';
-import { RequestMetrics } from './request-metrics.js';
+import { RequestMetrics } from '../http/request-metrics.js';
 
 export const OPERATIONS_ROUTES = { health: '/healthz', ready: '/readyz', metrics: '/metrics' } as const;
 
 /** How long /readyz waits for the store before it says the store does not answer. */
 const STORE_CHECK_MS = 2000;
+
+export interface OperationsOptions {
+  operations: Operations;
+  /** Who may read /metrics (see metrics-access.ts). */
+  metricsAccess: Config['metrics'];
+}
+
+/** /healthz, /readyz and /metrics, and the hooks that count every request, as a Fastify plugin. */
+export const operationsPlugin = fp<OperationsOptions>(async (app, { operations, metricsAccess }) => operations.register(app, metricsAccess), { name: 'operations' });
 
 export class Operations {
   readonly registry = new Registry();
@@ -70,7 +79,7 @@ export class Operations {
   }
 
   /** Counts the deliveries of this process's hub, by outcome. */
-  watchHub(hub: Hub): void {
+  watchHub(hub: { readonly deliveries: Readonly<Record<string, number>> }): void {
     new Gauge({
       name: 'websub_deliveries_total',
       help: 'WebSub deliveries attempted by this process, by outcome (a counter: it only grows)',

@@ -1,6 +1,6 @@
 // The operations paths: liveness, readiness and Prometheus metrics, for load balancers and monitoring.
-import { METRICS_FORBIDDEN } from '../metrics-access.js';
-import { OPERATIONS_ROUTES } from '../operations.js';
+import { METRICS_FORBIDDEN } from '../operations/metrics-access.js';
+import { OPERATIONS_ROUTES } from '../operations/routes.js';
 import { header, responseRef, schemaRef, type OpenApiObject } from './components.js';
 
 const NO_STORE = { 'Cache-Control': header('`no-store`') };

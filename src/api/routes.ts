@@ -1,22 +1,22 @@
 // The read API: the catalogue's documents, search, since and the OpenAPI description, all served from the current view.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Publisher } from '../publishing/publisher.js';
-import type { Limits } from './limits.js';
+import type { Limits } from '../http/limits.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
 import { ROUTES } from '../reviews/links.js';
 import { searchResponse, SinceParams, type SearchResponse } from '../reviews/responses.js';
 import { SearchParams, searchKey } from '../reviews/search.js';
-import { sendComposed, sendRepresentation } from './conditional.js';
-import { notFound, sendError } from './errors.js';
-import { numericKeys, parseQuery } from './query.js';
+import { sendComposed, sendRepresentation } from '../http/conditional.js';
+import { notFound, sendError } from '../http/errors.js';
+import { numericKeys, parseQuery } from '../http/query.js';
+import { fastifyPath } from '../http/route-path.js';
 
 const SEARCH_NUMERIC = numericKeys(SearchParams);
 
 /** Fastify's form of a path template: `{date}` → `:date`. */
-export const fastifyPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
-
 function queryRepresentation(view: View, key: string, render: () => SearchResponse): Promise<Representation> {
   return view.queries.get(key, () =>
     encodeRepresentation(JSON.stringify(render()), {
@@ -28,8 +28,19 @@ function queryRepresentation(view: View, key: string, render: () => SearchRespon
   );
 }
 
-/** `pagePaths`: the other paths served only to GET and HEAD (the pages), for the 405 answer. */
-export function registerReadRoutes(app: FastifyInstance, publisher: Publisher, openapi: Representation, limits: Limits, pagePaths: readonly string[]): void {
+export interface ApiOptions {
+  publisher: Publisher;
+  /** The OpenAPI description, encoded once at start. */
+  openapi: Representation;
+  limits: Limits;
+  /** The other paths served only to GET and HEAD (the pages), for the 405 answer. */
+  pagePaths: readonly string[];
+}
+
+/** The read API, as a Fastify plugin. */
+export const apiPlugin = fp<ApiOptions>(async (app, options) => registerReadRoutes(app, options), { name: 'api' });
+
+function registerReadRoutes(app: FastifyInstance, { publisher, openapi, limits, pagePaths }: ApiOptions): void {
   // GET and HEAD in one route: Fastify's generated HEAD route would add Content-Length: 0 to a 304. Queries
   // (search, since) are limited per client; the documents, made once per version, are not.
   const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, limited = false) =>

@@ -1,10 +1,10 @@
 // The /mcp path item: MCP over streamable HTTP, its JSON-RPC 2.0 bodies as schemas, its headers and every status the route gives.
-import { TOO_MANY_REQUESTS } from '../limits.js';
+import { TOO_MANY_REQUESTS } from '../http/limits.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { INSTRUCTIONS } from '../../mcp/tools.js';
+import { INSTRUCTIONS } from '../mcp/tools.js';
 import type { Implementation } from '@modelcontextprotocol/server';
-import { ROUTES } from '../../reviews/links.js';
+import { ROUTES } from '../reviews/links.js';
 import { header, NO_STORE, RETRY_AFTER, parameterRef, responseRef, schemaRef, type OpenApiObject } from './components.js';
 import { EXAMPLE_SEARCH, type Examples } from './examples.js';
 

@@ -1,8 +1,8 @@
 // Path items of the pages: the home page, review permalinks, the API reference, the badge and embed for the
 // business's own site, and what crawlers and language models read first.
-import { SearchParams } from '../../reviews/search.js';
-import { SERVER_CARD_PATHS } from '../../mcp/server-card.js';
-import { SITE_ROUTES } from '../site-routes.js';
+import { SearchParams } from '../reviews/search.js';
+import { SERVER_CARD_PATHS } from '../reviews/links.js';
+import { SITE_ROUTES } from '../site/routes.js';
 import { cacheControl, conditionalParameters, errorContent, header, NO_STORE, parameterSchema, responseRef, RETRY_AFTER, type OpenApiObject } from './components.js';
 import { readHeaders } from './reads.js';
 

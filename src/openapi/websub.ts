@@ -1,10 +1,10 @@
 // The WebSub hub's path item: the form it takes, its plain-text answers, and the callbacks it then makes to the subscriber.
-import { TOO_MANY_REQUESTS } from '../limits.js';
+import { TOO_MANY_REQUESTS } from '../http/limits.js';
 import { z } from 'zod';
-import { MAX_FAILURES } from '../../websub/hub.js';
-import { topicsOf } from '../../websub/topics.js';
-import type { PublicDocument } from '../../reviews/catalogue.js';
-import { ROUTES } from '../../reviews/links.js';
+import { MAX_FAILURES } from '../websub/hub.js';
+import { topicsOf } from '../websub/topics.js';
+import type { PublicDocument } from '../reviews/catalogue.js';
+import { ROUTES } from '../reviews/links.js';
 import { header, NO_STORE, responseRef, RETRY_AFTER, schemaRef, type OpenApiObject } from './components.js';
 
 export const HUB_PATH = ROUTES.hub;

@@ -1,7 +1,7 @@
 // Shared parts of the OpenAPI description: component schemas converted from the Zod schemas, and reused headers, parameters and responses.
-import { TOO_MANY_REQUESTS } from '../limits.js';
+import { TOO_MANY_REQUESTS } from '../http/limits.js';
 import { z } from 'zod';
-import { ErrorBody } from '../errors.js';
+import { ErrorBody } from '../http/errors.js';
 
 export type JsonSchema = Record<string, unknown>;
 /** An OpenAPI object (operation, response, parameter…): plain JSON, shaped by the helpers below. */

@@ -3,10 +3,10 @@ import type { Implementation } from '@modelcontextprotocol/server';
 import { operationsPaths } from './operations.js';
 import { pagePaths } from './pages.js';
 import { z } from 'zod';
-import { SearchResponse, SinceResponse } from '../../reviews/responses.js';
-import { DOCUMENTS } from '../../reviews/catalogue.js';
-import { InsightsDocument } from '../../reviews/insights-document.js';
-import { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from '../../reviews/schemas.js';
+import { SearchResponse, SinceResponse } from '../reviews/responses.js';
+import { DOCUMENTS } from '../reviews/catalogue.js';
+import { InsightsDocument } from '../reviews/insights-document.js';
+import { AggregateRating, Business, JsonFeedDocument, Review, ReviewsDataset } from '../reviews/schemas.js';
 import {
   baseComponents,
   componentSchemas,

@@ -1,10 +1,10 @@
 // Path items of the read API: the public documents (from the catalogue), search, since and this description.
-import { CACHE_CONTROL } from '../../publishing/representation.js';
-import type { DocumentName, PublicDocument } from '../../reviews/catalogue.js';
-import { ROUTES } from '../../reviews/links.js';
-import { SinceParams } from '../../reviews/responses.js';
-import { SearchParams } from '../../reviews/search.js';
-import { numericKeys, parseQuery, toIssues } from '../query.js';
+import { CACHE_CONTROL } from '../publishing/representation.js';
+import type { DocumentName, PublicDocument } from '../reviews/catalogue.js';
+import { ROUTES } from '../reviews/links.js';
+import { SinceParams } from '../reviews/responses.js';
+import { SearchParams } from '../reviews/search.js';
+import { numericKeys, parseQuery, toIssues } from '../http/query.js';
 import {
   cacheControl,
   conditionalParameters,
