@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
-import { firstLabelsOf, FROZEN_TEST_SET, loadLabelled, SECOND_PASSES } from '../src/insights/training/labelled.js';
-import { evaluateUci } from '../src/insights/training/polarity/uci.js';
-import { outcomesOf, outcomesOfLabelling, summarize } from '../src/insights/training/scores.js';
-import { trainShippedPolarityModel } from '../src/insights/training/polarity/train.js';
-import { trainShippedAspectModel } from '../src/insights/training/train-aspects.js';
+import { firstLabelsOf, FROZEN_TEST_SET, loadLabelled, SECOND_PASSES } from '../training/src/labelled.js';
+import { evaluateUci } from '../training/src/polarity/uci.js';
+import { outcomesOf, outcomesOfLabelling, summarize } from '../training/src/scores.js';
+import { trainShippedPolarityModel } from '../training/src/polarity/train.js';
+import { trainShippedAspectModel } from '../training/src/train-aspects.js';
 
 describe('evaluation on the frozen test set', () => {
   it('keeps macro-F1 ≥ 0.89, every aspect ≥ 0.82, aspect polarity ≥ 0.93 and sentence sentiment ≥ 0.85 (measured 2026-11-29: 0.912, 0.859, 0.945, 0.882)', () => {
@@ -41,12 +41,12 @@ describe('second labellings', () => {
 
 describe('shipped models', () => {
   it('the polarity model is what `npm run train:polarity` produces from the lexicons and the Amazon and IMDB sentences', () => {
-    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/polarity/model.json'), 'utf8');
+    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/models/polarity-model.json'), 'utf8');
     expect(`${JSON.stringify(trainShippedPolarityModel().file)}\n`).toBe(shipped);
   });
 
   it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 900_000 }, () => {
-    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/analysis/aspect-model.json'), 'utf8');
+    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/models/aspect-model.json'), 'utf8');
     expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);
   });
 });

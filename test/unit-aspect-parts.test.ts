@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { aspectProbability, PART_DISCOUNT, decideAspects, sentenceMargin, type AspectModel } from '../src/insights/analysis/aspect-model.js';
-import shipped from '../src/insights/analysis/aspect-model.json' with { type: 'json' };
+import shipped from '../src/insights/models/aspect-model.json' with { type: 'json' };
 
 const model = shipped as AspectModel;
 

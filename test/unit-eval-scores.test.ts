@@ -3,9 +3,9 @@
 // behave as intervals.
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
-import { CORPUS, FROZEN_TEST_SET } from '../src/insights/training/labelled.js';
-import { loadLabelled, type Labelled } from '../src/insights/training/labelled.js';
-import { fileHash, outcomesOf, recordedHash, summarize, withIntervals } from '../src/insights/training/scores.js';
+import { CORPUS, FROZEN_TEST_SET } from '../training/src/labelled.js';
+import { loadLabelled, type Labelled } from '../training/src/labelled.js';
+import { fileHash, outcomesOf, recordedHash, summarize, withIntervals } from '../training/src/scores.js';
 import { AspectId } from '../src/reviews/schemas.js';
 
 const POLARITIES = ['positive', 'negative', 'neutral'];

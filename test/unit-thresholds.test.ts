@@ -1,8 +1,8 @@
 // Thresholds are chosen for the mix of aspects reviews have: when the training sentences hold more of an aspect than
 // reviews do, its false positives weigh more and the chosen threshold rises.
 import { describe, expect, it } from 'vitest';
-import { aspectShare, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences } from '../src/insights/training/labelled.js';
-import { chooseThresholds, classWeights, type TrainingExample } from '../src/insights/training/learn-aspects.js';
+import { aspectShare, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences } from '../training/src/labelled.js';
+import { chooseThresholds, classWeights, type TrainingExample } from '../training/src/learn-aspects.js';
 import { AspectId } from '../src/reviews/schemas.js';
 
 /** Sentences about quality or nothing, with the out-of-fold probabilities a model gave them. */

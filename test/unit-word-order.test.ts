@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { AspectId } from '../src/reviews/schemas.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { FILTERS, readNetwork, shippedNetwork, WIDTHS, WORD_ORDER_WEIGHT, WordOrderModel, wordOrderTokens, WordVectors } from '../src/insights/analysis/word-order.js';
-import shippedWordOrder from '../src/insights/analysis/word-order-model.json' with { type: 'json' };
-import { networkLogits, trainNetwork, WORD_ORDER_TRAINING } from '../src/insights/training/learn-word-order.js';
-import { trainingSentences } from '../src/insights/training/labelled.js';
-import { SEEDS, wordOrderExamples } from '../src/insights/training/train-word-order.js';
-import { outOfFoldWordOrder } from '../src/insights/training/word-order-folds.js';
+import shippedWordOrder from '../src/insights/models/word-order-model.json' with { type: 'json' };
+import { networkLogits, trainNetwork, WORD_ORDER_TRAINING } from '../training/src/learn-word-order.js';
+import { trainingSentences } from '../training/src/labelled.js';
+import { SEEDS, wordOrderExamples } from '../training/src/train-word-order.js';
+import { outOfFoldWordOrder } from '../training/src/word-order-folds.js';
 
 const vectors = new WordVectors();
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { compiledFolder, hashFolder } from '../fingerprint.js';
 
 export interface EngineVersions {
-  /** Keys per-review analyses: the analyzer's code, lexicons and models. */
+  /** Keys per-review analyses: the analyzer's code and lexicons (analysis/) and its models (models/). */
   analysis: string;
   /** Keys insights documents: the analysis and the aggregation's code. */
   document: string;
@@ -17,12 +17,13 @@ export function compiledInsightsDir(): URL {
 
 let computed: EngineVersions | undefined;
 
-/** Read once per process: hashing some 300 KB of compiled code and model files takes milliseconds. */
+/** Read once per process: the compiled code and the model files (several MB) are hashed on first use only. */
 export function engineVersions(): EngineVersions {
   if (computed) return computed;
   const root = compiledInsightsDir();
   const analysis = createHash('sha256');
   hashFolder(analysis, new URL('analysis/', root));
+  hashFolder(analysis, new URL('models/', root));
   const analysisVersion = analysis.digest('base64url').slice(0, 16);
   const document = createHash('sha256').update(analysisVersion);
   hashFolder(document, new URL('document/', root));

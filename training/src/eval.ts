@@ -6,9 +6,9 @@
 // on (8 minutes alone on two cores, about 18 beside another run); `--without-word-order` measures the regression
 // alone. Wherever a training sentence is scored by a model that did not see it, the word-order network's share is
 // its out-of-fold one (training/word-order-folds.ts), never the shipped networks', which trained on it.
-import { Analyzer } from '../analysis/analyzer.js';
-import type { AspectModel } from '../analysis/aspect-model.js';
-import shippedAspectModel from '../analysis/aspect-model.json' with { type: 'json' };
+import { Analyzer } from '../../src/insights/analysis/analyzer.js';
+import type { AspectModel } from '../../src/insights/analysis/aspect-model.js';
+import shippedAspectModel from '../../src/insights/models/aspect-model.json' with { type: 'json' };
 import { trainAspectModel, trainChoosingThresholds, VALIDATION_FOLDS } from './learn-aspects.js';
 import { aspectShare, examplesOf, firstLabelsOf, FROZEN_TEST_SET, loadLabelled, REVIEW_MIX_SETS, SECOND_PASSES, TRAINING_SETS, trainingSentences, type Labelled } from './labelled.js';
 import { evaluateUci } from './polarity/uci.js';
@@ -85,7 +85,7 @@ export function nestedValidation(withWordOrder = true): SetScores & { errors: st
   return { ...scoredByFolds(scored, analyzers), withoutWordOrder: wordOrder?.missed ?? 0 };
 }
 
-const isMain = process.argv[1]?.endsWith('/insights/training/eval.js');
+const isMain = process.argv[1]?.endsWith('/training/src/eval.js');
 
 if (isMain && process.argv.includes('--nested')) {
   const withWordOrder = !process.argv.includes('--without-word-order');

@@ -1,99 +1,92 @@
 // The labelled home-services sentences (eval/*.jsonl) and how they become training examples for the aspect model.
 import { readFileSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
-import { AspectId } from '../../reviews/schemas.js';
-import { foldedText } from '../analysis/fold.js';
-import { Analyzer } from '../analysis/analyzer.js';
-import type { TrainingExample } from './learn-aspects.js';
+import { resolve } from 'node:path';
+import { AspectId } from '../../src/reviews/schemas.js';
+import { foldedText } from '../../src/insights/analysis/fold.js';
+import { Analyzer } from '../../src/insights/analysis/analyzer.js';
+import { repoRoot, type Labelled, type TrainingExample } from './common.js';
 
-export interface Labelled {
-  id: string;
-  text: string;
-  aspects: { aspect: AspectId; polarity: 'positive' | 'negative' | 'neutral' }[];
-  sentiment: 'positive' | 'negative' | 'mixed' | 'neutral';
-}
+export { repoRoot, type Labelled } from './common.js';
 
 /** The frozen test set: written and labelled before any tuning, never edited, never trained on (eval/FROZEN.md). */
-export const FROZEN_TEST_SET = 'eval/frozen-test.jsonl';
+export const FROZEN_TEST_SET = 'training/eval/frozen-test.jsonl';
 /** The labelled corpus (eval/README.md). */
 export const CORPUS = [
-  'eval/corpus/hvac.jsonl',
-  'eval/corpus/plumbing.jsonl',
-  'eval/corpus/electrical.jsonl',
-  'eval/corpus/mixed.jsonl',
-  'eval/corpus/extra-quality-expertise.jsonl',
-  'eval/corpus/extra-professionalism-communication.jsonl',
-  'eval/corpus/extra-timing.jsonl',
-  'eval/corpus/extra-mixed.jsonl',
-  'eval/corpus/extra-2-quality.jsonl',
-  'eval/corpus/extra-2-expertise.jsonl',
-  'eval/corpus/extra-2-conduct.jsonl',
-  'eval/corpus/extra-2-long.jsonl',
-  'eval/corpus/extra-3-result.jsonl',
-  'eval/corpus/extra-3-timing.jsonl',
-  'eval/corpus/extra-3-conduct-price.jsonl',
-  'eval/corpus/extra-3-explain.jsonl',
-  'eval/corpus/extra-4-expertise.jsonl',
-  'eval/corpus/extra-4-quality.jsonl',
-  'eval/corpus/extra-4-conduct.jsonl',
-  'eval/corpus/extra-4-polarity.jsonl',
-  'eval/corpus/extra-5-lookalikes.jsonl',
-  'eval/corpus/extra-5-multi.jsonl',
-  'eval/corpus/extra-6-hvac-multi.jsonl',
-  'eval/corpus/extra-6-plumbing-multi.jsonl',
-  'eval/corpus/extra-6-electrical-multi.jsonl',
-  'eval/corpus/extra-6-short.jsonl',
-  'eval/corpus/extra-7-quality.jsonl',
-  'eval/corpus/extra-7-expertise.jsonl',
-  'eval/corpus/extra-7-conduct.jsonl',
-  'eval/corpus/extra-7-reviews.jsonl',
-  'eval/corpus/extra-7-varied.jsonl',
-  'eval/corpus/extra-8-conduct.jsonl',
-  'eval/corpus/extra-8-reviews.jsonl',
-  'eval/corpus/extra-8-result.jsonl',
-  'eval/corpus/extra-8-timing.jsonl',
-  'eval/corpus/extra-9-reviews.jsonl',
-  'eval/corpus/extra-9-implicit.jsonl',
-  'eval/corpus/extra-10-expertise.jsonl',
-  'eval/corpus/extra-10-technical.jsonl',
-  'eval/corpus/extra-10-pairs.jsonl',
-  'eval/corpus/extra-10-long.jsonl',
-  'eval/corpus/extra-11-quality.jsonl',
-  'eval/corpus/extra-11-professionalism.jsonl',
-  'eval/corpus/extra-11-expertise.jsonl',
-  'eval/corpus/extra-11-reviews.jsonl',
-  'eval/corpus/extra-12-reviews.jsonl',
-  'eval/corpus/extra-12-long.jsonl',
-  'eval/corpus/extra-12-timing.jsonl',
-  'eval/corpus/extra-12-short.jsonl',
-  'eval/corpus/extra-13-reviews.jsonl',
-  'eval/corpus/extra-13-work.jsonl',
-  'eval/corpus/extra-13-trades.jsonl',
-  'eval/corpus/extra-13-updates.jsonl',
+  'training/eval/corpus/hvac.jsonl',
+  'training/eval/corpus/plumbing.jsonl',
+  'training/eval/corpus/electrical.jsonl',
+  'training/eval/corpus/mixed.jsonl',
+  'training/eval/corpus/extra-quality-expertise.jsonl',
+  'training/eval/corpus/extra-professionalism-communication.jsonl',
+  'training/eval/corpus/extra-timing.jsonl',
+  'training/eval/corpus/extra-mixed.jsonl',
+  'training/eval/corpus/extra-2-quality.jsonl',
+  'training/eval/corpus/extra-2-expertise.jsonl',
+  'training/eval/corpus/extra-2-conduct.jsonl',
+  'training/eval/corpus/extra-2-long.jsonl',
+  'training/eval/corpus/extra-3-result.jsonl',
+  'training/eval/corpus/extra-3-timing.jsonl',
+  'training/eval/corpus/extra-3-conduct-price.jsonl',
+  'training/eval/corpus/extra-3-explain.jsonl',
+  'training/eval/corpus/extra-4-expertise.jsonl',
+  'training/eval/corpus/extra-4-quality.jsonl',
+  'training/eval/corpus/extra-4-conduct.jsonl',
+  'training/eval/corpus/extra-4-polarity.jsonl',
+  'training/eval/corpus/extra-5-lookalikes.jsonl',
+  'training/eval/corpus/extra-5-multi.jsonl',
+  'training/eval/corpus/extra-6-hvac-multi.jsonl',
+  'training/eval/corpus/extra-6-plumbing-multi.jsonl',
+  'training/eval/corpus/extra-6-electrical-multi.jsonl',
+  'training/eval/corpus/extra-6-short.jsonl',
+  'training/eval/corpus/extra-7-quality.jsonl',
+  'training/eval/corpus/extra-7-expertise.jsonl',
+  'training/eval/corpus/extra-7-conduct.jsonl',
+  'training/eval/corpus/extra-7-reviews.jsonl',
+  'training/eval/corpus/extra-7-varied.jsonl',
+  'training/eval/corpus/extra-8-conduct.jsonl',
+  'training/eval/corpus/extra-8-reviews.jsonl',
+  'training/eval/corpus/extra-8-result.jsonl',
+  'training/eval/corpus/extra-8-timing.jsonl',
+  'training/eval/corpus/extra-9-reviews.jsonl',
+  'training/eval/corpus/extra-9-implicit.jsonl',
+  'training/eval/corpus/extra-10-expertise.jsonl',
+  'training/eval/corpus/extra-10-technical.jsonl',
+  'training/eval/corpus/extra-10-pairs.jsonl',
+  'training/eval/corpus/extra-10-long.jsonl',
+  'training/eval/corpus/extra-11-quality.jsonl',
+  'training/eval/corpus/extra-11-professionalism.jsonl',
+  'training/eval/corpus/extra-11-expertise.jsonl',
+  'training/eval/corpus/extra-11-reviews.jsonl',
+  'training/eval/corpus/extra-12-reviews.jsonl',
+  'training/eval/corpus/extra-12-long.jsonl',
+  'training/eval/corpus/extra-12-timing.jsonl',
+  'training/eval/corpus/extra-12-short.jsonl',
+  'training/eval/corpus/extra-13-reviews.jsonl',
+  'training/eval/corpus/extra-13-work.jsonl',
+  'training/eval/corpus/extra-13-trades.jsonl',
+  'training/eval/corpus/extra-13-updates.jsonl',
 ];
 /** What the aspect model learns from: the corpus and the two older sets. */
-export const TRAINING_SETS = [...CORPUS, 'eval/devset.jsonl', 'eval/testset.jsonl'];
+export const TRAINING_SETS = [...CORPUS, 'training/eval/devset.jsonl', 'training/eval/testset.jsonl'];
 /**
  * The sets written with the mix of aspects reviews have (the first corpus and the two older sets); the later rounds
  * were aimed at the weak aspects and hold more of them. Thresholds are chosen for this mix.
  */
 export const REVIEW_MIX_SETS = [
-  'eval/corpus/hvac.jsonl',
-  'eval/corpus/plumbing.jsonl',
-  'eval/corpus/electrical.jsonl',
-  'eval/corpus/mixed.jsonl',
-  'eval/devset.jsonl',
-  'eval/testset.jsonl',
+  'training/eval/corpus/hvac.jsonl',
+  'training/eval/corpus/plumbing.jsonl',
+  'training/eval/corpus/electrical.jsonl',
+  'training/eval/corpus/mixed.jsonl',
+  'training/eval/devset.jsonl',
+  'training/eval/testset.jsonl',
 ];
 
 /**
  * Second labellings, made blind (the guidelines and the texts alone) of the frozen test set and of 600 sentences drawn
  * at random from the review-mix sets: how far two labellers agree says how much of a figure the labels can carry.
  */
-export const SECOND_PASSES = ['eval/second-pass/frozen-test.jsonl', 'eval/second-pass/review-mix-sample.jsonl'];
+export const SECOND_PASSES = ['training/eval/second-pass/frozen-test.jsonl', 'training/eval/second-pass/review-mix-sample.jsonl'];
 
-/** The repository root, from the compiled module (dist/src/insights/training) or its source (src/insights/training). */
-export const repoRoot = resolve(import.meta.dirname, import.meta.dirname.includes(`${sep}dist${sep}`) ? '../../../..' : '../../..');
 
 export function loadLabelled(file: string): Labelled[] {
   return readFileSync(resolve(repoRoot, file), 'utf8')

@@ -5,21 +5,13 @@
 // Each plain feature enters the regression scaled by its naive-Bayes log-count ratio (NBSVM, Wang & Manning 2012): a
 // feature that falls evenly in both classes starts near zero and one that falls in one class is cheap to weigh. The
 // shipped weight is the learnt weight times that scale, so the analyzer applies a plain linear model.
-import { AspectId } from '../../reviews/schemas.js';
-import { chooseClause, type AspectPlace } from '../analysis/analyzer.js';
-import { featureValue, sentenceMargin, sigmoid, type AspectModel } from '../analysis/aspect-model.js';
+import { AspectId } from '../../src/reviews/schemas.js';
+import { chooseClause, type AspectPlace } from '../../src/insights/analysis/analyzer.js';
+import { featureValue, sentenceMargin, sigmoid, type AspectModel } from '../../src/insights/analysis/aspect-model.js';
+import type { TrainingExample } from './common.js';
 import { precisionRecallF1 } from './scores.js';
 
-export interface TrainingExample {
-  features: string[];
-  /** Each part's features, when the sentence has several: the decision also reads them alone. */
-  parts: string[][];
-  /** What the word-order network adds to each aspect's log-odds (AspectId order), from networks that did not see it. */
-  wordOrder?: ArrayLike<number>;
-  aspects: ReadonlySet<AspectId>;
-  /** The gold aspects judged positive or negative, and where in the sentence the analyzer would judge them. */
-  judged: { aspect: AspectId; positive: boolean; place: AspectPlace }[];
-}
+export type { TrainingExample } from './common.js';
 
 /** Chosen by five-fold cross-validation on the training sentences (eval/README.md has the runs). */
 const EPOCHS = 400;

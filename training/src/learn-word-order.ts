@@ -2,8 +2,8 @@
 // stay fixed, the filters and the output are learnt by Adam on mini-batches, with dropout on the filters' values.
 // Every random choice (initial weights, batch order, dropout) comes from one seeded generator, and the arithmetic
 // runs in a fixed order: the same sentences and seed give the same weights, bit for bit, on any machine.
-import { BLOCKS, FILTERS, FIRST_BLOCK, HIDDEN, outputs, pool, project, WIDTHS, WORD_VECTOR_DIMENSIONS, type Network, type WordVectors } from '../analysis/word-order.js';
-import { sigmoid } from '../analysis/aspect-model.js';
+import { BLOCKS, FILTERS, FIRST_BLOCK, HIDDEN, outputs, pool, project, WIDTHS, WORD_VECTOR_DIMENSIONS, type Network, type WordVectors } from '../../src/insights/analysis/word-order.js';
+import { sigmoid } from '../../src/insights/analysis/aspect-model.js';
 import { seeded } from './scores.js';
 
 /** Chosen on cross-fitted folds of the training sentences (eval/README.md). */

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AspectId } from '../../reviews/schemas.js';
-import type { Analyzer, Label } from '../analysis/analyzer.js';
-import { repoRoot, type Labelled } from './labelled.js';
+import { AspectId } from '../../src/reviews/schemas.js';
+import type { Analyzer, Label } from '../../src/insights/analysis/analyzer.js';
+import { repoRoot, type Labelled } from './common.js';
 
 /** How the analyzer did on one sentence, aspect by aspect. */
 export interface Outcome {
@@ -202,7 +202,7 @@ export function fileHash(file: string): string {
 
 /** The hash `eval/FROZEN.md` records for `file`, from its table row. */
 export function recordedHash(file: string): string | undefined {
-  const row = readFileSync(resolve(repoRoot, 'eval/FROZEN.md'), 'utf8')
+  const row = readFileSync(resolve(repoRoot, 'training/eval/FROZEN.md'), 'utf8')
     .split('\n')
     .find((line) => line.startsWith(`| \`${file}\``));
   return row ? /`([0-9a-f]{64})`/.exec(row)?.[1] : undefined;

@@ -1,5 +1,5 @@
 // `npm run train:word-order`: trains the word-order networks (analysis/word-order.ts) on the training sentences and
-// writes two files. src/insights/analysis/word-order-model.json holds one network per seed, trained on every
+// writes two files. src/insights/models/word-order-model.json holds one network per seed, trained on every
 // sentence: the analyzer averages them. src/insights/training/word-order-out-of-fold.json holds, for every training
 // sentence, the networks' contribution from networks that did not see it (fold n % 5, as the aspect regression's
 // validation folds): `npm run train:aspects` chooses its thresholds on the regression's and these together, and
@@ -10,8 +10,8 @@ import { availableParallelism } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { AspectId } from '../../reviews/schemas.js';
-import { FILTERS, shippedNetwork, WIDTHS, WORD_ORDER_WEIGHT, wordOrderTokens, WordVectors, type Network, type WordOrderFile } from '../analysis/word-order.js';
+import { AspectId } from '../../src/reviews/schemas.js';
+import { FILTERS, shippedNetwork, WIDTHS, WORD_ORDER_WEIGHT, wordOrderTokens, WordVectors, type Network, type WordOrderFile } from '../../src/insights/analysis/word-order.js';
 import { networkLogits, trainNetwork, WORD_ORDER_TRAINING, type WordOrderExample } from './learn-word-order.js';
 import { repoRoot, trainingSentences, type Labelled } from './labelled.js';
 import { VALIDATION_FOLDS } from './learn-aspects.js';
@@ -67,7 +67,7 @@ async function trainAll(jobs: readonly Job[], threads: number): Promise<Network[
 if (!isMainThread) {
   const network = trainJob(workerData as Job);
   parentPort!.postMessage({ network });
-} else if (process.argv[1]?.endsWith('/insights/training/train-word-order.js')) {
+} else if (process.argv[1]?.endsWith('/training/src/train-word-order.js')) {
   const items = trainingSentences();
   const vectors = new WordVectors();
   const examples = wordOrderExamples(items, vectors);
@@ -94,7 +94,7 @@ if (!isMainThread) {
     sentencesHash: sentencesHash(items),
     contribution: Buffer.from(contribution.buffer).toString('base64'),
   };
-  writeFileSync(resolve(repoRoot, 'src/insights/analysis/word-order-model.json'), `${JSON.stringify(model)}\n`);
+  writeFileSync(resolve(repoRoot, 'src/insights/models/word-order-model.json'), `${JSON.stringify(model)}\n`);
   writeFileSync(resolve(repoRoot, OUT_OF_FOLD_FILE), `${JSON.stringify(outOfFold)}\n`);
-  process.stdout.write(`wrote src/insights/analysis/word-order-model.json and ${OUT_OF_FOLD_FILE}\n`);
+  process.stdout.write(`wrote src/insights/models/word-order-model.json and ${OUT_OF_FOLD_FILE}\n`);
 }

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AspectId } from '../../reviews/schemas.js';
-import { sentenceTexts, type WordOrderReader } from '../analysis/analyzer.js';
+import { AspectId } from '../../src/reviews/schemas.js';
+import { sentenceTexts, type WordOrderReader } from '../../src/insights/analysis/analyzer.js';
 import { repoRoot, trainingSentences, type Labelled } from './labelled.js';
 
-export const OUT_OF_FOLD_FILE = 'src/insights/training/word-order-out-of-fold.json';
+export const OUT_OF_FOLD_FILE = 'training/src/word-order-out-of-fold.json';
 
 /** The hash that ties the out-of-fold file to the training sentences it was computed on, in their order. */
 export const sentencesHash = (items: readonly Labelled[]) => createHash('sha256').update(items.map((i) => i.text).join('\n')).digest('hex');

@@ -11,9 +11,9 @@ import { NEGATORS } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
 import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel, type WordOrderReading } from './aspect-model.js';
-import shippedAspectModel from './aspect-model.json' with { type: 'json' };
+import shippedAspectModel from '../models/aspect-model.json' with { type: 'json' };
 import { WordOrderModel, type WordOrderFile } from './word-order.js';
-import shippedWordOrder from './word-order-model.json' with { type: 'json' };
+import shippedWordOrder from '../models/word-order-model.json' with { type: 'json' };
 
 export type Label = 'positive' | 'negative' | 'neutral';
 

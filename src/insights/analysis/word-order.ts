@@ -5,7 +5,7 @@
 // strongest window, and one logistic output per aspect weighs the filters. Its log-odds, times WORD_ORDER_WEIGHT, are
 // added to the regression's; every decision can still be explained, by the windows whose filters weighed most.
 // Trained by training/train-word-order.ts; this module only reads and applies the weights.
-import vectorsFile from './word-vectors.json' with { type: 'json' };
+import vectorsFile from '../models/word-vectors.json' with { type: 'json' };
 
 export const WORD_VECTOR_DIMENSIONS = 100;
 /** The window widths, in words; each has FILTERS filters. */

@@ -1,7 +1,7 @@
 // Deterministic training of the polarity model from labelled sentences: same sentences and lexicon → same weights.
-import { extractFeatures } from '../../analysis/polarity/features.js';
-import type { LearnedWeights } from '../../analysis/polarity/model.js';
-import { Speller } from '../../analysis/polarity/spelling.js';
+import { extractFeatures } from '../../../src/insights/analysis/polarity/features.js';
+import type { LearnedWeights } from '../../../src/insights/analysis/polarity/model.js';
+import { Speller } from '../../../src/insights/analysis/polarity/spelling.js';
 
 export interface LabelledSentence {
   readonly text: string;

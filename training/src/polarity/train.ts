@@ -3,7 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { composeLexicon, fromFile, type LearnedWeights, type ModelFile } from '../../analysis/polarity/model.js';
+import { composeLexicon, fromFile, type LearnedWeights, type ModelFile } from '../../../src/insights/analysis/polarity/model.js';
 import { train } from './learn.js';
 import { buildBaseLexicon, SOURCES } from './sources.js';
 import { evaluate, loadUci, type UciDataset } from './uci.js';
@@ -11,7 +11,7 @@ import { evaluate, loadUci, type UciDataset } from './uci.js';
 /** Yelp is the honest test and never trains the production model. */
 const PRODUCTION_TRAINING: readonly UciDataset[] = ['amazon', 'imdb'];
 
-// Compiled to dist/src/insights/training/polarity; the committed model lives in the source tree, beside the runtime
+// Compiled to dist/training/src/polarity; the committed model lives in the source tree, beside the runtime
 // that loads it.
 function sourceModelPath(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -20,7 +20,7 @@ function sourceModelPath(): string {
     if (up === dir) throw new Error('train: no package.json above this module');
     dir = up;
   }
-  return join(dir, 'src', 'insights', 'analysis', 'polarity', 'model.json');
+  return join(dir, 'src', 'insights', 'models', 'polarity-model.json');
 }
 
 function unzip(map: ReadonlyMap<string, number>): { keys: string; values: number[] } {
@@ -58,7 +58,7 @@ function main(): void {
   writeFileSync(path, bytes);
   // tsc copied the previous model.json into dist before training ran; refresh that copy too, so the new model
   // serves without another build.
-  const compiled = fileURLToPath(new URL('../../analysis/polarity/model.json', import.meta.url));
+  const compiled = fileURLToPath(new URL('../../../src/insights/models/polarity-model.json', import.meta.url));
   if (compiled !== path) writeFileSync(compiled, bytes);
   const out = process.stdout;
   out.write(`wrote ${path}: ${base.size} lexicon words, ${learned.deltas.size} corrections, ${learned.fallback.weights.size} fallback words\n`);
@@ -69,4 +69,4 @@ function main(): void {
   out.write(`done in ${Math.round(performance.now() - started)} ms\n`);
 }
 
-if (process.argv[1]?.endsWith('/insights/training/polarity/train.js')) main();
+if (process.argv[1]?.endsWith('/training/src/polarity/train.js')) main();

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import shippedModel from '../../analysis/polarity/model.json' with { type: 'json' };
-import { baseLexiconOf, composeLexicon, fromFile, judge, type ModelFile, type PolarityModel } from '../../analysis/polarity/model.js';
-import { Speller } from '../../analysis/polarity/spelling.js';
+import shippedModel from '../../../src/insights/models/polarity-model.json' with { type: 'json' };
+import { baseLexiconOf, composeLexicon, fromFile, judge, type ModelFile, type PolarityModel } from '../../../src/insights/analysis/polarity/model.js';
+import { Speller } from '../../../src/insights/analysis/polarity/spelling.js';
 import { train, type LabelledSentence } from './learn.js';
 
 export type UciDataset = 'yelp' | 'amazon' | 'imdb';

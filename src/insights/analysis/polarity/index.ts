@@ -1,6 +1,6 @@
 // General sentence polarity for English customer language: deterministic, offline, fast. The analyzer calls it for
 // every clause.
-import modelFile from './model.json' with { type: 'json' };
+import modelFile from '../../models/polarity-model.json' with { type: 'json' };
 import { fromFile, judge, type ModelFile, type PolarityModel, type PolarityResult } from './model.js';
 
 const file: ModelFile = modelFile;
