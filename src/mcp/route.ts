@@ -111,60 +111,183 @@ export interface McpDeps {
 }
 
 /** MCP over streamable HTTP at /mcp, and the server card, as a Fastify plugin. */
-export const mcpPlugin = fp<McpDeps>(async (app, deps) => registerMcp(app, deps), { name: 'mcp' });
+export const mcpPlugin = fp<McpDeps>(
+  async (app, deps) => {
+    const endpoint = new McpEndpoint(app, deps);
+    await app.register(async (scope) => endpoint.routes(scope));
+  },
+  { name: 'mcp' },
+);
 
-function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits, onToolCall, onListenStreams, info }: McpDeps): void {
-  const allowedOrigins = mcpOrigins(config);
-  const checkSession = sessionChecker(config.mcp.sessionSecret);
-  const eras = new EraClassifier();
-  const serverFor = (era: ProtocolEra) => createMcpServer(publisher.current(), config.baseUrl, era, info);
-  const listens = new ListenStreams(config.mcp.listen, info);
-  onListenStreams?.(() => listens.open);
-  // The SDK reports clients' mistakes here too (a version it does not serve, headers that disagree, a listen past the
-  // cap): one warning a minute at most, so that no client can flood the log.
-  const warn = throttledWarning(app.log, 'MCP request failed');
-  const modern = createMcpHandler(({ era }) => serverFor(era), {
-    legacy: 'reject',
-    maxSubscriptions: config.mcp.listen.max,
-    onerror: (error) => warn(error.message),
-  });
-  // The documents whose bytes changed are announced to the subscriptions/listen streams of this process (each
-  // replica tells its own listeners when it serves the change), as WebSub announces its topics.
-  const announce = (names: readonly DocumentName[]) => {
-    for (const name of names) modern.notify.resourceUpdated(`${config.baseUrl}${documentNamed(name).path}`);
-  };
-  publisher.on('published', (_view, changed) => announce(changed));
-  publisher.on('insights', () => announce(['insights']));
-  // Open listen streams end before the server stops taking connections, so a shutdown does not wait on them.
-  app.addHook('preClose', async () => {
-    await modern.close();
-  });
+/** What a POST to /mcp is answered with before any protocol is read, or undefined when it may go on. */
+function refusal(request: FastifyRequest, reply: FastifyReply, parsed: boolean, body: unknown): FastifyReply | undefined {
+  const id = idOf(body);
+  const accept = headerValue(request, 'accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    return rpcError(reply, 406, RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream', id);
+  }
+  if (!/^application\/json\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
+    return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json', id);
+  }
+  if (!parsed) return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')) {
+    return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message', id);
+  }
+  const overlong = overlongQuote(messages);
+  if (overlong) return rpcError(reply, 400, RPC.invalidParams, `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`, id);
+  return undefined;
+}
+
+function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
+  const { body, length } = bodyOfParts(parts);
+  return reply.code(200).header('content-type', 'application/json').header('cache-control', 'no-store').header('content-length', String(length)).send(body);
+}
+
+/** The /mcp endpoint of one server: both protocol revisions, the sessions of the older one, and the server card. */
+class McpEndpoint {
+  private readonly allowedOrigins: ReadonlySet<string>;
+  private readonly checkSession: ReturnType<typeof sessionChecker>;
+  private readonly eras = new EraClassifier();
+  private readonly listens: ListenStreams;
+  private readonly modern: ReturnType<typeof createMcpHandler>;
+  /** The server card, made once from the server's own answers, with the caching of static documents. */
+  private card: Promise<Representation> | undefined;
+
+  constructor(
+    app: FastifyInstance,
+    private readonly deps: McpDeps,
+  ) {
+    const { config, publisher } = deps;
+    this.allowedOrigins = mcpOrigins(config);
+    this.checkSession = sessionChecker(config.mcp.sessionSecret);
+    this.listens = new ListenStreams(config.mcp.listen, deps.info);
+    deps.onListenStreams?.(() => this.listens.open);
+    // The SDK reports clients' mistakes here too (a version it does not serve, headers that disagree, a listen past the
+    // cap): one warning a minute at most, so that no client can flood the log.
+    const warn = throttledWarning(app.log, 'MCP request failed');
+    const modern = createMcpHandler(({ era }) => this.serverFor(era), {
+      legacy: 'reject',
+      maxSubscriptions: config.mcp.listen.max,
+      onerror: (error) => warn(error.message),
+    });
+    this.modern = modern;
+    // The documents whose bytes changed are announced to the subscriptions/listen streams of this process (each
+    // replica tells its own listeners when it serves the change), as WebSub announces its topics.
+    const announce = (names: readonly DocumentName[]) => {
+      for (const name of names) modern.notify.resourceUpdated(`${config.baseUrl}${documentNamed(name).path}`);
+    };
+    publisher.on('published', (_view, changed) => announce(changed));
+    publisher.on('insights', () => announce(['insights']));
+    // Open listen streams end before the server stops taking connections, so a shutdown does not wait on them.
+    app.addHook('preClose', async () => {
+      await modern.close();
+    });
+  }
+
+  routes(scope: FastifyInstance): void {
+    const { limits, revoked } = this.deps;
+    // The body is parsed here, not by Fastify, so that malformed JSON gets a JSON-RPC parse error.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status === 413) return rpcError(reply, 413, RPC.invalidRequest, 'Request body too large');
+      if (status < 500) return rpcError(reply, status, RPC.invalidRequest, error.message);
+      request.log.error({ err: error }, 'MCP request failed');
+      return rpcError(reply, 500, -32603, `Internal error (request ${request.id})`);
+    });
+    scope.post(ROUTES.mcp, limits('mcp'), (request, reply) => this.post(request, reply));
+    scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
+      const refused = this.refuseOrigin(request, reply, null);
+      if (refused) return refused;
+      const session = await this.sessionOf(request, reply, null);
+      if (!session) return reply;
+      await revoked.revoke(session.sid, session.exp);
+      return reply.code(204).send();
+    });
+    for (const path of SERVER_CARD_PATHS) {
+      scope.route({ method: ['GET', 'HEAD'], url: path, handler: async (request, reply) => sendRepresentation(request, reply, await this.cardRepresentation()) });
+    }
+    // No server-initiated stream is offered: every response comes on its POST.
+    scope.get(ROUTES.mcp, async (_request, reply) => {
+      reply.header('allow', 'POST, DELETE');
+      return rpcError(reply, 405, RPC.serverError, 'Method Not Allowed: this server sends no stream on GET; POST requests');
+    });
+  }
+
+  private serverFor(era: ProtocolEra) {
+    return createMcpServer(this.deps.publisher.current(), this.deps.config.baseUrl, era, this.deps.info);
+  }
+
+  private cardRepresentation(): Promise<Representation> {
+    const { config, info } = this.deps;
+    return (this.card ??= serverCard((web) => this.modern.fetch(web), config.baseUrl, info, [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]).then((value) =>
+      encodeRepresentation(JSON.stringify(value), { contentType: 'application/json', cacheControl: CACHE_CONTROL.static, lastModified: null, effort: 'best' }),
+    ));
+  }
+
+  private async post(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const text = typeof request.body === 'string' ? request.body : '';
+    let body: unknown;
+    let parsed = true;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      parsed = false;
+    }
+    const id = idOf(body);
+    const refused = this.refuseOrigin(request, reply, id) ?? refusal(request, reply, parsed, body);
+    if (refused) return refused;
+    for (const m of (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[]) {
+      if (m.method === 'tools/call' && typeof m.params?.name === 'string') this.deps.onToolCall?.(toolLabel(m.params.name));
+    }
+    const era = this.eras.classify(body, { protocolVersion: headerValue(request, 'mcp-protocol-version'), method: headerValue(request, 'mcp-method'), name: headerValue(request, 'mcp-name') });
+    if (era.kind === 'legacy') return this.legacy(request, reply, text, body);
+    // A well-formed 2026-07-28 request is answered here when it can be, and a list the SDK answers is kept.
+    const answer = era.kind === 'modern' && (await this.ownAnswer(era.request, MODERN_PROTOCOL_VERSION, this.modernFields));
+    if (answer) return sendParts(reply, answer);
+    const keep = era.kind === 'modern' ? this.keeper(era.request, MODERN_PROTOCOL_VERSION) : undefined;
+    // Whatever its routing headers say, a listen request opens a stream only within this client's share.
+    const place = (body as { method?: unknown }).method === 'subscriptions/listen' ? this.listens.admit(clientKey(request)) : null;
+    if (place === undefined) {
+      return rpcError(reply, 429, RPC.serverError, `Too many listen streams from this address: at most ${this.listens.perClient} at once; end one first`, id);
+    }
+    let streamed = false;
+    const stream = place ? (events: ReadableStream<Uint8Array>) => ((streamed = true), place.stream(events, id ?? 0)) : undefined;
+    try {
+      return await sendResponse(reply, await this.modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep, stream);
+    } finally {
+      // A refused listen (the cap in all, bad parameters) answered JSON: its place is given back.
+      if (place && !streamed) place.release();
+    }
+  }
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
-  const refuseOrigin = (request: FastifyRequest, reply: FastifyReply, id: RpcId): FastifyReply | undefined => {
+  private refuseOrigin(request: FastifyRequest, reply: FastifyReply, id: RpcId): FastifyReply | undefined {
     const origin = headerValue(request, 'origin');
-    if (origin === undefined || allowedOrigins.has(origin)) return undefined;
+    if (origin === undefined || this.allowedOrigins.has(origin)) return undefined;
     return rpcError(reply, 403, RPC.serverError, `Forbidden: Origin ${origin} is not allowed`, id);
-  };
+  }
 
   /**
    * The claims of the request's session, or undefined once it is answered 400 without a session id, or 404 for one
    * that is forged, expired or ended (so the client initializes again). Either is the client's error: nothing is logged
    * beyond the request line.
    */
-  const sessionOf = async (request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | undefined> => {
+  private async sessionOf(request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | undefined> {
     const session = headerValue(request, 'mcp-session-id');
     if (!session) {
       rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required', id);
       return undefined;
     }
-    const check = checkSession(session);
-    if (!check.ok || (await revoked.has(check.claims.sid))) {
+    const check = this.checkSession(session);
+    if (!check.ok || (await this.deps.revoked.has(check.claims.sid))) {
       rpcError(reply, 404, RPC.sessionNotFound, 'Session not found', id);
       return undefined;
     }
     return check.claims;
-  };
+  }
 
   /**
    * The answer to a resources/read of a catalogue document, a tools/call of a read tool or a list, made from bytes
@@ -172,7 +295,8 @@ function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits,
    * `revision`: the protocol revision served (lists differ between revisions); `resultFields`: what a read or a
    * call adds in that revision (a kept list holds the SDK's whole result).
    */
-  const ownAnswer = async (message: unknown, revision: string, resultFields: (method: string) => Record<string, unknown>): Promise<Buffer[] | undefined> => {
+  private async ownAnswer(message: unknown, revision: string, resultFields: (method: string) => Record<string, unknown>): Promise<Buffer[] | undefined> {
+    const { publisher, config } = this.deps;
     if (Array.isArray(message)) return undefined;
     const { id, method, params = {} } = message as { id?: unknown; method?: unknown; params?: unknown };
     if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || typeof params !== 'object' || params === null) return undefined;
@@ -194,166 +318,94 @@ function registerMcp(app: FastifyInstance, { config, publisher, revoked, limits,
       result = completionResult(view, given);
     }
     return result && replyParts(id, result, resultFields(method));
-  };
+  
+  }
+
   /** Keeps the SDK's answer to a list without a cursor, so that the next is answered from it. */
-  const keeper = (message: unknown, revision: string) => {
+  private keeper(message: unknown, revision: string): ((json: Buffer) => void) | undefined {
     const { method, params = {} } = (Array.isArray(message) ? {} : message) as { method?: unknown; params?: unknown };
     if (typeof method !== 'string' || !plainList(method, params)) return undefined;
-    const view = publisher.current();
+    const view = this.deps.publisher.current();
     return (json: Buffer) => keepList(view, method, revision, json);
-  };
-  const sendParts = (reply: FastifyReply, parts: Buffer[]) => {
-    const { body, length } = bodyOfParts(parts);
-    return reply.code(200).header('content-type', 'application/json').header('cache-control', 'no-store').header('content-length', String(length)).send(body);
-  };
+  }
+
   /** What a 2026-07-28 result holds besides the answer: its type, the caching hint of a read, and who answered. */
-  const modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: info } });
+  private readonly modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: this.deps.info } });
 
   /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
-  const legacy = async (request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> => {
-    const messages = Array.isArray(body) ? body : [body];
-    const id = idOf(body);
-    let sessionIdGenerator: (() => string) | undefined;
-    let version: string;
-    const initialize = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
-    if (initialize) {
-      if (!isInitializeRequest(initialize)) {
-        const initializeId = (initialize as { id?: string | number }).id ?? null;
-        return rpcError(reply, 400, RPC.invalidParams, 'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }', initializeId);
-      }
-      const requested = initialize.params.protocolVersion;
-      version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-      const { token } = issueSession(version, config.mcp.sessionSecret);
-      sessionIdGenerator = () => token;
-    } else {
-      const session = await sessionOf(request, reply, id);
-      if (!session) return reply;
-      version = session.pv;
-      // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
-      // an unknown one is 400 (transport spec: "invalid or unsupported").
-      const header = headerValue(request, 'mcp-protocol-version');
-      if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
-        return rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, id);
-      }
-    }
-    // Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches, bounded so
-    // that no batch can ask for an unbounded reply.
-    if (Array.isArray(body)) {
-      if (version >= '2025-06-18') {
-        return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
-      }
-      if (messages.length > MAX_BATCH_MESSAGES) {
-        return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`);
-      }
-      if (messages.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
-        return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
-      }
-      // Each message is a request of its own to the allowance: the batch's own count was taken on arrival.
-      const charged = limits.charge('mcp', request, messages.length - 1);
-      if (!charged.ok) return rpcError(reply.header('retry-after', String(charged.retryAfterSeconds)), 429, RPC.invalidRequest, TOO_MANY_REQUESTS);
-    }
-    const answer = await ownAnswer(body, version, () => ({}));
+  private async legacy(request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> {
+    const started = await this.legacySession(request, reply, body);
+    if (!started) return reply;
+    const { version, sessionIdGenerator } = started;
+    const refused = this.batchRefusal(request, reply, version, body);
+    if (refused) return refused;
+    const answer = await this.ownAnswer(body, version, () => ({}));
     if (answer) return sendParts(reply, answer);
     const web = webRequest(request, reply, text);
-    const server = serverFor('legacy');
+    const server = this.serverFor('legacy');
     // A session id generator only on initialize: the transport then sends it; later requests need no state.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator, enableJsonResponse: true });
     await server.connect(transport);
     try {
       // Sent before the transport closes: closing it ends a body still being streamed, and clients saw connections
       // closed mid-answer (in the load test, a few in 100,000, and the next request on the same connection failed).
-      return await sendResponse(reply, await transport.handleRequest(web, { parsedBody: body }), keeper(body, version));
+      return await sendResponse(reply, await transport.handleRequest(web, { parsedBody: body }), this.keeper(body, version));
     } finally {
       void transport.close();
       void server.close();
     }
-  };
+  }
 
-  app.register(async (scope) => {
-    // The body is parsed here, not by Fastify, so that malformed JSON gets a JSON-RPC parse error.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const status = error.statusCode ?? 500;
-      if (status === 413) return rpcError(reply, 413, RPC.invalidRequest, 'Request body too large');
-      if (status < 500) return rpcError(reply, status, RPC.invalidRequest, error.message);
-      request.log.error({ err: error }, 'MCP request failed');
-      return rpcError(reply, 500, -32603, `Internal error (request ${request.id})`);
-    });
-
-    scope.post(ROUTES.mcp, limits('mcp'), async (request, reply) => {
-      const text = typeof request.body === 'string' ? request.body : '';
-      let body: unknown;
-      let parsed = true;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        parsed = false;
+  /**
+   * The protocol version of a 2025 request: the one initialize asks for (and a session id for it), or its session's;
+   * undefined once the request is answered with an error. (Not the reply itself: a reply is thenable, and an async
+   * function would resolve it.)
+   */
+  private async legacySession(request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<{ version: string; sessionIdGenerator?: () => string } | undefined> {
+    const messages = Array.isArray(body) ? body : [body];
+    const initialize = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
+    if (initialize) {
+      if (!isInitializeRequest(initialize)) {
+        const initializeId = (initialize as { id?: string | number }).id ?? null;
+        rpcError(reply, 400, RPC.invalidParams, 'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }', initializeId);
+        return undefined;
       }
-      const id = idOf(body);
-      const refused = refuseOrigin(request, reply, id);
-      if (refused) return refused;
-      const accept = headerValue(request, 'accept') ?? '';
-      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-        return rpcError(reply, 406, RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream', id);
-      }
-      if (!/^application\/json\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
-        return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json', id);
-      }
-      if (!parsed) return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
-      const messages = Array.isArray(body) ? body : [body];
-      if (messages.length === 0 || !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')) {
-        return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message', id);
-      }
-      const overlong = overlongQuote(messages);
-      if (overlong) return rpcError(reply, 400, RPC.invalidParams, `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`, id);
-      for (const m of messages as { method?: unknown; params?: { name?: unknown } }[]) {
-        if (m.method === 'tools/call' && typeof m.params?.name === 'string') onToolCall?.(toolLabel(m.params.name));
-      }
-      const era = eras.classify(body, { protocolVersion: headerValue(request, 'mcp-protocol-version'), method: headerValue(request, 'mcp-method'), name: headerValue(request, 'mcp-name') });
-      if (era.kind === 'legacy') return legacy(request, reply, text, body);
-      // A well-formed 2026-07-28 request is answered here when it can be, and a list the SDK answers is kept.
-      const answer = era.kind === 'modern' && (await ownAnswer(era.request, MODERN_PROTOCOL_VERSION, modernFields));
-      if (answer) return sendParts(reply, answer);
-      const keep = era.kind === 'modern' ? keeper(era.request, MODERN_PROTOCOL_VERSION) : undefined;
-      // Whatever its routing headers say, a listen request opens a stream only within this client's share.
-      const place = (body as { method?: unknown }).method === 'subscriptions/listen' ? listens.admit(clientKey(request)) : null;
-      if (place === undefined) {
-        return rpcError(reply, 429, RPC.serverError, `Too many listen streams from this address: at most ${listens.perClient} at once; end one first`, id);
-      }
-      let streamed = false;
-      const stream = place ? (events: ReadableStream<Uint8Array>) => ((streamed = true), place.stream(events, id ?? 0)) : undefined;
-      try {
-        return await sendResponse(reply, await modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep, stream);
-      } finally {
-        // A refused listen (the cap in all, bad parameters) answered JSON: its place is given back.
-        if (place && !streamed) place.release();
-      }
-    });
-
-    scope.delete(ROUTES.mcp, limits('mcp'), async (request, reply) => {
-      const refused = refuseOrigin(request, reply, null);
-      if (refused) return refused;
-      const session = await sessionOf(request, reply, null);
-      if (!session) return reply;
-      await revoked.revoke(session.sid, session.exp);
-      return reply.code(204).send();
-    });
-
-    // The server card, made once from the server's own answers, with the caching of static documents.
-    let card: Promise<Representation> | undefined;
-    const cardRepresentation = () =>
-      (card ??= serverCard((web) => modern.fetch(web), config.baseUrl, info, [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]).then((value) =>
-        encodeRepresentation(JSON.stringify(value), { contentType: 'application/json', cacheControl: CACHE_CONTROL.static, lastModified: null, effort: 'best' }),
-      ));
-    for (const path of SERVER_CARD_PATHS) {
-      scope.route({ method: ['GET', 'HEAD'], url: path, handler: async (request, reply) => sendRepresentation(request, reply, await cardRepresentation()) });
+      const requested = initialize.params.protocolVersion;
+      const version = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      const { token } = issueSession(version, this.deps.config.mcp.sessionSecret);
+      return { version, sessionIdGenerator: () => token };
     }
+    const id = idOf(body);
+    const session = await this.sessionOf(request, reply, id);
+    if (!session) return undefined;
+    // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
+    // an unknown one is 400 (transport spec: "invalid or unsupported").
+    const header = headerValue(request, 'mcp-protocol-version');
+    if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
+      rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, id);
+      return undefined;
+    }
+    return { version: session.pv };
+  }
 
-    // No server-initiated stream is offered: every response comes on its POST.
-    scope.get(ROUTES.mcp, async (request, reply) => {
-      reply.header('allow', 'POST, DELETE');
-      return rpcError(reply, 405, RPC.serverError, 'Method Not Allowed: this server sends no stream on GET; POST requests');
-    });
-  });
+  /**
+   * Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches, bounded so that no
+   * batch can ask for an unbounded reply.
+   */
+  private batchRefusal(request: FastifyRequest, reply: FastifyReply, version: string, body: unknown): FastifyReply | undefined {
+    if (!Array.isArray(body)) return undefined;
+    if (version >= '2025-06-18') {
+      return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
+    }
+    if (body.length > MAX_BATCH_MESSAGES) {
+      return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`);
+    }
+    if (body.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
+      return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
+    }
+    // Each message is a request of its own to the allowance: the batch's own count was taken on arrival.
+    const charged = this.deps.limits.charge('mcp', request, body.length - 1);
+    if (!charged.ok) return rpcError(reply.header('retry-after', String(charged.retryAfterSeconds)), 429, RPC.invalidRequest, TOO_MANY_REQUESTS);
+    return undefined;
+  }
 }
