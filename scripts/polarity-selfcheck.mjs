@@ -1,11 +1,11 @@
-// Hand-run check of src/insights/analysis/polarity (after `npm run build`): `node scripts/polarity-selfcheck.mjs`.
+// Hand-run check of src/insights/analysis/polarity (after `npm run build` and `npx tsc -p training/tsconfig.json`): `node scripts/polarity-selfcheck.mjs`.
 // Prints expectations that failed, the held-out UCI table, throughput and model size; exits 1 on any failure.
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { URL } from 'node:url';
 import { textPolarity } from '../dist/src/insights/analysis/polarity/index.js';
-import { evaluateUci, loadUci } from '../dist/src/insights/training/polarity/uci.js';
+import { evaluateUci, loadUci } from '../dist/training/src/polarity/uci.js';
 
 const out = process.stdout;
 let failures = 0;
@@ -67,7 +67,7 @@ for (const row of evaluateUci()) {
   if (row.trainedOn.includes(row.dataset)) fail(`${row.dataset} evaluated on its own training data`);
   if (row.dataset === 'yelp' && row.accuracy < 0.85) fail(`Yelp accuracy ${row.accuracy} < 0.85`);
 }
-const bytes = statSync(new URL('../src/insights/analysis/polarity/model.json', import.meta.url)).size;
+const bytes = statSync(new URL('../src/insights/models/polarity-model.json', import.meta.url)).size;
 out.write(`throughput ${perSecond} sentences/s; model.json ${Math.round(bytes / 1024)} KiB\n`);
 if (bytes > 400 * 1024) fail(`model.json is ${bytes} bytes`);
 out.write(failures === 0 ? 'polarity self-check: all passed\n' : `polarity self-check: ${failures} failed\n`);

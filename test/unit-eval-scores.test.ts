@@ -30,7 +30,7 @@ describe('the evaluation sets', () => {
   const frozen = loadLabelled(FROZEN_TEST_SET);
   const corpus = CORPUS.flatMap((file) => loadLabelled(file));
 
-  it('has the frozen test set exactly as eval/FROZEN.md records it', () => {
+  it('has the frozen test set exactly as training/eval/FROZEN.md records it', () => {
     expect(recordedHash(FROZEN_TEST_SET)).toMatch(/^[0-9a-f]{64}$/);
     expect(fileHash(FROZEN_TEST_SET)).toBe(recordedHash(FROZEN_TEST_SET));
     expect(frozen).toHaveLength(600);

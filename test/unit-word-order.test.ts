@@ -1,6 +1,6 @@
 // The word-order network: its tokens, its training (same sentences and seed, same bits; it learns), its cached reading
 // (the same log-odds as the plain computation), the shipped files (trained with the settings the code names, on the
-// sentences eval/ holds now) and its part in an explained decision.
+// sentences training/eval/ holds now) and its part in an explained decision.
 import { describe, expect, it } from 'vitest';
 import { AspectId } from '../src/reviews/schemas.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
@@ -64,7 +64,7 @@ describe('the shipped networks', () => {
     expect(shippedWordOrder.networks).toHaveLength(SEEDS.length);
   });
 
-  it('left out-of-fold shares for exactly the training sentences eval/ holds now', () => {
+  it('left out-of-fold shares for exactly the training sentences training/eval/ holds now', () => {
     const shares = outOfFoldWordOrder();
     expect(shares.size).toBeGreaterThan(15_000);
     for (const share of [...shares.values()].slice(0, 50)) expect(share).toHaveLength(AspectId.options.length);

@@ -70,7 +70,7 @@ const scoreSet = (items: readonly Labelled[], analyzer: Analyzer) => summarize(o
  * aspects (REVIEW_MIX_SETS), each scored by a whole analyzer trained without its outer fold (n % folds) on the other
  * folds and every later round, its thresholds chosen on inner validation folds of that training exactly as
  * `npm run train:aspects` chooses them, weighed to the aspect mix of all those sentences (as the shipped model's are;
- * the figures in eval/README.md were measured so).
+ * the figures in training/HISTORY.md were measured so).
  */
 export function nestedValidation(withWordOrder = true): SetScores & { errors: string[]; withoutWordOrder: number } {
   const scored = trainingSentences(REVIEW_MIX_SETS);
@@ -99,7 +99,7 @@ if (isMain && process.argv.includes('--nested')) {
   const shipped = new Analyzer(null);
   const hash = fileHash(FROZEN_TEST_SET);
   const recorded = recordedHash(FROZEN_TEST_SET);
-  const frozenName = `Frozen test set (${FROZEN_TEST_SET}, sha256 ${hash}${hash === recorded ? '' : `, NOT the hash eval/FROZEN.md records: ${recorded ?? 'none'}`}), the shipped analyzer`;
+  const frozenName = `Frozen test set (${FROZEN_TEST_SET}, sha256 ${hash}${hash === recorded ? '' : `, NOT the hash training/eval/FROZEN.md records: ${recorded ?? 'none'}`}), the shipped analyzer`;
   printWithIntervals(frozenName, outcomesOf(frozen, () => shipped));
   printSet('Frozen test set, the lexicon alone', scoreSet(frozen, new Analyzer(null, { aspectModel: null })));
   for (const file of SECOND_PASSES) {

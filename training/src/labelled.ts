@@ -1,4 +1,4 @@
-// The labelled home-services sentences (eval/*.jsonl) and how they become training examples for the aspect model.
+// The labelled home-services sentences (training/eval/*.jsonl) and how they become training examples for the aspect model.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AspectId } from '../../src/reviews/schemas.js';
@@ -8,9 +8,9 @@ import { repoRoot, type Labelled, type TrainingExample } from './common.js';
 
 export { repoRoot, type Labelled } from './common.js';
 
-/** The frozen test set: written and labelled before any tuning, never edited, never trained on (eval/FROZEN.md). */
+/** The frozen test set: written and labelled before any tuning, never edited, never trained on (training/eval/FROZEN.md). */
 export const FROZEN_TEST_SET = 'training/eval/frozen-test.jsonl';
-/** The labelled corpus (eval/README.md). */
+/** The labelled corpus (training/README.md). */
 export const CORPUS = [
   'training/eval/corpus/hvac.jsonl',
   'training/eval/corpus/plumbing.jsonl',

@@ -13,13 +13,12 @@ import { precisionRecallF1 } from './scores.js';
 
 export type { TrainingExample } from './common.js';
 
-/** Chosen by five-fold cross-validation on the training sentences (eval/README.md has the runs). */
+/** Chosen by five-fold cross-validation on the training sentences (training/HISTORY.md has the runs). */
 const EPOCHS = 400;
 const LEARNING_RATE = 1;
 /**
- * The L2 pull of each aspect's regression and of the polarity regression. They were one value, 0.00025, chosen at
- * 6,095 sentences; at 15,624 the aspect regressions measure better with less pull (0.0001 and 0.00015 alike), the
- * polarity regression does not (eval/README.md).
+ * The L2 pull of each aspect's regression and of the polarity regression, apart: the aspect regressions do better
+ * with less pull than the polarity regression, which loses accuracy when its pull is lightened (training/HISTORY.md).
  */
 const ASPECT_L2 = 0.00015;
 const POLARITY_L2 = 0.00025;
@@ -28,8 +27,8 @@ const NB_SMOOTHING = 0.5;
 /** Weights smaller than this are dropped from the shipped model: they change almost no decision. */
 const PRUNE = 0.02;
 /**
- * The thresholds tried, from 0.1 to 0.9. With the word-order network's share added, punctuality's and
- * professionalism's best sit at 0.1, the edge; trying down to 0.025 measured no better (eval/README.md).
+ * The thresholds tried, from 0.1 to 0.9 in steps of THRESHOLD_STEP; a range reaching lower chose no better
+ * thresholds (training/HISTORY.md).
  */
 const THRESHOLD_STEP = 0.025;
 export const VALIDATION_FOLDS = 5;

@@ -6,7 +6,7 @@ import { BLOCKS, FILTERS, FIRST_BLOCK, HIDDEN, outputs, pool, project, WIDTHS, W
 import { sigmoid } from '../../src/insights/analysis/aspect-model.js';
 import { seeded } from './scores.js';
 
-/** Chosen on cross-fitted folds of the training sentences (eval/README.md). */
+/** Chosen on cross-fitted folds of the training sentences (training/HISTORY.md). */
 export const WORD_ORDER_TRAINING = { epochs: 14, learningRate: 0.003, batch: 32, dropout: 0.5 } as const;
 
 export interface WordOrderExample {

@@ -200,7 +200,7 @@ export function fileHash(file: string): string {
   return createHash('sha256').update(readFileSync(resolve(repoRoot, file))).digest('hex');
 }
 
-/** The hash `eval/FROZEN.md` records for `file`, from its table row. */
+/** The hash `training/eval/FROZEN.md` records for `file`, from its table row. */
 export function recordedHash(file: string): string | undefined {
   const row = readFileSync(resolve(repoRoot, 'training/eval/FROZEN.md'), 'utf8')
     .split('\n')

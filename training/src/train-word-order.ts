@@ -1,10 +1,10 @@
 // `npm run train:word-order`: trains the word-order networks (analysis/word-order.ts) on the training sentences and
 // writes two files. src/insights/models/word-order-model.json holds one network per seed, trained on every
-// sentence: the analyzer averages them. src/insights/training/word-order-out-of-fold.json holds, for every training
+// sentence: the analyzer averages them. training/src/word-order-out-of-fold.json holds, for every training
 // sentence, the networks' contribution from networks that did not see it (fold n % 5, as the aspect regression's
 // validation folds): `npm run train:aspects` chooses its thresholds on the regression's and these together, and
 // `npm run eval` reads them wherever a sentence must be scored by a model that did not train on it. Twelve networks
-// (two seeds, five folds and all) take about 50 minutes on two cores; they train in worker threads, one per core.
+// (two seeds, five folds and all) take tens of minutes; they train in worker threads, one per core.
 // Deterministic: same sentences and seeds, same bytes.
 import { availableParallelism } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { repoRoot, trainingSentences, type Labelled } from './labelled.js';
 import { VALIDATION_FOLDS } from './learn-aspects.js';
 import { OUT_OF_FOLD_FILE, sentencesHash } from './word-order-folds.js';
 
-/** The seeds of the networks averaged (one network measured noisier than two; eval/README.md). */
+/** The seeds of the networks averaged (one network is noisier than two; training/HISTORY.md). */
 export const SEEDS = [1, 2];
 
 export function wordOrderExamples(items: readonly Labelled[], vectors: WordVectors): WordOrderExample[] {

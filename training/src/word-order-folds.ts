@@ -24,7 +24,7 @@ export function outOfFoldWordOrder(): Map<string, Float64Array> {
   const file = JSON.parse(readFileSync(resolve(repoRoot, OUT_OF_FOLD_FILE), 'utf8')) as { sentencesHash: string; contribution: string };
   const items = trainingSentences();
   if (file.sentencesHash !== sentencesHash(items)) {
-    throw new Error(`${OUT_OF_FOLD_FILE} was computed on other training sentences than eval/ holds now: run \`npm run train:word-order\` first`);
+    throw new Error(`${OUT_OF_FOLD_FILE} was computed on other training sentences than training/eval/ holds now: run \`npm run train:word-order\` first`);
   }
   const bytes = Buffer.from(file.contribution, 'base64');
   const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);

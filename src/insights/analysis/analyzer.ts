@@ -161,7 +161,7 @@ export interface WordOrderReader {
 
 let shippedNetworks: WordOrderModel | undefined;
 
-/** The shipped word-order networks, loaded once per process (their word vectors take about 3 MB). */
+/** The shipped word-order networks, loaded once per process (their word vectors are the larger part). */
 const shippedWordOrderModel = () => (shippedNetworks ??= new WordOrderModel(shippedWordOrder as WordOrderFile));
 
 export class Analyzer {

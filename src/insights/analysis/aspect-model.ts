@@ -3,7 +3,7 @@
 // and judged in it, each with its own threshold. A sentence is also read part by part (its clauses, cut again at
 // commas and other breaks): an aspect one part is clearly about is not drowned by the rest of a long sentence. Every
 // decision can be shown: the probability, the threshold and the features that weighed most. The weights ship in
-// aspect-model.json (written by training/train-aspects.ts); this module only reads and applies them. A second
+// models/aspect-model.json (written by training/src/train-aspects.ts); this module only reads and applies them. A second
 // regression judges each found aspect positive or negative from the clause about it (its words, negations, the
 // polarity model's lean, the lexicon's judgement).
 import { AspectId } from '../../reviews/schemas.js';
@@ -51,7 +51,7 @@ export function aspectFeatures({ tokens, lexiconAspects, judgedAspects }: Senten
 
 /**
  * A part of a sentence read alone counts with its log-odds lowered by this much (a part is shorter, so fewer words
- * speak against an aspect): chosen on the validation folds (0.5 and 1 measured alike; eval/README.md).
+ * speak against an aspect): chosen on the validation folds (training/HISTORY.md).
  */
 export const PART_DISCOUNT = 0.5;
 

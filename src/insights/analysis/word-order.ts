@@ -4,14 +4,14 @@
 // filters over every window of one, two and three words (a convolutional network, Kim 2014): each filter keeps its
 // strongest window, and one logistic output per aspect weighs the filters. Its log-odds, times WORD_ORDER_WEIGHT, are
 // added to the regression's; every decision can still be explained, by the windows whose filters weighed most.
-// Trained by training/train-word-order.ts; this module only reads and applies the weights.
+// Trained by training/src/train-word-order.ts; this module only reads and applies the weights.
 import vectorsFile from '../models/word-vectors.json' with { type: 'json' };
 
 export const WORD_VECTOR_DIMENSIONS = 100;
 /** The window widths, in words; each has FILTERS filters. */
 export const WIDTHS = [1, 2, 3] as const;
 export const FILTERS = 100;
-/** How much the network's log-odds count beside the regression's (0.25, 0.5 and 1 measured; eval/README.md). */
+/** How much the network's log-odds count beside the regression's (chosen on validation folds; training/HISTORY.md). */
 export const WORD_ORDER_WEIGHT = 0.5;
 /** Each word's projections through every filter are kept for this many words, then the cache starts again. */
 const CACHE_WORDS = 4096;
@@ -154,7 +154,7 @@ const float64 = (base64: string) => {
 /** A network as the file ships it, read back. */
 export const readNetwork = (n: ShippedNetwork): Network => ({ conv: float64(n.conv), convBias: float64(n.convBias), out: float64(n.out), outBias: float64(n.outBias) });
 
-/** A network's weights as the file ships them (float32, so a 62,708-weight network takes 245 KiB). */
+/** A network's weights as the file ships them (float32: half the bytes of float64, and no decision changes). */
 export const shippedNetwork = (n: Network): ShippedNetwork => {
   const base64 = (a: Float64Array) => Buffer.from(Float32Array.from(a).buffer).toString('base64');
   return { conv: base64(n.conv), convBias: base64(n.convBias), out: base64(n.out), outBias: base64(n.outBias) };
