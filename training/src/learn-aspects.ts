@@ -6,7 +6,7 @@
 // feature that falls evenly in both classes starts near zero and one that falls in one class is cheap to weigh. The
 // shipped weight is the learnt weight times that scale, so the analyzer applies a plain linear model.
 import { AspectId } from '../../src/reviews/schemas.js';
-import { chooseClause, type AspectPlace } from '../../src/insights/analysis/analyzer.js';
+import { chooseClause } from '../../src/insights/analysis/analyzer.js';
 import { featureValue, sentenceMargin, sigmoid, type AspectModel } from '../../src/insights/analysis/aspect-model.js';
 import type { TrainingExample } from './common.js';
 import { precisionRecallF1 } from './scores.js';
