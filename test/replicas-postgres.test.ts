@@ -6,11 +6,12 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
+import { cliImport } from './support/cli-import.js';
 import { hubRequest } from './support/hub-subscribe.js';
 import { mcpRequest, openSession, resultOf, rpc } from './support/mcp-wire.js';
 import { postgres, schemasPerFile } from './support/postgres.js';
 import { newReview } from './support/reviews.js';
-import { CLI, freePort, inheritedEnv, runCli, tempDir, writeJson } from './support/server.js';
+import { CLI, freePort, inheritedEnv, runCli, tempDir } from './support/server.js';
 import { ServiceProcess, stopAllServices } from './support/service-process.js';
 import { Subscriber } from './support/subscriber.js';
 import { sleep, until } from './support/wait.js';
@@ -82,11 +83,8 @@ async function servedVersion(replica: ServiceProcess): Promise<DataVersion> {
 }
 
 /** Imports through the built CLI, as an operator would while the replicas run; resolves when the CLI has exited. */
-async function cliImport(databaseUrl: string, document: { business?: unknown; reviews: ImportedReview[] }): Promise<void> {
-  const file = writeJson(`${dir.path}/import-${++files}.json`, document);
-  const result = await runCli(['import', file], databaseUrl);
-  expect(result.code, result.stderr).toBe(0);
-}
+const importDocument = (databaseUrl: string, document: { business?: unknown; reviews: ImportedReview[] }) =>
+  cliImport(databaseUrl, `${dir.path}/import-${++files}.json`, document);
 
 interface InsightsBody {
   status: string;
@@ -183,7 +181,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
   beforeAll(async () => {
     subscriber = await Subscriber.start();
     databaseUrl = await newSchema();
-    await cliImport(databaseUrl, { business: demo.business, reviews: demo.reviews });
+    await importDocument(databaseUrl, { business: demo.business, reviews: demo.reviews });
     a = await ServiceProcess.create(databaseUrl, REPLICA_SETTINGS);
     base = a.url;
     // Replicas share the public origin, as behind one load balancer; requests to B's own port are still accepted.
@@ -203,7 +201,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     // 20 new reviews and 10 changed ones (another rating and text) in one import.
     const added = Array.from({ length: 20 }, (_, i) => newReview({ id: `replica-added-${i}`, text: `Added ${i}: the plumber arrived late and the price was too high.`, rating: 2 }));
     const changed = demo.reviews.filter((r) => r.verified).slice(0, 10).map((r) => ({ ...r, rating: 1, text: `${r.text} Update: the problem came back a week later.` }));
-    await cliImport(databaseUrl, { reviews: [...added, ...changed] });
+    await importDocument(databaseUrl, { reviews: [...added, ...changed] });
     const committed = performance.now();
 
     const delays = await Promise.all(
@@ -258,7 +256,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     const subscribed = await subscribeAll(b, 'once');
     for (const s of subscribed) expect(posts(s.path)).toHaveLength(0);
 
-    await cliImport(databaseUrl, { reviews: [newReview({ id: 'websub-once-1' })] });
+    await importDocument(databaseUrl, { reviews: [newReview({ id: 'websub-once-1' })] });
     await until(() => subscribed.every((s) => posts(s.path).length >= 1), 15_000, () => `every topic to be delivered\n${a.log()}\n${b.log()}`);
     // Several worker polls (1 s) and far past either replica's notice of the import: a second copy would be here.
     await sleep(3000);
@@ -314,7 +312,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     const subscribed = await subscribeAll(a, 'killed', { deliveries: ['hang', 200] });
     await b.stop('SIGTERM');
 
-    await cliImport(databaseUrl, { reviews: [newReview({ id: 'while-a-alone' })] });
+    await importDocument(databaseUrl, { reviews: [newReview({ id: 'while-a-alone' })] });
     await until(() => subscribed.every((s) => posts(s.path).length === 1), 15_000, () => `A to send the deliveries\n${a.log()}`);
     await a.stop('SIGKILL');
     const killed = Date.now();
@@ -323,7 +321,7 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     expect(killed - Math.min(...firstAttempts)).toBeLessThan(WEBSUB_TIMEOUT_MS);
 
     // A change while A's claims are held joins the pending deliveries: the subscriber gets the newest content once.
-    await cliImport(databaseUrl, { reviews: [newReview({ id: 'after-a-died' })] });
+    await importDocument(databaseUrl, { reviews: [newReview({ id: 'after-a-died' })] });
     await b.start();
     await until(() => subscribed.every((s) => posts(s.path).length >= 2), CLAIM_MS + 20_000, () => `B to deliver what A held\n${b.log(30)}`);
     // Several worker polls (1 s) past B's deliveries: a second copy would be here.
@@ -404,7 +402,7 @@ describe.skipIf(!postgres)('two replicas started at the same moment on a new, em
     }
 
     // The schema both migrated is whole: an import through the CLI is served by both.
-    await cliImport(databaseUrl, { reviews: [newReview({ id: 'into-the-new-schema' })] });
+    await importDocument(databaseUrl, { reviews: [newReview({ id: 'into-the-new-schema' })] });
     for (const replica of [first, second]) {
       await until(async () => (await get(replica.url, '/reviews.json')).text.includes('into-the-new-schema'), 10_000, () => `${replica.url} to serve the import\n${replica.log()}`);
     }

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { hubRequest, subscribe } from './support/hub-subscribe.js';
 import { echoChallenge, Listener, type ReceivedRequest } from './support/listener.js';
+import { cliImport } from './support/cli-import.js';
 import { newestFirst, newReview } from './support/reviews.js';
-import { runCli, writeJson } from './support/server.js';
+import { runCli } from './support/server.js';
 import { sleep, until } from './support/wait.js';
 import { demo, startHubServer, topicBytes, waitForState, websubFixture, type HubServer } from './support/websub-harness.js';
 
@@ -27,11 +28,7 @@ async function subscribedToEveryTopic(server: HubServer, prefix: string) {
 }
 
 /** Imports a file through the built CLI, as an operator would while the server runs. */
-async function cliImport(server: HubServer, reviews: ImportedReview[]): Promise<void> {
-  const file = writeJson(`${dir.path}/${unique('import')}.json`, { reviews });
-  const result = await runCli(['import', file], server.databaseUrl);
-  expect(result.code, result.stderr).toBe(0);
-}
+const importReviews = (server: HubServer, reviews: ImportedReview[]) => cliImport(server.databaseUrl, `${dir.path}/${unique('import')}.json`, { reviews });
 
 /** Waits until the server serves the store's current revision (it polls for changes made by other processes). */
 async function serverCaughtUp(server: HubServer): Promise<void> {
@@ -62,7 +59,7 @@ describe('content distribution after a CLI import', () => {
     const contentTypes: Record<string, string> = { [atom]: 'application/atom+xml', [jsonFeed]: 'application/feed+json', [reviews]: 'application/json' };
 
     const imported = newReview({ text: 'Imported through the CLI while the hub runs.' });
-    await cliImport(server, [imported]);
+    await importReviews(server, [imported]);
     await until(() => subscriptions.every((s) => posts(s.path).length >= 1), 10_000, 'every subscriber to be notified');
     await sleep(QUIET_MS);
 
@@ -93,7 +90,7 @@ describe('content distribution after a CLI import', () => {
     expect(published.length).toBeGreaterThan(50);
     const oldest = published[published.length - 1]!;
 
-    await cliImport(server, [{ ...oldest, text: `${oldest.text} (edited by the business)` }]);
+    await importReviews(server, [{ ...oldest, text: `${oldest.text} (edited by the business)` }]);
     await until(() => posts(reviewsSub.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
     await sleep(QUIET_MS);
 
@@ -112,7 +109,7 @@ describe('content distribution after a CLI import', () => {
     const revision = (await server.store.currentVersion()).revision;
     const started = Date.now();
 
-    await cliImport(server, demo.reviews.slice(0, 10));
+    await importReviews(server, demo.reviews.slice(0, 10));
     expect((await server.store.currentVersion()).revision).toBe(revision);
     await sleep(QUIET_MS);
     for (const s of subscriptions) expect(posts(s.path)).toHaveLength(0);
@@ -124,7 +121,7 @@ describe('content distribution after a CLI import', () => {
     const [atomSub, feedSub, reviewsSub] = await subscribedToEveryTopic(server, 'unverified');
     const revision = (await server.store.currentVersion()).revision;
 
-    await cliImport(server, [newReview({ verified: false, text: 'Not verified: never published.' })]);
+    await importReviews(server, [newReview({ verified: false, text: 'Not verified: never published.' })]);
     expect((await server.store.currentVersion()).revision).toBeGreaterThan(revision);
     await until(() => posts(reviewsSub!.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
     await serverCaughtUp(server);
@@ -151,7 +148,7 @@ describe('content distribution after a CLI import', () => {
     expect(challenge?.query.get('hub.challenge')).toBeTruthy();
     expect([...challenge!.query.keys()].slice(0, 3)).toEqual(['subscriber', 'token', 'hub.note']);
 
-    await cliImport(server, [newReview()]);
+    await importReviews(server, [newReview()]);
     await until(() => posts(cb.path).length === 1, 10_000, 'the notification');
     const [delivery] = posts(cb.path);
     expect([...delivery!.query]).toEqual([
@@ -178,7 +175,7 @@ describe('content distribution after a CLI import', () => {
       expect.soft(challenge!.target.startsWith(`${own}&hub.`), `challenge sent to ${challenge!.target}`).toBe(true);
 
       await waitForState(server, topic, url, 'active');
-      await cliImport(server, [newReview()]);
+      await importReviews(server, [newReview()]);
       await until(() => endpoint.received.some((r) => r.method === 'POST'), 10_000, 'the notification');
       expect(endpoint.received.find((r) => r.method === 'POST')?.target).toBe(own);
     } finally {
@@ -350,7 +347,7 @@ describe('the operator view', () => {
     expect((await subscribe(server, server.topics.atom, refused.url)).status).toBe(202);
     await waitForState(server, server.topics.atom, refused.url, 'rejected');
 
-    await cliImport(server, [newReview()]);
+    await importReviews(server, [newReview()]);
     await until(async () => (await server.store.websub.get(server.topics.jsonFeed, ok.url))?.lastDeliveryAt != null, 10_000, 'the delivery to be recorded');
     await until(async () => (await server.store.websub.get(server.topics.reviews, failing.url))?.failures === 1, 10_000, 'the failure to be recorded');
 
