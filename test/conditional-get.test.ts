@@ -1,8 +1,9 @@
 // Conditional GET over real HTTP, exactly as RFC 9110 has it: validators, content-coding variants, 304 and HEAD.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTS } from '../src/reviews/catalogue.js';
-import type { Business, ImportedReview } from '../src/reviews/schemas.js';
+import type { ImportedReview } from '../src/reviews/schemas.js';
 import type { ImportPlan } from '../src/store/types.js';
+import { newBusiness } from './support/business.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { sleep } from './support/wait.js';
 import { decode, header, headerList, rawRequest, type RawResponse } from './support/wire.js';
@@ -14,18 +15,7 @@ let server: RunningServer;
 /** When the published data last changed, as the store reported it on import. */
 let importedAt: Date;
 
-const business: Business = {
-  name: 'Cold Front Home Services',
-  url: 'https://cold-front.example/',
-  telephone: '+1 555 0100',
-  areaServed: ['Springfield', 'Shelbyville'],
-  services: [
-    { id: 'ac-repair', name: 'AC repair', category: 'cooling' },
-    { id: 'drain-cleaning', name: 'Drain cleaning', category: 'plumbing' },
-    { id: 'panel-upgrade', name: 'Panel upgrade', category: 'electrical' },
-  ],
-  technicians: [{ name: 'Dana Ortiz' }, { name: 'Zoë Martínez' }],
-};
+const business = newBusiness();
 
 const SENTENCES = [
   'The technician arrived within the two-hour window and called ahead to say so.',

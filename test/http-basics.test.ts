@@ -3,6 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InsightsDocument } from '../src/reviews/insights-document.js';
 import { AspectId, JsonFeedDocument, type Business, type ImportedReview, type Review } from '../src/reviews/schemas.js';
+import { newBusiness } from './support/business.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { header, headerList, rawRequest, type RawResponse, type RawRequestOptions } from './support/wire.js';
 
@@ -10,7 +11,8 @@ const dir = tempDir();
 let server: RunningServer;
 let empty: RunningServer;
 
-const business: Business = {
+// The reviews name these services and technicians, so the business has them in place of the factory's.
+const business = newBusiness({
   name: 'Northside Plumbing & Air',
   url: 'https://northside.example/',
   telephone: '+1 555 0199',
@@ -21,7 +23,7 @@ const business: Business = {
     { id: 'ac-tune-up', name: 'AC tune-up', category: 'cooling' },
   ],
   technicians: [{ name: 'Sam Lee' }, { name: 'Priya Shah' }],
-};
+});
 
 const filler =
   ' The crew confirmed the appointment the evening before, protected the floors, explained every step and cleaned up afterwards.';

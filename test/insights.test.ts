@@ -5,14 +5,15 @@ import { generateDemo } from '../src/demo/generate.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
 import { InsightsEngine } from '../src/insights/engine.js';
 import { InsightsDocument } from '../src/reviews/insights-document.js';
-import type { Business } from '../src/reviews/schemas.js';
 import { fold } from '../src/reviews/text.js';
 import type { PublishedReview } from '../src/reviews/published.js';
+import { newBusiness } from './support/business.js';
 import { newestFirst } from './support/reviews.js';
 import { publish, runCli, startServer, tempDir, writeJson, type RunningServer } from './support/server.js';
 import { sleep } from './support/wait.js';
 
-const business: Business = {
+// The analyzer's cases name these services and technicians (with aliases), so they replace the factory's.
+const business = newBusiness({
   name: 'Test Air & Plumbing',
   areaServed: ['North'],
   services: [
@@ -22,7 +23,7 @@ const business: Business = {
     { id: 'panel-upgrade', name: 'Electrical Panel Upgrade', category: 'electrical' },
   ],
   technicians: [{ name: 'Zoë Martínez' }, { name: 'Robert Okafor', aliases: ['Rob', 'Bobby'] }, { name: 'Bill Hayes' }],
-};
+});
 const analyzer = new Analyzer(business);
 const aspectsOf = (text: string) => Object.fromEntries(analyzer.analyze({ id: 't', text }).aspects.map((a) => [a.aspect, a.polarity]));
 
