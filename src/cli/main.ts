@@ -14,6 +14,7 @@ import { runImportJobs } from './import-jobs.js';
 import { serve } from './serve.js';
 import { listSubscriptions } from './subscriptions.js';
 import type { Store } from '../store/types.js';
+import type { Decision } from '../store/operator-store.js';
 
 const USAGE = `usage: reviews <command> [options]
 
@@ -67,139 +68,157 @@ async function withStore(config: Config, work: (store: Store) => Promise<number>
   }
 }
 
+/** Each command: its options parsed, its work run; the exit code (-1: a server that runs until stopped). */
+type Command = (rest: string[], config: Config) => Promise<number>;
+
+/** remove, restore, verify and unverify: one review id, and a reason but for restore. */
+const decision =
+  (command: Decision): Command =>
+  async (rest, config) => {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { reason: { type: 'string' }, json: { type: 'boolean', default: false } },
+    });
+    if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one review id`);
+    const reason = values.reason?.trim();
+    if (command !== 'restore' && !reason) throw new UsageError(`${command} needs --reason "…" (it is kept in the log)`);
+    return withStore(config, (store) => runDecision(store, command, positionals[0]!, reason || undefined, { json: values.json ?? false }));
+  };
+
+const COMMANDS: Record<string, Command> = {
+  serve: async (rest, config) => {
+    const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+    await serve(config, { demo: values.demo ?? false });
+    return -1;
+  
+  },
+  import: async (rest, config) => {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        from: { type: 'string' },
+        replace: { type: 'boolean', default: false },
+        complete: { type: 'boolean', default: false },
+        verified: { type: 'boolean', default: false },
+        'skip-invalid': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        'all-problems': { type: 'boolean', default: false },
+      },
+    });
+    if (positionals.length === 0) throw new UsageError('import takes at least one file');
+    return withStore(config, (store) =>
+      runImport(store, positionals, {
+        ...(values.from !== undefined ? { from: values.from } : {}),
+        replace: values.replace ?? false,
+        complete: values.complete ?? false,
+        verified: values.verified ?? false,
+        skipInvalid: values['skip-invalid'] ?? false,
+        json: values.json ?? false,
+        allProblems: values['all-problems'] ?? false,
+        windowDays: config.verifyWindowDays,
+      }),
+    );
+  
+  },
+  'import-jobs': async (rest, config) => {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        from: { type: 'string' },
+        'skip-invalid': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        'all-problems': { type: 'boolean', default: false },
+      },
+    });
+    if (positionals.length === 0) throw new UsageError('import-jobs takes at least one file');
+    const request = {
+      files: positionals,
+      ...(values.from !== undefined ? { from: values.from } : {}),
+      skipInvalid: values['skip-invalid'] ?? false,
+      windowDays: config.verifyWindowDays,
+    };
+    return withStore(config, (store) => runImportJobs(store, request, { json: values.json ?? false, allProblems: values['all-problems'] ?? false }));
+  
+  },
+  status: async (rest, config) => {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+    if (positionals.length > 1) throw new UsageError('status takes at most one review id');
+    const id = positionals[0];
+    return withStore(config, (store) => (id !== undefined ? showReview(store, id, { json: values.json ?? false }) : showStatus(store, { json: values.json ?? false })));
+  
+  },
+  unmatched: async (rest, config) => {
+    const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' }, json: { type: 'boolean', default: false } } });
+    const limit = positiveInt('limit', values.limit) ?? 100;
+    return withStore(config, (store) => showUnmatched(store, { json: values.json ?? false, limit }));
+  
+  },
+  remove: decision('remove'),
+  restore: decision('restore'),
+  verify: decision('verify'),
+  unverify: decision('unverify'),
+  log: async (rest, config) => {
+    const { values } = parseArgs({
+      args: rest,
+      options: { limit: { type: 'string' }, action: { type: 'string' }, json: { type: 'boolean', default: false } },
+    });
+    const actions = ['import', 'import-jobs', 'remove', 'restore', 'verify', 'unverify'] as const;
+    const action = actions.find((a) => a === values.action);
+    if (values.action !== undefined && !action) throw new UsageError(`--action must be one of ${actions.join(', ')}`);
+    const limit = positiveInt('limit', values.limit) ?? 100;
+    return withStore(config, (store) => showLog(store, { json: values.json ?? false, limit, ...(action ? { action } : {}) }));
+  
+  },
+  backup: async (rest, config) => {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+    if (positionals.length !== 1) throw new UsageError('backup takes exactly one file');
+    return runBackup(config.databaseUrl, positionals[0]!, { json: values.json ?? false });
+  
+  },
+  demo: async (rest) => {
+    const { values } = parseArgs({
+      args: rest,
+      options: { reviews: { type: 'string' }, seed: { type: 'string' }, until: { type: 'string' }, out: { type: 'string' } },
+    });
+    if (values.until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.until)) throw new UsageError('--until must be YYYY-MM-DD');
+    const options = {
+      ...(values.reviews !== undefined ? { reviews: positiveInt('reviews', values.reviews) } : {}),
+      ...(values.seed !== undefined ? { seed: positiveInt('seed', values.seed) } : {}),
+      ...(values.until !== undefined ? { until: values.until } : {}),
+    };
+    await writeDemo(options, values.out);
+    return 0;
+  
+  },
+  analyze: async (rest, config) => {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { explain: { type: 'boolean', default: false }, id: { type: 'string' } },
+    });
+    if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
+    return withStore(config, (store) => runAnalyze(store, positionals[0]!, { explain: values.explain ?? false, ...(values.id !== undefined ? { id: values.id } : {}) }));
+  
+  },
+  subscriptions: async (rest, config) => {
+    const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
+    return withStore(config, (store) => listSubscriptions(store, { json: values.json ?? false }));
+  
+  },
+};
+
 async function run(argv: string[], config: Config): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
-      await serve(config, { demo: values.demo ?? false });
-      return -1;
-    }
-    case 'import': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          from: { type: 'string' },
-          replace: { type: 'boolean', default: false },
-          complete: { type: 'boolean', default: false },
-          verified: { type: 'boolean', default: false },
-          'skip-invalid': { type: 'boolean', default: false },
-          json: { type: 'boolean', default: false },
-          'all-problems': { type: 'boolean', default: false },
-        },
-      });
-      if (positionals.length === 0) throw new UsageError('import takes at least one file');
-      return withStore(config, (store) =>
-        runImport(store, positionals, {
-          ...(values.from !== undefined ? { from: values.from } : {}),
-          replace: values.replace ?? false,
-          complete: values.complete ?? false,
-          verified: values.verified ?? false,
-          skipInvalid: values['skip-invalid'] ?? false,
-          json: values.json ?? false,
-          allProblems: values['all-problems'] ?? false,
-          windowDays: config.verifyWindowDays,
-        }),
-      );
-    }
-    case 'import-jobs': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          from: { type: 'string' },
-          'skip-invalid': { type: 'boolean', default: false },
-          json: { type: 'boolean', default: false },
-          'all-problems': { type: 'boolean', default: false },
-        },
-      });
-      if (positionals.length === 0) throw new UsageError('import-jobs takes at least one file');
-      const request = {
-        files: positionals,
-        ...(values.from !== undefined ? { from: values.from } : {}),
-        skipInvalid: values['skip-invalid'] ?? false,
-        windowDays: config.verifyWindowDays,
-      };
-      return withStore(config, (store) => runImportJobs(store, request, { json: values.json ?? false, allProblems: values['all-problems'] ?? false }));
-    }
-    case 'status': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
-      if (positionals.length > 1) throw new UsageError('status takes at most one review id');
-      const id = positionals[0];
-      return withStore(config, (store) => (id !== undefined ? showReview(store, id, { json: values.json ?? false }) : showStatus(store, { json: values.json ?? false })));
-    }
-    case 'unmatched': {
-      const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' }, json: { type: 'boolean', default: false } } });
-      const limit = positiveInt('limit', values.limit) ?? 100;
-      return withStore(config, (store) => showUnmatched(store, { json: values.json ?? false, limit }));
-    }
-    case 'remove':
-    case 'restore':
-    case 'verify':
-    case 'unverify': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { reason: { type: 'string' }, json: { type: 'boolean', default: false } },
-      });
-      if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one review id`);
-      const reason = values.reason?.trim();
-      if (command !== 'restore' && !reason) throw new UsageError(`${command} needs --reason "…" (it is kept in the log)`);
-      return withStore(config, (store) => runDecision(store, command, positionals[0]!, reason || undefined, { json: values.json ?? false }));
-    }
-    case 'log': {
-      const { values } = parseArgs({
-        args: rest,
-        options: { limit: { type: 'string' }, action: { type: 'string' }, json: { type: 'boolean', default: false } },
-      });
-      const actions = ['import', 'import-jobs', 'remove', 'restore', 'verify', 'unverify'] as const;
-      const action = actions.find((a) => a === values.action);
-      if (values.action !== undefined && !action) throw new UsageError(`--action must be one of ${actions.join(', ')}`);
-      const limit = positiveInt('limit', values.limit) ?? 100;
-      return withStore(config, (store) => showLog(store, { json: values.json ?? false, limit, ...(action ? { action } : {}) }));
-    }
-    case 'backup': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
-      if (positionals.length !== 1) throw new UsageError('backup takes exactly one file');
-      return runBackup(config.databaseUrl, positionals[0]!, { json: values.json ?? false });
-    }
-    case 'demo': {
-      const { values } = parseArgs({
-        args: rest,
-        options: { reviews: { type: 'string' }, seed: { type: 'string' }, until: { type: 'string' }, out: { type: 'string' } },
-      });
-      if (values.until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.until)) throw new UsageError('--until must be YYYY-MM-DD');
-      const options = {
-        ...(values.reviews !== undefined ? { reviews: positiveInt('reviews', values.reviews) } : {}),
-        ...(values.seed !== undefined ? { seed: positiveInt('seed', values.seed) } : {}),
-        ...(values.until !== undefined ? { until: values.until } : {}),
-      };
-      await writeDemo(options, values.out);
-      return 0;
-    }
-    case 'analyze': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { explain: { type: 'boolean', default: false }, id: { type: 'string' } },
-      });
-      if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
-      return withStore(config, (store) => runAnalyze(store, positionals[0]!, { explain: values.explain ?? false, ...(values.id !== undefined ? { id: values.id } : {}) }));
-    }
-    case 'subscriptions': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
-      return withStore(config, (store) => listSubscriptions(store, { json: values.json ?? false }));
-    }
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
   }
+  const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!handler) throw new UsageError(`unknown command "${command}"`);
+  return handler(rest, config);
 }
 
 // A closed pipe (`reviews analyze file | head`) ends the output quietly, as command-line tools do.

@@ -203,13 +203,8 @@ function inScope(scope: CompleteScope) {
     : sql`feed = ${scope.feed ?? ''}`;
 }
 
-async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOptions, lastSeq: number, onProgress: ImportProgress | undefined): Promise<ImportSummary> {
-  const now = new Date().toISOString();
-  // Rows written here carry the revision this import commits as. On PostgreSQL two imports run side by side: the
-  // state row is locked first, so the second waits and numbers its rows after the first's. (SQLite has one writer.)
-  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
-  const revision = (await readVersion(trx)).revision + 1;
-  const today = localDate(now, options.business ? options.business.timeZone : await storedTimeZone(trx));
+/** How the staged reviews compare with the stored ones: new, changed, tombstoned, older than stored; and whether a published one changes. */
+async function compareStaged(trx: Transaction<StagingTables>) {
   const compared = await sql<{ added: number | null; updated: number | null; kept: number | null; older: number | null; published: number | null }>`
     SELECT sum(CASE WHEN r.id IS NULL THEN 1 ELSE 0 END) AS added,
            sum(CASE WHEN r.id IS NOT NULL AND ${CHANGED} THEN 1 ELSE 0 END) AS updated,
@@ -218,26 +213,19 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
            max(CASE WHEN ${CHANGED} AND (s.verification_method IS NOT NULL OR r.verification_method IS NOT NULL OR r.withdrawn_at IS NOT NULL) THEN 1 ELSE 0 END) AS published
     FROM import_staging s LEFT JOIN reviews r ON r.id = s.id`.execute(trx);
   const counts = compared.rows[0]!;
-  const added = Number(counts.added ?? 0);
-  const updated = Number(counts.updated ?? 0);
-  const keptRemoved = Number(counts.kept ?? 0);
-  const olderIgnored = Number(counts.older ?? 0);
-  // New reviews change how many the business received, which is published data too.
-  let publishedChanged = Number(counts.published ?? 0) === 1 || added > 0;
+  return {
+    added: Number(counts.added ?? 0),
+    updated: Number(counts.updated ?? 0),
+    keptRemoved: Number(counts.kept ?? 0),
+    olderIgnored: Number(counts.older ?? 0),
+    published: Number(counts.published ?? 0) === 1,
+  };
+}
 
-  let removed = 0;
-  if (options.replace) {
-    const absent = await sql<{ n: number; published: number | null }>`
-      SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${REPLACED}`.execute(trx);
-    removed = Number(absent.rows[0]!.n);
-    if (removed > 0) publishedChanged = true;
-  }
-
-  const businessChanged = options.business ? await writeBusiness(trx, options.business, now) : false;
-
-  const total = added + updated + removed;
+/** Upserts the staged reviews that differ from the stored ones, APPLY_RANGE staged rows a statement; `onProgress` gets the rows written so far. */
+async function writeStaged(trx: Transaction<StagingTables>, { lastSeq, now, today, revision }: { lastSeq: number; now: string; today: string; revision: number }, onProgress: (done: number) => void): Promise<void> {
   let done = 0;
-  for (let from = 0; from < lastSeq && added + updated > 0; from += APPLY_RANGE) {
+  for (let from = 0; from < lastSeq; from += APPLY_RANGE) {
     const result = await trx
       .insertInto('reviews')
       .columns([...CONTENT_COLUMNS, 'published', 'verification_date', 'imported_at', 'updated_at', 'revision'])
@@ -271,21 +259,49 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
       )
       .executeTakeFirst();
     done += Number(result.numInsertedOrUpdatedRows ?? 0);
-    onProgress?.(done, total);
+    onProgress(done);
   }
+}
+
+/** Marks withdrawn the reviews of the scope that the files no longer hold (`--complete`); answers how many. */
+async function withdrawAbsent(trx: Transaction<StagingTables>, scope: CompleteScope, now: string, revision: number): Promise<number> {
+  const gone = sql`${inScope(scope)} AND withdrawn_at IS NULL AND removed_at IS NULL AND ${ABSENT}`;
+  const absent = await sql<{ n: number }>`SELECT count(*) AS n FROM reviews WHERE ${gone}`.execute(trx);
+  const withdrawn = Number(absent.rows[0]!.n);
+  if (withdrawn) await sql`UPDATE reviews SET withdrawn_at = ${now}, published = 0, updated_at = ${now}, revision = ${revision} WHERE ${gone}`.execute(trx);
+  return withdrawn;
+}
+
+async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOptions, lastSeq: number, onProgress: ImportProgress | undefined): Promise<ImportSummary> {
+  const now = new Date().toISOString();
+  // Rows written here carry the revision this import commits as. On PostgreSQL two imports run side by side: the
+  // state row is locked first, so the second waits and numbers its rows after the first's. (SQLite has one writer.)
+  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
+  const revision = (await readVersion(trx)).revision + 1;
+  const today = localDate(now, options.business ? options.business.timeZone : await storedTimeZone(trx));
+  const { added, updated, keptRemoved, olderIgnored, published } = await compareStaged(trx);
+  // New reviews change how many the business received, which is published data too.
+  let publishedChanged = published || added > 0;
+
+  let removed = 0;
+  if (options.replace) {
+    const absent = await sql<{ n: number; published: number | null }>`
+      SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${REPLACED}`.execute(trx);
+    removed = Number(absent.rows[0]!.n);
+    if (removed > 0) publishedChanged = true;
+  }
+
+  const businessChanged = options.business ? await writeBusiness(trx, options.business, now) : false;
+
+  const total = added + updated + removed;
+  if (added + updated > 0) await writeStaged(trx, { lastSeq, now, today, revision }, (done) => onProgress?.(done, total));
   if (removed) {
     await sql`DELETE FROM reviews WHERE ${REPLACED}`.execute(trx);
     onProgress?.(total, total);
   }
 
-  let withdrawn = 0;
-  if (options.complete) {
-    const gone = sql`${inScope(options.complete)} AND withdrawn_at IS NULL AND removed_at IS NULL AND ${ABSENT}`;
-    const absent = await sql<{ n: number; published: number | null }>`SELECT count(*) AS n, max(published) AS published FROM reviews WHERE ${gone}`.execute(trx);
-    withdrawn = Number(absent.rows[0]!.n);
-    if (withdrawn > 0) publishedChanged = true;
-    if (withdrawn) await sql`UPDATE reviews SET withdrawn_at = ${now}, published = 0, updated_at = ${now}, revision = ${revision} WHERE ${gone}`.execute(trx);
-  }
+  const withdrawn = options.complete ? await withdrawAbsent(trx, options.complete, now, revision) : 0;
+  if (withdrawn > 0) publishedChanged = true;
 
   // The reviews this import wrote meet the ledger before it commits: one that waited for its job is published now.
   let matched: MatchSummary | undefined;
