@@ -48,7 +48,11 @@ const REFUSED_PAUSE_MS = 10;
 const LISTEN_ASKED = 1100;
 const LISTEN_WAVE = 50;
 const MODERN = '2026-07-28';
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'bench-abuse', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 'bench-abuse', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface Answer {
@@ -61,7 +65,8 @@ interface Answer {
 /** Outcomes and how often each came. */
 type Tally = Map<string, number>;
 const count = (tally: Tally, outcome: string) => tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
-const tallyText = (tally: Tally | [string, number][]) => [...tally].map(([outcome, n]) => `${outcome} ×${n}`).join(', ');
+const tallyText = (tally: Tally | [string, number][]) =>
+  [...tally].map(([outcome, n]) => `${outcome} ×${n}`).join(', ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errorText = (error: Error) => (error as NodeJS.ErrnoException).code ?? error.message;
 
@@ -70,12 +75,25 @@ function send(base: URL, agent: Agent, path: string, headers: Record<string, str
   return new Promise((done) => {
     const failed = (error: Error) => done({ status: 0, headers: {}, text: errorText(error) });
     const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-    const req = request({ host: base.hostname, port: base.port, path, method: body === undefined ? 'GET' : 'POST', agent, headers: { ...headers, ...length }, timeout: 120_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-      res.on('error', failed);
-    });
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        method: body === undefined ? 'GET' : 'POST',
+        agent,
+        headers: { ...headers, ...length },
+        timeout: 120_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        );
+        res.on('error', failed);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer in 120 s')));
     req.on('error', failed);
     req.end(body);
@@ -92,24 +110,43 @@ function rpcErrorText(text: string): string {
   }
 }
 
-const outcomeOf = (answer: Answer) => (answer.status === 0 ? `error ${answer.text}` : answer.status === 200 ? '200' : `${answer.status}${rpcErrorText(answer.text)}`);
+const outcomeOf = (answer: Answer) =>
+  answer.status === 0
+    ? `error ${answer.text}`
+    : answer.status === 200
+      ? '200'
+      : `${answer.status}${rpcErrorText(answer.text)}`;
 
 function quantile(values: readonly number[], q: number): number | undefined {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
-const msText = (value: number | undefined) => (value === undefined ? '–' : value < 10 ? value.toFixed(2) : value.toFixed(0));
+const msText = (value: number | undefined) =>
+  value === undefined ? '–' : value < 10 ? value.toFixed(2) : value.toFixed(0);
 
 /** Clock ticks a second in /proc (USER_HZ, 100 on Linux). */
 const TICKS = 100;
 
 /** Seconds core `SERVER_CORE` was busy (steal included: time it was not ours), and the server's own CPU seconds. */
 function cpuSeconds(pid: number): { core: number; server: number } {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${SERVER_CORE} `)) ?? '';
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+  const line =
+    readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`cpu${SERVER_CORE} `)) ?? '';
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-  return { core: (user + nice + system + irq + softirq + steal) / TICKS, server: ((fields[11] ?? 0) + (fields[12] ?? 0)) / TICKS };
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return {
+    core: (user + nice + system + irq + softirq + steal) / TICKS,
+    server: ((fields[11] ?? 0) + (fields[12] ?? 0)) / TICKS,
+  };
 }
 
 /** Milliseconds the main thread of a process (its event loop) has spent ready to run but waiting for a core. */
@@ -129,7 +166,10 @@ function watchCores(server: number, client?: number): () => string {
     const after = cpuSeconds(server);
     const wall = (performance.now() - started) / 1000;
     const share = (seconds: number) => `${Math.max(0, (100 * seconds) / wall).toFixed(0)}%`;
-    const waits = [`server ${(waitedMs(server) - waited[0]!).toFixed(0)} ms`, ...(client === undefined ? [] : [`paced client ${(waitedMs(client) - waited[1]!).toFixed(0)} ms`])];
+    const waits = [
+      `server ${(waitedMs(server) - waited[0]!).toFixed(0)} ms`,
+      ...(client === undefined ? [] : [`paced client ${(waitedMs(client) - waited[1]!).toFixed(0)} ms`]),
+    ];
     return `core ${SERVER_CORE}: server ${share(after.server - before.server)}, other processes ${share(after.core - before.core - (after.server - before.server))}; waited for a core: ${waits.join(', ')}`;
   };
 }
@@ -140,7 +180,7 @@ function watchCores(server: number, client?: number): () => string {
  */
 async function settle(pid: number): Promise<void> {
   const deadline = performance.now() + 15_000;
-  for (let before = cpuSeconds(pid).server; performance.now() < deadline; ) {
+  for (let before = cpuSeconds(pid).server; performance.now() < deadline;) {
     await sleep(500);
     const now = cpuSeconds(pid).server;
     if (now - before < 0.1) return;
@@ -150,28 +190,63 @@ async function settle(pid: number): Promise<void> {
 
 /** initialize, then notifications/initialized: the headers every later request of the session carries. */
 async function openSession(base: URL, agent: Agent, version: string): Promise<Record<string, string>> {
-  const init = await send(base, agent, '/mcp', MCP_HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bench-abuse', version: '1' } } }));
+  const init = await send(
+    base,
+    agent,
+    '/mcp',
+    MCP_HEADERS,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bench-abuse', version: '1' } },
+    }),
+  );
   const session = init.headers['mcp-session-id'];
-  const negotiated = init.status === 200 ? (JSON.parse(init.text) as { result?: { protocolVersion?: string } }).result?.protocolVersion : undefined;
-  if (typeof session !== 'string' || negotiated !== version) throw new Error(`initialize ${version}: ${init.status} ${init.text.slice(0, 300)}`);
+  const negotiated =
+    init.status === 200
+      ? (JSON.parse(init.text) as { result?: { protocolVersion?: string } }).result?.protocolVersion
+      : undefined;
+  if (typeof session !== 'string' || negotiated !== version)
+    throw new Error(`initialize ${version}: ${init.status} ${init.text.slice(0, 300)}`);
   const headers = { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': version };
-  const initialized = await send(base, agent, '/mcp', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-  if (initialized.status !== 202) throw new Error(`notifications/initialized ${version}: ${initialized.status} ${initialized.text.slice(0, 300)}`);
+  const initialized = await send(
+    base,
+    agent,
+    '/mcp',
+    headers,
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  );
+  if (initialized.status !== 202)
+    throw new Error(`notifications/initialized ${version}: ${initialized.status} ${initialized.text.slice(0, 300)}`);
   return headers;
 }
 
-const completion = (id: number, value: string) => ({ jsonrpc: '2.0', id, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'reviews://review/{id}' }, argument: { name: 'id', value } } });
+const completion = (id: number, value: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'completion/complete',
+  params: { ref: { type: 'ref/resource', uri: 'reviews://review/{id}' }, argument: { name: 'id', value } },
+});
 
 /** One completion's outcome ('200': a result) and how many values it answered. */
 function completionOutcome(answer: Answer): { outcome: string; values?: number } {
   if (answer.status !== 200) return { outcome: outcomeOf(answer) };
-  const body = JSON.parse(answer.text) as { result?: { completion?: { values?: unknown[] } }; error?: { code: number } };
+  const body = JSON.parse(answer.text) as {
+    result?: { completion?: { values?: unknown[] } };
+    error?: { code: number };
+  };
   const values = body.result?.completion?.values;
   return values ? { outcome: '200', values: values.length } : { outcome: `200 rpc ${body.error?.code ?? '?'}` };
 }
 
 /** Completions sent one at a time: at least 20, then for up to 3 s, at most 200; the latencies of those answered. */
-async function completionCost(base: URL, agent: Agent, headers: Record<string, string>, value: string): Promise<{ times: number[]; outcomes: Tally; values: Set<number> }> {
+async function completionCost(
+  base: URL,
+  agent: Agent,
+  headers: Record<string, string>,
+  value: string,
+): Promise<{ times: number[]; outcomes: Tally; values: Set<number> }> {
   for (let i = 0; i < 2; i++) await send(base, agent, '/mcp', headers, JSON.stringify(completion(i + 1, value)));
   const times: number[] = [];
   const outcomes: Tally = new Map();
@@ -237,7 +312,9 @@ interface PacedClient {
 
 /** Forks the paced client (it inherits this process's core). */
 async function startPacedClient(base: string, seconds: number): Promise<PacedClient> {
-  const child = fork(fileURLToPath(import.meta.url), ['idle', base, String(seconds)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['idle', base, String(seconds)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const reply = () =>
     new Promise<unknown>((done, fail) => {
       const exited = (code: number | null) => fail(new Error(`the paced client exited (${code})`));
@@ -265,7 +342,9 @@ function batchOutcome(answer: Answer): string {
   const replies = JSON.parse(answer.text) as { result?: unknown; error?: { code: number } }[];
   const errors = Array.isArray(replies) ? replies.filter((r) => r.result === undefined) : [];
   if (!Array.isArray(replies) || replies.length !== BATCH) return `200, not ${BATCH} replies`;
-  return errors.length === 0 ? '200' : `200 with ${errors.length} rpc errors (${[...new Set(errors.map((e) => e.error?.code))].join(', ')})`;
+  return errors.length === 0
+    ? '200'
+    : `200 with ${errors.length} rpc errors (${[...new Set(errors.map((e) => e.error?.code))].join(', ')})`;
 }
 
 /**
@@ -273,7 +352,12 @@ function batchOutcome(answer: Answer): string {
  * long as the paced client sends (`seconds`): the searches still waiting then are answered once the batches in
  * flight are, which keeps the part bounded however far behind the server fell.
  */
-async function besideBatches(base: URL, seconds: number, paced: PacedClient, watch: () => () => string): Promise<{ searches: Paced; core: string; batches: Tally; batchMs: number[] }> {
+async function besideBatches(
+  base: URL,
+  seconds: number,
+  paced: PacedClient,
+  watch: () => () => string,
+): Promise<{ searches: Paced; core: string; batches: Tally; batchMs: number[] }> {
   const agent = new Agent({ keepAlive: true, localAddress: ABUSER });
   const headers = await openSession(base, agent, '2025-03-26');
   const body = JSON.stringify(Array.from({ length: BATCH }, (_, i) => completion(i + 1, 'zz')));
@@ -310,29 +394,56 @@ interface ListenStream {
 
 /** One subscriptions/listen request (2026-07-28, stateless) from `localAddress`, on a connection of its own. */
 function listen(base: URL, localAddress: string, id: string): Promise<ListenStream> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [`${base.origin}/api/feed.json`] }, _meta: MODERN_META } });
-  const headers = { ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen', 'content-length': String(Buffer.byteLength(body)) };
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'subscriptions/listen',
+    params: { notifications: { resourceSubscriptions: [`${base.origin}/api/feed.json`] }, _meta: MODERN_META },
+  });
+  const headers = {
+    ...MCP_HEADERS,
+    'mcp-protocol-version': MODERN,
+    'mcp-method': 'subscriptions/listen',
+    'content-length': String(Buffer.byteLength(body)),
+  };
   return new Promise((done) => {
     let open = false;
     const answer = (outcome: string) => done({ outcome, held: () => open, close: () => req.destroy() });
-    const req = request({ host: base.hostname, port: base.port, path: '/mcp', method: 'POST', agent: false, localAddress, headers, timeout: 15_000 }, (res) => {
-      const stream = (res.headers['content-type'] ?? '').startsWith('text/event-stream');
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (open) return;
-        text += chunk;
-        if (stream && text.includes('notifications/subscriptions/acknowledged')) {
-          open = true;
-          req.setTimeout(0);
-          answer('open');
-        }
-      });
-      res.on('close', () => {
-        if (!open) answer(stream ? `${res.statusCode} stream ended before its acknowledgement` : `${res.statusCode}${rpcErrorText(text)}`);
-        open = false;
-      });
-    });
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path: '/mcp',
+        method: 'POST',
+        agent: false,
+        localAddress,
+        headers,
+        timeout: 15_000,
+      },
+      (res) => {
+        const stream = (res.headers['content-type'] ?? '').startsWith('text/event-stream');
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (open) return;
+          text += chunk;
+          if (stream && text.includes('notifications/subscriptions/acknowledged')) {
+            open = true;
+            req.setTimeout(0);
+            answer('open');
+          }
+        });
+        res.on('close', () => {
+          if (!open)
+            answer(
+              stream
+                ? `${res.statusCode} stream ended before its acknowledgement`
+                : `${res.statusCode}${rpcErrorText(text)}`,
+            );
+          open = false;
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer in 15 s')));
     req.on('error', (error) => {
       open = false;
@@ -347,7 +458,9 @@ async function listenFlood(base: URL, pid: number, paced: PacedClient, watch: ()
   const rssBefore = rssMiB(pid);
   const streams: ListenStream[] = [];
   for (let i = 0; i < LISTEN_ASKED; i += LISTEN_WAVE) {
-    const wave = Array.from({ length: Math.min(LISTEN_WAVE, LISTEN_ASKED - i) }, (_, j) => listen(base, ABUSER, `flood-${i + j}`));
+    const wave = Array.from({ length: Math.min(LISTEN_WAVE, LISTEN_ASKED - i) }, (_, j) =>
+      listen(base, ABUSER, `flood-${i + j}`),
+    );
     streams.push(...(await Promise.all(wave)));
   }
   await sleep(1000);
@@ -366,12 +479,25 @@ async function listenFlood(base: URL, pid: number, paced: PacedClient, watch: ()
   await sleep(1000);
   const afterClosing = await listen(base, SECOND, 'after-closing');
   afterClosing.close();
-  return { rssBefore, rssAfter, held, stillHeld, outcomes, second: second.outcome, afterClosing: afterClosing.outcome, searches, core: coreUse };
+  return {
+    rssBefore,
+    rssAfter,
+    held,
+    stillHeld,
+    outcomes,
+    second: second.outcome,
+    afterClosing: afterClosing.outcome,
+    searches,
+    core: coreUse,
+  };
 }
 
 /** "p50 / p99" of the paced stream's 200s, and what it was answered (with who had the server's core meanwhile). */
 function pacedCells(searches: Paced, core: string): [string, string] {
-  return [`${msText(quantile(searches.latencies, 0.5))} / ${msText(quantile(searches.latencies, 0.99))}`, `${tallyText(searches.outcomes)}; ${core}`];
+  return [
+    `${msText(quantile(searches.latencies, 0.5))} / ${msText(quantile(searches.latencies, 0.99))}`,
+    `${tallyText(searches.outcomes)}; ${core}`,
+  ];
 }
 
 async function measure(o: AbuseBenchOptions, base: URL, pid: number, paced: PacedClient): Promise<void> {
@@ -382,7 +508,12 @@ async function measure(o: AbuseBenchOptions, base: URL, pid: number, paced: Pace
     const core = watchCores(pid);
     const { times, outcomes, values } = await completionCost(base, agent, session, value);
     const n = [...outcomes.values()].reduce((a, b) => a + b, 0);
-    o.row(o.size, `completion "${value}" (review ids, ${what}), one at a time: median / p99 ms`, `${msText(quantile(times, 0.5))} / ${msText(quantile(times, 0.99))}`, `${n} requests: ${tallyText(outcomes)}; ${[...values].join(', ')} values answered; ${core()}`);
+    o.row(
+      o.size,
+      `completion "${value}" (review ids, ${what}), one at a time: median / p99 ms`,
+      `${msText(quantile(times, 0.5))} / ${msText(quantile(times, 0.99))}`,
+      `${n} requests: ${tallyText(outcomes)}; ${[...values].join(', ')} values answered; ${core()}`,
+    );
   }
   agent.destroy();
 
@@ -396,24 +527,52 @@ async function measure(o: AbuseBenchOptions, base: URL, pid: number, paced: Pace
   const versusAlone = (searches: Paced, coreUse: string): [string, string, string] => {
     const [value, outcomes] = pacedCells(searches, coreUse);
     const p99 = quantile(searches.latencies, 0.99);
-    return [value, `alone p99 ${msText(aloneP99)}; ${outcomes}`, p99 === undefined || aloneP99 === undefined ? '' : `p99 ${(p99 / aloneP99).toFixed(1)}×`];
+    return [
+      value,
+      `alone p99 ${msText(aloneP99)}; ${outcomes}`,
+      p99 === undefined || aloneP99 === undefined ? '' : `p99 ${(p99 / aloneP99).toFixed(1)}×`,
+    ];
   };
   o.row(o.size, `search p99 idle: a paced client alone (${what}), p50 / p99 ms`, ...pacedCells(alone, aloneCore));
 
   await settle(pid);
   const batches = await besideBatches(base, o.duration, paced, watch);
-  o.row(o.size, `search p99 beside completion batches (${IN_FLIGHT} × ${BATCH} "zz" in flight, another address), p50 / p99 ms`, ...versusAlone(batches.searches, batches.core));
-  o.row(o.size, `completion batches of ${BATCH} "zz" (2025-03-26 session, ${IN_FLIGHT} in flight): answers`, tallyText(batches.batches), `a batch answered 200 in ${msText(quantile(batches.batchMs, 0.5))} ms (median)`);
+  o.row(
+    o.size,
+    `search p99 beside completion batches (${IN_FLIGHT} × ${BATCH} "zz" in flight, another address), p50 / p99 ms`,
+    ...versusAlone(batches.searches, batches.core),
+  );
+  o.row(
+    o.size,
+    `completion batches of ${BATCH} "zz" (2025-03-26 session, ${IN_FLIGHT} in flight): answers`,
+    tallyText(batches.batches),
+    `a batch answered 200 in ${msText(quantile(batches.batchMs, 0.5))} ms (median)`,
+  );
 
   await settle(pid);
   const flood = await listenFlood(base, pid, paced, watch);
-  o.row(o.size, `listen streams held by one client (${LISTEN_ASKED.toLocaleString('en-US')} asked, ${LISTEN_WAVE} at a time)`, flood.held, `${tallyText(flood.outcomes)}; ${flood.stillHeld} still held after the search stream`);
-  o.row(o.size, 'server RSS before / after the listen streams', `${flood.rssBefore.toFixed(0)} / ${flood.rssAfter.toFixed(0)} MiB`);
-  o.row(o.size, 'listen stream from a second address while they are held', flood.second, `once all are closed: ${flood.afterClosing}`);
+  o.row(
+    o.size,
+    `listen streams held by one client (${LISTEN_ASKED.toLocaleString('en-US')} asked, ${LISTEN_WAVE} at a time)`,
+    flood.held,
+    `${tallyText(flood.outcomes)}; ${flood.stillHeld} still held after the search stream`,
+  );
+  o.row(
+    o.size,
+    'server RSS before / after the listen streams',
+    `${flood.rssBefore.toFixed(0)} / ${flood.rssAfter.toFixed(0)} MiB`,
+  );
+  o.row(
+    o.size,
+    'listen stream from a second address while they are held',
+    flood.second,
+    `once all are closed: ${flood.afterClosing}`,
+  );
   o.row(o.size, 'search p99 beside the listen streams, p50 / p99 ms', ...versusAlone(flood.searches, flood.core));
 }
 
-const insightsComplete = (base: string) => async () => (await fetch(`${base}/insights.json`, { method: 'HEAD' })).headers.get('retry-after') === null;
+const insightsComplete = (base: string) => async () =>
+  (await fetch(`${base}/insights.json`, { method: 'HEAD' })).headers.get('retry-after') === null;
 
 function stop(server: ChildProcess): Promise<void> {
   if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
@@ -447,7 +606,11 @@ async function builtStore(o: AbuseBenchOptions, main: string): Promise<string> {
 
 /** Sets the cores of every thread of a process; returns what puts the old ones back. */
 function pin(pid: number, cores: string): () => void {
-  const before = execFileSync('taskset', ['-c', '-p', String(pid)]).toString().split(':').pop()!.trim();
+  const before = execFileSync('taskset', ['-c', '-p', String(pid)])
+    .toString()
+    .split(':')
+    .pop()!
+    .trim();
   execFileSync('taskset', ['-a', '-c', '-p', cores, String(pid)], { stdio: 'ignore' });
   return () => execFileSync('taskset', ['-a', '-c', '-p', before, String(pid)], { stdio: 'ignore' });
 }
@@ -471,7 +634,10 @@ export async function benchAbuse(o: AbuseBenchOptions): Promise<void> {
   let server: ChildProcess | undefined;
   let paced: PacedClient | undefined;
   try {
-    server = spawn('taskset', ['-c', SERVER_CORE, process.execPath, main], { env: o.env({ DATABASE_URL: db, PORT: String(o.port), HOST: '127.0.0.1' }), stdio: 'ignore' });
+    server = spawn('taskset', ['-c', SERVER_CORE, process.execPath, main], {
+      env: o.env({ DATABASE_URL: db, PORT: String(o.port), HOST: '127.0.0.1' }),
+      stdio: 'ignore',
+    });
     await waitFor(`${base}/reviews.json`);
     // Stored insights: nothing to build, so no build thread shares the server's core.
     await until(insightsComplete(base), 600_000, 'the stored insights', 250);

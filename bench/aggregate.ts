@@ -22,7 +22,9 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const demo: Demo = values.input ? (JSON.parse(readFileSync(values.input, 'utf8')) as Demo) : generateDemo({ reviews: Number(values.reviews) });
+const demo: Demo = values.input
+  ? (JSON.parse(readFileSync(values.input, 'utf8')) as Demo)
+  : generateDemo({ reviews: Number(values.reviews) });
 // What the service publishes: verified reviews, newest first.
 const reviews: PublishedReview[] = demo.reviews
   .filter((r) => r.verified)
@@ -31,7 +33,8 @@ const reviews: PublishedReview[] = demo.reviews
 
 function analyse(): Map<string, ReviewAnalysis> {
   const file = values.analyses;
-  if (file !== undefined && existsSync(file)) return new Map(JSON.parse(readFileSync(file, 'utf8')) as [string, ReviewAnalysis][]);
+  if (file !== undefined && existsSync(file))
+    return new Map(JSON.parse(readFileSync(file, 'utf8')) as [string, ReviewAnalysis][]);
   const analyzer = new Analyzer(demo.business);
   const analyses = new Map(reviews.map((r) => [r.id, analyzer.analyze(r)]));
   if (file !== undefined) writeFileSync(file, JSON.stringify([...analyses]));
@@ -49,7 +52,11 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 const runs = Number(values.runs);
 
 /** Times `runs` builds (`build(run, mark)` makes one; `after` sees it, untimed) and prints the medians, in total and per part. */
-function measure(title: string, build: (run: number, mark: (part: AggregatePart | 'put') => void) => Insights, after: (run: number, insights: Insights) => void): void {
+function measure(
+  title: string,
+  build: (run: number, mark: (part: AggregatePart | 'put') => void) => Insights,
+  after: (run: number, insights: Insights) => void,
+): void {
   const totals: number[] = [];
   const cpu: number[] = [];
   const parts = new Map<AggregatePart | 'put', { wall: number[]; cpu: number[] }>();
@@ -70,8 +77,11 @@ function measure(title: string, build: (run: number, mark: (part: AggregatePart 
     after(run, insights);
   }
   const out = process.stdout;
-  out.write(`${title}, median of ${runs}: ${ms(median(totals))} (CPU ${ms(median(cpu))}; runs ${totals.map(Math.round).join(', ')})\n`);
-  for (const [part, times] of parts) out.write(`  ${part.padEnd(9)} ${ms(median(times.wall)).padStart(8)}  (CPU ${ms(median(times.cpu))})\n`);
+  out.write(
+    `${title}, median of ${runs}: ${ms(median(totals))} (CPU ${ms(median(cpu))}; runs ${totals.map(Math.round).join(', ')})\n`,
+  );
+  for (const [part, times] of parts)
+    out.write(`  ${part.padEnd(9)} ${ms(median(times.wall)).padStart(8)}  (CPU ${ms(median(times.cpu))})\n`);
 }
 
 process.stdout.write(`aggregate() over ${reviews.length} reviews\n`);
@@ -112,4 +122,5 @@ measure(
   },
 );
 if (values.out !== undefined) writeFileSync(values.out, cold);
-if (runs > 1) process.stdout.write(`kept aggregation gives the same bytes as one from nothing: ${warm === cold ? 'yes' : 'NO'}\n`);
+if (runs > 1)
+  process.stdout.write(`kept aggregation gives the same bytes as one from nothing: ${warm === cold ? 'yes' : 'NO'}\n`);

@@ -21,14 +21,23 @@ export interface ImportStallOptions {
 
 export async function benchImportStall(o: ImportStallOptions): Promise<void> {
   const cli = join(o.root, 'dist/src/cli/main.js');
-  const env = { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(o.work, `stall-${o.size}.db`)}`, PORT: String(o.port), HOST: '127.0.0.1' };
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: `sqlite:${join(o.work, `stall-${o.size}.db`)}`,
+    PORT: String(o.port),
+    HOST: '127.0.0.1',
+  };
   const base = `http://127.0.0.1:${o.port}`;
   const demo = join(o.work, 'stall-demo.json');
   writeFileSync(demo, JSON.stringify(generateDemo({ seed: 1, reviews: 1500 })));
   execFileSync(process.execPath, [cli, 'import', demo], { env, stdio: 'ignore' });
   const file = join(o.work, `stall-${o.size}.json`);
   writeFileSync(file, JSON.stringify(generateDemo({ seed: 2, reviews: o.size })));
-  const server: ChildProcess = spawn(process.execPath, [join(o.root, 'dist/src/main.js')], { env, stdio: ['ignore', openSync(join(o.work, 'stall.log'), 'a'), 'ignore'] });
+  const server: ChildProcess = spawn(process.execPath, [join(o.root, 'dist/src/main.js')], {
+    env,
+    stdio: ['ignore', openSync(join(o.work, 'stall.log'), 'a'), 'ignore'],
+  });
   try {
     await waitFor(`${base}/api/feed.json`);
     const before = (await fetch(`${base}/api/feed.json`, { method: 'HEAD' })).headers.get('etag');
@@ -45,13 +54,23 @@ export async function benchImportStall(o: ImportStallOptions): Promise<void> {
     const started = performance.now();
     await execFileAsync(process.execPath, [cli, 'import', file], { env, maxBuffer: 64 << 20 });
     const imported = performance.now();
-    await until(async () => (await fetch(`${base}/api/feed.json`, { method: 'HEAD' })).headers.get('etag') !== before, 600_000, 'the new version', 50);
+    await until(
+      async () => (await fetch(`${base}/api/feed.json`, { method: 'HEAD' })).headers.get('etag') !== before,
+      600_000,
+      'the new version',
+      50,
+    );
     importing = false;
     await probe;
     const sorted = [...latencies].sort((a, b) => a - b);
     const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
     const mb = (statSync(file).size / 1e6).toFixed(0);
-    o.row(o.size, `cached GET during a ${mb} MB import: max / p99 / median`, `${at(1)} / ${at(0.99)} / ${at(0.5)} ms`, `${latencies.length} probes; import ${Math.round(imported - started)} ms, served ${Math.round(performance.now() - imported)} ms later`);
+    o.row(
+      o.size,
+      `cached GET during a ${mb} MB import: max / p99 / median`,
+      `${at(1)} / ${at(0.99)} / ${at(0.5)} ms`,
+      `${latencies.length} probes; import ${Math.round(imported - started)} ms, served ${Math.round(performance.now() - imported)} ms later`,
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((done) => server.once('exit', done));

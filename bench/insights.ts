@@ -20,14 +20,26 @@ const analyseMs = performance.now() - started;
 
 const engine = new InsightsEngine();
 started = performance.now();
-const full = await engine.build({ business: demo.business, reviews, asOf: null, generatedAt: '2026-11-01T00:00:00.000Z' });
+const full = await engine.build({
+  business: demo.business,
+  reviews,
+  asOf: null,
+  generatedAt: '2026-11-01T00:00:00.000Z',
+});
 const buildMs = performance.now() - started;
 const json = JSON.stringify(full.insights);
 const rssAfterBuild = process.memoryUsage().rss;
 
-const changed = reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Edited.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
+const changed = reviews.map((r, i) =>
+  i === 0 ? { ...r, text: `${r.text} Edited.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r,
+);
 started = performance.now();
-const incremental = await engine.build({ business: demo.business, reviews: changed, asOf: null, generatedAt: '2026-11-01T00:00:00.000Z' });
+const incremental = await engine.build({
+  business: demo.business,
+  reviews: changed,
+  asOf: null,
+  generatedAt: '2026-11-01T00:00:00.000Z',
+});
 const incrementalMs = performance.now() - started;
 
 process.stdout.write(

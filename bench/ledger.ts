@@ -19,24 +19,40 @@ export interface LedgerBenchOptions {
 }
 
 /** A hundred made-up surnames an initial ("Karen D." becomes Karen Dalton or Karen Dunford). */
-const ENDINGS = 'lton nford rwood ssett mley ckman rris ltby nley wson rton ddings sby lford nning ggs rley mmer lkin tcher'.split(' ');
-const surnamesOf = (initial: string) => 'aeiou'.split('').flatMap((v) => ENDINGS.map((e) => `${initial.toUpperCase()}${v}${e}`));
+const ENDINGS =
+  'lton nford rwood ssett mley ckman rris ltby nley wson rton ddings sby lford nning ggs rley mmer lkin tcher'.split(
+    ' ',
+  );
+const surnamesOf = (initial: string) =>
+  'aeiou'.split('').flatMap((v) => ENDINGS.map((e) => `${initial.toUpperCase()}${v}${e}`));
 const INITIALS = 'ABCDEFGHIJKLMNOPRSTVWY'.split('');
-const OTHER_FIRST = 'Aaron Bianca Cyrus Delia Emeka Farah Gustavo Hana Ivan Jade Kofi Lena Milo Nadia Oscar Priya Quentin Rosa Stefan Tara Umar Vera Wendell Yara Zane'.split(' ');
+const OTHER_FIRST =
+  'Aaron Bianca Cyrus Delia Emeka Farah Gustavo Hana Ivan Jade Kofi Lena Milo Nadia Oscar Priya Quentin Rosa Stefan Tara Umar Vera Wendell Yara Zane'.split(
+    ' ',
+  );
 
 /** A small deterministic generator: the same files every run. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Runs the CLI with the peak RSS of its process reported on stderr at exit (kB, as getrusage gives it). */
-async function cliWithPeak(cli: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; ms: number; peakMiB: number }> {
+async function cliWithPeak(
+  cli: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; ms: number; peakMiB: number }> {
   const report = "process.on('exit',()=>process.stderr.write('maxrss '+process.resourceUsage().maxRSS+'\\n'))";
   const started = performance.now();
-  const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(report)}`, cli, ...args], { env, maxBuffer: 64 << 20 });
+  const { stdout, stderr } = await execFileAsync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(report)}`, cli, ...args],
+    { env, maxBuffer: 64 << 20 },
+  );
   const kb = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0);
   return { stdout, ms: Math.round(performance.now() - started), peakMiB: kb / 1024 };
 }
@@ -49,7 +65,16 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
   let id = 0;
   const job = (date: string, customer: string, r?: (typeof demo.reviews)[number]) =>
     lines.push(
-      [`JOB-${++id}`, date, customer, `c${id}@example.test`, `602-555-${String(id % 10000).padStart(4, '0')}`, (r?.technicians ?? []).join(';'), (r?.services ?? []).join(';'), r?.serviceArea ?? ''].join(','),
+      [
+        `JOB-${++id}`,
+        date,
+        customer,
+        `c${id}@example.test`,
+        `602-555-${String(id % 10000).padStart(4, '0')}`,
+        (r?.technicians ?? []).join(';'),
+        (r?.services ?? []).join(';'),
+        r?.serviceArea ?? '',
+      ].join(','),
     );
   const jobs = Math.round(o.size * 1.5);
   const authors = new Map<string, string>();
@@ -63,7 +88,12 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
     job(addDays(r.date, -Math.floor(next() * 30)), customer, r);
   }
   const reviews = join(o.work, `ledger-${o.size}-reviews.json`);
-  const asReceived = demo.reviews.map((r) => ({ ...r, author: authors.get(r.id) ?? r.author, verified: false, language: 'en' }));
+  const asReceived = demo.reviews.map((r) => ({
+    ...r,
+    author: authors.get(r.id) ?? r.author,
+    verified: false,
+    language: 'en',
+  }));
   writeFileSync(reviews, JSON.stringify({ business: demo.business, reviews: asReceived }));
   const first = demo.reviews.at(-1)!.date;
   const span = (Date.parse(demo.reviews[0]!.date) - Date.parse(first)) / 86_400_000;
@@ -80,17 +110,42 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
   type Result = { added: number; match: { examined: number; verified: number; ms: number } };
   const all = await cliWithPeak(cli, ['import-jobs', ledger, '--json'], env);
   const imported = JSON.parse(all.stdout) as Result;
-  const { stdout: unmatched } = await execFileAsync(process.execPath, [cli, 'unmatched', '--json', '--limit', '1'], { env });
+  const { stdout: unmatched } = await execFileAsync(process.execPath, [cli, 'unmatched', '--json', '--limit', '1'], {
+    env,
+  });
   const waiting = JSON.parse(unmatched) as { total: number };
-  o.row(o.size, `import-jobs, ${jobs.toLocaleString('en-US')} jobs (whole process)`, `${all.ms} ms`, `peak RSS ${all.peakMiB.toFixed(0)} MiB; ${imported.added} jobs added`);
-  o.row(o.size, 'matching, every review against the new jobs', `${imported.match.ms} ms`, `${imported.match.verified} verified, ${waiting.total} waiting (no job or two fit)`);
+  o.row(
+    o.size,
+    `import-jobs, ${jobs.toLocaleString('en-US')} jobs (whole process)`,
+    `${all.ms} ms`,
+    `peak RSS ${all.peakMiB.toFixed(0)} MiB; ${imported.added} jobs added`,
+  );
+  o.row(
+    o.size,
+    'matching, every review against the new jobs',
+    `${imported.match.ms} ms`,
+    `${imported.match.verified} verified, ${waiting.total} waiting (no job or two fit)`,
+  );
   const again = await cliWithPeak(cli, ['import-jobs', ledger, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
   const rematched = JSON.parse(again.stdout) as Result;
-  o.row(o.size, 'matching, full run (a new VERIFY_WINDOW_DAYS)', `${rematched.match.ms} ms`, `${rematched.match.examined} reviews examined; whole process ${again.ms} ms`);
+  o.row(
+    o.size,
+    'matching, full run (a new VERIFY_WINDOW_DAYS)',
+    `${rematched.match.ms} ms`,
+    `${rematched.match.examined} reviews examined; whole process ${again.ms} ms`,
+  );
   const one = join(o.work, `ledger-${o.size}-one.csv`);
   const newest = demo.reviews.find((r) => r.author.split(' ').length === 2)!;
-  writeFileSync(one, `id,completed,customer,email,phone,technicians,services,area\nJOB-NEW,${addDays(newest.date, -1)},${newest.author.replace('.', '')}zzz,,,,,\n`);
+  writeFileSync(
+    one,
+    `id,completed,customer,email,phone,technicians,services,area\nJOB-NEW,${addDays(newest.date, -1)},${newest.author.replace('.', '')}zzz,,,,,\n`,
+  );
   const single = await cliWithPeak(cli, ['import-jobs', one, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
   const added = JSON.parse(single.stdout) as Result;
-  o.row(o.size, 'matching, one new job', `${added.match.ms} ms`, `${added.match.examined} reviews examined; whole process ${single.ms} ms`);
+  o.row(
+    o.size,
+    'matching, one new job',
+    `${added.match.ms} ms`,
+    `${added.match.examined} reviews examined; whole process ${single.ms} ms`,
+  );
 }

@@ -60,7 +60,9 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 
 async function openSession(base: string, protocolVersion: string): Promise<Record<string, string>> {
   const init = await post(`${base}/mcp`, {
-    jsonrpc: '2.0', id: 1, method: 'initialize',
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
     params: { protocolVersion, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
   });
   const sessionId = String(init.headers['mcp-session-id'] ?? '');
@@ -74,15 +76,27 @@ async function batchProbe(base: string, pid: number) {
   const list = await post(`${base}/mcp`, { jsonrpc: '2.0', id: 2, method: 'resources/list' }, headers);
   const uris = [...list.text.matchAll(/"uri":"([^"]+)"/g)].map((m) => m[1]!);
   const batch: unknown[] = [];
-  while (JSON.stringify(batch).length < 10_700 && batch.length < 100) batch.push({ jsonrpc: '2.0', id: batch.length + 10, method: 'resources/read', params: { uri: uris[batch.length % uris.length] } });
+  while (JSON.stringify(batch).length < 10_700 && batch.length < 100)
+    batch.push({
+      jsonrpc: '2.0',
+      id: batch.length + 10,
+      method: 'resources/read',
+      params: { uri: uris[batch.length % uris.length] },
+    });
   const rssBefore = rssMiB(pid);
   const one = await post(`${base}/mcp`, batch, headers);
   const peakOne = peakMiB(pid);
   const ten = await Promise.all(Array.from({ length: 10 }, () => post(`${base}/mcp`, batch, headers)));
   print({
-    probe: 'batch', batchBytes: JSON.stringify(batch).length, messages: batch.length,
-    status: one.status, replyMB: round(one.bytes / 2 ** 20), reply: one.text.slice(0, 160),
-    rssBeforeMiB: round(rssBefore), peakAfterOneMiB: round(peakOne), peakAfterTenMiB: round(peakMiB(pid)),
+    probe: 'batch',
+    batchBytes: JSON.stringify(batch).length,
+    messages: batch.length,
+    status: one.status,
+    replyMB: round(one.bytes / 2 ** 20),
+    reply: one.text.slice(0, 160),
+    rssBeforeMiB: round(rssBefore),
+    peakAfterOneMiB: round(peakOne),
+    peakAfterTenMiB: round(peakMiB(pid)),
     tenStatuses: [...new Set(ten.map((r) => r.status))],
   });
 }
@@ -90,14 +104,16 @@ async function batchProbe(base: string, pid: number) {
 async function endedProbe(base: string, pid: number, dbPath: string) {
   const statuses = new Map<number, number>();
   const deadline = Date.now() + 5000;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (Date.now() < deadline) {
-      const headers = await openSession(base, '2025-06-18');
-      const res = await request(`${base}/mcp`, { method: 'DELETE', headers });
-      await res.body.dump();
-      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (Date.now() < deadline) {
+        const headers = await openSession(base, '2025-06-18');
+        const res = await request(`${base}/mcp`, { method: 'DELETE', headers });
+        await res.body.dump();
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      }
+    }),
+  );
   const db = keepingStatements(new Database(dbPath));
   const insert = db.prepare('INSERT OR IGNORE INTO mcp_revoked_sessions (id, expires_at) VALUES (?, ?)');
   const expires = new Date(Date.now() + 3_600_000).toISOString();
@@ -119,8 +135,15 @@ async function endedProbe(base: string, pid: number, dbPath: string) {
     latencies.push(performance.now() - started);
   }
   print({
-    probe: 'ended', deletesPerSecond: round((statuses.get(204) ?? 0) / 5), statuses: Object.fromEntries(statuses),
-    with500kEnded: { requests: latencies.length, p50ms: round(percentile(latencies, 50)), p99ms: round(percentile(latencies, 99)), maxMs: round(Math.max(...latencies)) },
+    probe: 'ended',
+    deletesPerSecond: round((statuses.get(204) ?? 0) / 5),
+    statuses: Object.fromEntries(statuses),
+    with500kEnded: {
+      requests: latencies.length,
+      p50ms: round(percentile(latencies, 50)),
+      p99ms: round(percentile(latencies, 99)),
+      maxMs: round(Math.max(...latencies)),
+    },
     serverCpuShareOfCore: round((cpuMs(pid) - cpuBefore) / 5000),
   });
 }
@@ -150,26 +173,35 @@ async function sinceProbe(base: string, pid: number) {
   const rssBefore = rssMiB(pid);
   const count = Number(process.env.SINCE_DATES ?? 2000);
   const stepDays = Number(process.env.SINCE_STEP_DAYS ?? 1);
-  const dates = Array.from({ length: count }, (_, i) => new Date(Date.UTC(2015, 0, 1) + i * stepDays * 86_400_000).toISOString().slice(0, 10));
+  const dates = Array.from({ length: count }, (_, i) =>
+    new Date(Date.UTC(2015, 0, 1) + i * stepDays * 86_400_000).toISOString().slice(0, 10),
+  );
   let next = 0;
   let done = false;
   const statuses = new Map<number, number>();
   cpu = cpuMs(pid);
   const started = performance.now();
   const during = feedLatencies(() => done);
-  await Promise.all(Array.from({ length: 50 }, async () => {
-    while (next < dates.length) {
-      const { status } = await get(`/api/reviews/since/${dates[next++]}`);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < dates.length) {
+        const { status } = await get(`/api/reviews/since/${dates[next++]}`);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
   done = true;
   const loaded = await during;
   const distinctCpuMs = (cpuMs(pid) - cpu) / dates.length;
   print({
-    probe: 'since', statuses: Object.fromEntries(statuses), seconds: round((performance.now() - started) / 1000),
-    cpuMsPerDistinctDate: round(distinctCpuMs), cpuMsPerCachedDate: round(cachedCpuMs),
-    rssBeforeMiB: round(rssBefore), rssAfterMiB: round(rssMiB(pid)), peakMiB: round(peakMiB(pid)),
+    probe: 'since',
+    statuses: Object.fromEntries(statuses),
+    seconds: round((performance.now() - started) / 1000),
+    cpuMsPerDistinctDate: round(distinctCpuMs),
+    cpuMsPerCachedDate: round(cachedCpuMs),
+    rssBeforeMiB: round(rssBefore),
+    rssAfterMiB: round(rssMiB(pid)),
+    peakMiB: round(peakMiB(pid)),
     feedP95ms: { idle: round(percentile(idle, 95)), during: round(percentile(loaded, 95)) },
   });
 }

@@ -22,7 +22,12 @@ export async function rssAtRestMiB(pid: number): Promise<number> {
   return rssMiB(pid);
 }
 
-export async function until(test: () => boolean | Promise<boolean>, timeoutMs: number, what: string, everyMs = 25): Promise<void> {
+export async function until(
+  test: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  everyMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await test())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -32,11 +37,16 @@ export async function until(test: () => boolean | Promise<boolean>, timeoutMs: n
 
 /** Resolves once `url` answers 2xx (a server that has started listening). */
 export function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  return until(async () => {
-    try {
-      return (await fetch(url, { method: 'HEAD' })).ok;
-    } catch {
-      return false;
-    }
-  }, timeoutMs, `${url} to answer`, 20);
+  return until(
+    async () => {
+      try {
+        return (await fetch(url, { method: 'HEAD' })).ok;
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+    `${url} to answer`,
+    20,
+  );
 }

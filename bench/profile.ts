@@ -16,7 +16,14 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { from: { type: 'string', default: '0' }, top: { type: 'string', default: '40' }, timeline: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    from: { type: 'string', default: '0' },
+    top: { type: 'string', default: '40' },
+    timeline: { type: 'string' },
+  },
+});
 const file = positionals[0];
 if (!file) throw new Error('usage: profile <file.cpuprofile> [--from <seconds>] [--top <n>] [--timeline <ms>]');
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
@@ -26,7 +33,8 @@ const top = Number(values.top);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const name = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+const name = (n: ProfileNode) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
 
 /** The sample's outermost frame in the service's own compiled code, else its leaf (the runtime: GC, idle, loading). */
 function owner(id: number): string {
@@ -51,7 +59,10 @@ if (values.timeline !== undefined) {
   });
   slices.forEach((slice, i) => {
     const total = [...slice.values()].reduce((a, b) => a + b, 0);
-    const parts = [...slice].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([key, micros]) => `${Math.round((micros / total) * 100)}% ${key}`);
+    const parts = [...slice]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([key, micros]) => `${Math.round((micros / total) * 100)}% ${key}`);
     process.stdout.write(`${((i * step) / 1e6).toFixed(2).padStart(6)} s  ${parts.join(' | ')}\n`);
   });
   process.exit(0);
@@ -84,8 +95,11 @@ for (const [id, micros] of selfById) {
 
 const print = (title: string, table: Map<string, number>) => {
   process.stdout.write(`\n${title}\n`);
-  for (const [key, micros] of [...table].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${((micros / kept) * 100).toFixed(1).padStart(5)}%  ${key}\n`);
+  for (const [key, micros] of [...table].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${((micros / kept) * 100).toFixed(1).padStart(5)}%  ${key}\n`);
 };
-process.stdout.write(`${(kept / 1e6).toFixed(1)} s of samples from second ${values.from} on (${(elapsed / 1e6).toFixed(1)} s in all)\n`);
+process.stdout.write(
+  `${(kept / 1e6).toFixed(1)} s of samples from second ${values.from} on (${(elapsed / 1e6).toFixed(1)} s in all)\n`,
+);
 print('self time', self);
 print('inclusive time', inclusive);

@@ -54,16 +54,31 @@ export async function benchReplicas({ root, work, port, size, duration, row }: R
     const file = join(work, `replicas-${size}.json`);
     writeFileSync(file, JSON.stringify(generateDemo({ reviews: size })));
     const sqliteUrl = `sqlite:${join(work, `replicas-${size}.db`)}`;
-    for (const [engine, db] of [['SQLite', sqliteUrl], ['PostgreSQL', databaseUrl]] as const) {
+    for (const [engine, db] of [
+      ['SQLite', sqliteUrl],
+      ['PostgreSQL', databaseUrl],
+    ] as const) {
       const start = performance.now();
       execFileSync(process.execPath, [cli, 'import', file], { env: env({ DATABASE_URL: db }), stdio: 'ignore' });
-      row(size, `import into a new ${engine} store (CLI, whole process)`, `${Math.round(performance.now() - start)} ms`);
+      row(
+        size,
+        `import into a new ${engine} store (CLI, whole process)`,
+        `${Math.round(performance.now() - start)} ms`,
+      );
     }
 
     const base = (p: number) => `http://127.0.0.1:${p}`;
     const startReplica = async (p: number, db = databaseUrl, baseUrl = base(port)) => {
       const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
-        env: env({ DATABASE_URL: db, PORT: String(p), HOST: '127.0.0.1', BASE_URL: baseUrl, MCP_SESSION_SECRET: SECRET, RATE_LIMIT_QUERIES_PER_MINUTE: '100000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' }),
+        env: env({
+          DATABASE_URL: db,
+          PORT: String(p),
+          HOST: '127.0.0.1',
+          BASE_URL: baseUrl,
+          MCP_SESSION_SECRET: SECRET,
+          RATE_LIMIT_QUERIES_PER_MINUTE: '100000000',
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+        }),
         stdio: ['ignore', openSync(join(process.env.BENCH_LOG_DIR ?? work, `replica-${p}.log`), 'w'), 'inherit'],
       });
       servers.push(child);
@@ -80,8 +95,17 @@ export async function benchReplicas({ root, work, port, size, duration, row }: R
       return ready.version !== undefined && insights.asOf === ready.version.publishedAt;
     };
     const waited = performance.now();
-    await until(async () => (await insightsCurrent(port)) && (await insightsCurrent(port + 1)), 600_000, 'both replicas to serve current insights', 500);
-    row(size, 'both replicas serve the insights of the data (built once), after B is up', `${Math.round(performance.now() - waited)} ms`);
+    await until(
+      async () => (await insightsCurrent(port)) && (await insightsCurrent(port + 1)),
+      600_000,
+      'both replicas to serve current insights',
+      500,
+    );
+    row(
+      size,
+      'both replicas serve the insights of the data (built once), after B is up',
+      `${Math.round(performance.now() - waited)} ms`,
+    );
 
     // The same requests against A alone, then spread over A and B at once, with the same 10 connections in all.
     const paths = ['/api/feed.json', '/api/reviews/search?mentions_technician=zoe&min_rating=4&limit=20'];
@@ -95,8 +119,18 @@ export async function benchReplicas({ root, work, port, size, duration, row }: R
       const transactions = (await commits()) - committedBefore;
       const two = a.requests.average + b.requests.average;
       const errors = one.non2xx + a.non2xx + b.non2xx + one.errors + a.errors + b.errors;
-      row(size, `GET ${path.split('?')[0]} req/s: two replicas (one)`, `${two.toFixed(0)} (p99 ${Math.max(a.latency.p99, b.latency.p99)} ms)`, `one ${one.requests.average.toFixed(0)} (p99 ${one.latency.p99} ms)`, `ratio ${(two / one.requests.average).toFixed(2)}${errors ? `, ${errors} errors` : ''}`);
-      row(size, `  PostgreSQL transactions during those ${(a.requests.total + b.requests.total).toLocaleString('en-US')} requests`, `${transactions}`);
+      row(
+        size,
+        `GET ${path.split('?')[0]} req/s: two replicas (one)`,
+        `${two.toFixed(0)} (p99 ${Math.max(a.latency.p99, b.latency.p99)} ms)`,
+        `one ${one.requests.average.toFixed(0)} (p99 ${one.latency.p99} ms)`,
+        `ratio ${(two / one.requests.average).toFixed(2)}${errors ? `, ${errors} errors` : ''}`,
+      );
+      row(
+        size,
+        `  PostgreSQL transactions during those ${(a.requests.total + b.requests.total).toLocaleString('en-US')} requests`,
+        `${transactions}`,
+      );
     }
 
     const onPostgres = await propagation(cli, work, databaseUrl, [base(port), base(port + 1)], env);
@@ -104,7 +138,12 @@ export async function benchReplicas({ root, work, port, size, duration, row }: R
     // The same on one server over SQLite: what a new version costs to serve, whatever the engine.
     await startReplica(port + 2, sqliteUrl, base(port + 2));
     const onSqlite = await propagation(cli, work, sqliteUrl, [base(port + 2)], env);
-    row(size, `import commit → served, ms (median, max of ${PROPAGATIONS}): both PostgreSQL replicas (one SQLite server)`, `${onPostgres}`, `SQLite ${onSqlite}`);
+    row(
+      size,
+      `import commit → served, ms (median, max of ${PROPAGATIONS}): both PostgreSQL replicas (one SQLite server)`,
+      `${onPostgres}`,
+      `SQLite ${onSqlite}`,
+    );
   } finally {
     await stopAll(servers);
     await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -115,17 +154,31 @@ export async function benchReplicas({ root, work, port, size, duration, row }: R
  * Imports of one review each, timed from the CLI's exit (its transaction committed just before) until every server
  * serves a new reviews ETag: "median, max" in ms.
  */
-async function propagation(cli: string, work: string, databaseUrl: string, bases: string[], env: (extra: Record<string, string>) => NodeJS.ProcessEnv): Promise<string> {
+async function propagation(
+  cli: string,
+  work: string,
+  databaseUrl: string,
+  bases: string[],
+  env: (extra: Record<string, string>) => NodeJS.ProcessEnv,
+): Promise<string> {
   const etagOf = async (base: string) => (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
   const times: number[] = [];
   for (let i = 0; i < PROPAGATIONS; i++) {
     const before = await Promise.all(bases.map(etagOf));
     const one = join(work, `one-${i}.ndjson`);
     const id = `bench-propagation-${Date.now()}-${i}`;
-    writeFileSync(one, `${JSON.stringify({ id, date: '2026-11-01', rating: 5, text: 'Quick and tidy repair.', author: 'B. P.', technicians: [], services: [], verified: true })}\n`);
+    writeFileSync(
+      one,
+      `${JSON.stringify({ id, date: '2026-11-01', rating: 5, text: 'Quick and tidy repair.', author: 'B. P.', technicians: [], services: [], verified: true })}\n`,
+    );
     execFileSync(process.execPath, [cli, 'import', one], { env: env({ DATABASE_URL: databaseUrl }), stdio: 'ignore' });
     const committed = performance.now();
-    await until(async () => (await Promise.all(bases.map(etagOf))).every((etag, k) => etag !== before[k]), 60_000, 'every server to serve the import', 5);
+    await until(
+      async () => (await Promise.all(bases.map(etagOf))).every((etag, k) => etag !== before[k]),
+      60_000,
+      'every server to serve the import',
+      5,
+    );
     times.push(Math.round(performance.now() - committed));
   }
   return `${median(times)}, ${Math.max(...times)}`;
@@ -133,5 +186,7 @@ async function propagation(cli: string, work: string, databaseUrl: string, bases
 
 async function stopAll(children: ChildProcess[]): Promise<void> {
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  await Promise.all(
+    children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : undefined)),
+  );
 }

@@ -39,10 +39,16 @@ function logged<T>(logFile: string, message: string): T[] {
 
 /** How long the engine thread took for the last insights it built, from the server's log; `exited`: the CLI's exit (epoch ms). */
 function lastBuildMs(logFile: string, exited: number): string {
-  const last = logged<{ ms: number; roundTripMs: number; parts: Record<string, number> }>(logFile, 'insights built').at(-1);
+  const last = logged<{ ms: number; roundTripMs: number; parts: Record<string, number> }>(logFile, 'insights built').at(
+    -1,
+  );
   const served = logged<{ ms: number; time: number }>(logFile, 'serving the insights of a new data version').at(-1);
   return last
-    ? `${last.ms} (${Object.entries(last.parts).map(([part, ms]) => `${part} ${ms}`).join(', ')}), answered in ${last.roundTripMs}, served ${served?.ms ?? '?'} ms after the change was noticed, ${served ? served.time - exited : '?'} ms after the CLI exited`
+    ? `${last.ms} (${Object.entries(last.parts)
+        .map(([part, ms]) => `${part} ${ms}`)
+        .join(
+          ', ',
+        )}), answered in ${last.roundTripMs}, served ${served?.ms ?? '?'} ms after the change was noticed, ${served ? served.time - exited : '?'} ms after the CLI exited`
     : '?';
 }
 
@@ -87,10 +93,20 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
   // Restart on the unchanged store: the stored document from the first request, no build, no engine loaded.
   ({ server, started } = await start());
   const first = await insightsHead(base);
-  o.row(o.size, 'restart: ready (first 200)', `${Math.round(performance.now() - started)} ms`, first.retryAfter === null ? 'first /insights.json complete' : 'first /insights.json PENDING');
+  o.row(
+    o.size,
+    'restart: ready (first 200)',
+    `${Math.round(performance.now() - started)} ms`,
+    first.retryAfter === null ? 'first /insights.json complete' : 'first /insights.json PENDING',
+  );
   await new Promise((r) => setTimeout(r, 2000));
   o.row(o.size, 'RSS 2 s after the first 200 (restart)', `${rssMiB(server.pid!).toFixed(0)} MiB`);
-  o.row(o.size, 'RSS at rest after restart', `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`, `${IDLE_MS / 1000} s idle`);
+  o.row(
+    o.size,
+    'RSS at rest after restart',
+    `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`,
+    `${IDLE_MS / 1000} s idle`,
+  );
 
   // One new review, twice: the first after the restart (the engine thread starts cold: it loads the model, the
   // stored analyses and reads every text once), the second with the engine warm.
@@ -99,21 +115,49 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
     const asOfBefore = await asOf(base);
     const reviewsEtag = (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
     const one = join(o.work, `one-${o.size}-${i}.json`);
-    writeFileSync(one, JSON.stringify({ reviews: [{ id: `bench-one-${i}`, date: '2026-11-20', rating: 5, text: 'On time, fair price, and Zoë explained everything.', author: 'B O.', verified: true }] }));
+    writeFileSync(
+      one,
+      JSON.stringify({
+        reviews: [
+          {
+            id: `bench-one-${i}`,
+            date: '2026-11-20',
+            rating: 5,
+            text: 'On time, fair price, and Zoë explained everything.',
+            author: 'B O.',
+            verified: true,
+          },
+        ],
+      }),
+    );
     const importStarted = performance.now();
     execFileSync(process.execPath, [cli, 'import', one], { env, stdio: 'ignore' });
     const imported = performance.now();
     const exited = Date.now();
     // Watched side by side: the insights may land before the reviews documents, or after.
-    const served = (probe: () => Promise<boolean>, what: string) => until(probe, 120_000, what, 10).then(() => performance.now());
+    const served = (probe: () => Promise<boolean>, what: string) =>
+      until(probe, 120_000, what, 10).then(() => performance.now());
     const [reviewsServed, insightsServed] = await Promise.all([
-      served(async () => (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag') !== reviewsEtag, 'the new reviews'),
+      served(
+        async () => (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag') !== reviewsEtag,
+        'the new reviews',
+      ),
       served(async () => (await insightsHead(base)).etag !== before, 'the new insights'),
     ]);
     if ((await asOf(base)) === asOfBefore) throw new Error('new insights bytes, but about the same data');
     o.row(o.size, `one-review import (${engine} engine): CLI process`, `${Math.round(imported - importStarted)} ms`);
-    o.row(o.size, `one-review import (${engine} engine) → new reviews served`, `${Math.round(reviewsServed - imported)} ms`, lastViewMs(logFile));
-    o.row(o.size, `one-review import (${engine} engine) → new insights served`, `${Math.round(insightsServed - imported)} ms`, `build in the engine thread ${lastBuildMs(logFile, exited)}`);
+    o.row(
+      o.size,
+      `one-review import (${engine} engine) → new reviews served`,
+      `${Math.round(reviewsServed - imported)} ms`,
+      lastViewMs(logFile),
+    );
+    o.row(
+      o.size,
+      `one-review import (${engine} engine) → new insights served`,
+      `${Math.round(insightsServed - imported)} ms`,
+      `build in the engine thread ${lastBuildMs(logFile, exited)}`,
+    );
   }
   o.row(o.size, 'RSS after the one-review rebuilds', `${rssMiB(server.pid!).toFixed(0)} MiB`);
   await stop(server);

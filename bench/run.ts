@@ -100,7 +100,10 @@ async function benchSize(size: number, port: number): Promise<void> {
   row(size, 'import (CLI, whole process)', `${Math.round(performance.now() - start)} ms`);
 
   start = performance.now();
-  const server = spawn(process.execPath, [main], { env: env({ DATABASE_URL: db, PORT: String(port), HOST: '127.0.0.1', ...UNLIMITED }), stdio: 'ignore' });
+  const server = spawn(process.execPath, [main], {
+    env: env({ DATABASE_URL: db, PORT: String(port), HOST: '127.0.0.1', ...UNLIMITED }),
+    stdio: 'ignore',
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/reviews.json`);
@@ -108,7 +111,12 @@ async function benchSize(size: number, port: number): Promise<void> {
     row(size, 'RSS after startup', `${rssMiB(server.pid!).toFixed(0)} MiB`);
     // The insights of a new store are built in a thread of their own: measured once they are served, so that the
     // build does not share the CPU with the load below.
-    await until(async () => ((await (await fetch(`${base}/insights.json`)).json()) as { status: string }).status === 'ready', 600_000, 'the insights', 1000);
+    await until(
+      async () => ((await (await fetch(`${base}/insights.json`)).json()) as { status: string }).status === 'ready',
+      600_000,
+      'the insights',
+      1000,
+    );
     row(size, 'insights served after startup (first build)', `${Math.round(performance.now() - start)} ms`);
     built.set(size, db);
     for (const coding of ['identity', 'gzip', 'br']) {
@@ -118,7 +126,12 @@ async function benchSize(size: number, port: number): Promise<void> {
 
     await benchServing({ root, work, base, twinPort: port + 1, size, duration, row });
     row(size, 'RSS after the loads', `${rssMiB(server.pid!).toFixed(0)} MiB`);
-    row(size, 'RSS at rest after the loads', `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`, `${IDLE_MS / 1000} s idle`);
+    row(
+      size,
+      'RSS at rest after the loads',
+      `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`,
+      `${IDLE_MS / 1000} s idle`,
+    );
   } finally {
     server.kill('SIGTERM');
   }
@@ -136,7 +149,13 @@ async function benchSize(size: number, port: number): Promise<void> {
     const times = latencies(() => index.evaluate(params));
     const brute = opsPerSecond(() => bruteForce(reviews, params), 500);
     const ops = 1000 / times.mean;
-    row(size, `search in process, uncached: ${qs}, ops/s (p99 ms)`, `${ops.toFixed(0)} (${times.p99.toFixed(3)})`, `brute force ${brute.toFixed(0)}`, `ratio ${(ops / brute).toFixed(1)}`);
+    row(
+      size,
+      `search in process, uncached: ${qs}, ops/s (p99 ms)`,
+      `${ops.toFixed(0)} (${times.p99.toFixed(3)})`,
+      `brute force ${brute.toFixed(0)}`,
+      `ratio ${(ops / brute).toFixed(1)}`,
+    );
   }
 }
 
@@ -187,11 +206,26 @@ try {
   if (runs('insights')) {
     process.stderr.write('\nInsights\n');
     for (const size of sizes) {
-      const out = execFileSync(process.execPath, [join(root, 'dist/bench/insights.js'), String(size)], { maxBuffer: 16 << 20 }).toString();
-      const r = JSON.parse(out) as { reviews: number; reviewsPerSecond: number; buildMs: number; incrementalMs: number; incrementalAnalysed: number; insightsBytes: number; rssMiB: number; rssBeforeMiB: number };
+      const out = execFileSync(process.execPath, [join(root, 'dist/bench/insights.js'), String(size)], {
+        maxBuffer: 16 << 20,
+      }).toString();
+      const r = JSON.parse(out) as {
+        reviews: number;
+        reviewsPerSecond: number;
+        buildMs: number;
+        incrementalMs: number;
+        incrementalAnalysed: number;
+        insightsBytes: number;
+        rssMiB: number;
+        rssBeforeMiB: number;
+      };
       row(size, 'analyzer throughput', `${r.reviewsPerSecond} reviews/s`);
       row(size, 'insights full build (analyse + aggregate)', `${r.buildMs} ms`);
-      row(size, 'insights rebuild after one review changed', `${r.incrementalMs} ms (${r.incrementalAnalysed} analysed)`);
+      row(
+        size,
+        'insights rebuild after one review changed',
+        `${r.incrementalMs} ms (${r.incrementalAnalysed} analysed)`,
+      );
       row(size, 'insights RSS after build (before: reviews alone)', `${r.rssMiB} MiB (${r.rssBeforeMiB} MiB)`);
       row(size, '/insights.json size', kb(r.insightsBytes));
     }
@@ -219,7 +253,17 @@ try {
   }
   if (runs('abuse')) {
     process.stderr.write('\nOne abusive client beside a paced one: completion cost, search latency, listen streams\n');
-    for (const size of sizes) await benchAbuse({ root, work, port: port++, size, duration, store: built.get(size), env: (extra) => env({ ...UNLIMITED, ...extra }), row });
+    for (const size of sizes)
+      await benchAbuse({
+        root,
+        work,
+        port: port++,
+        size,
+        duration,
+        store: built.get(size),
+        env: (extra) => env({ ...UNLIMITED, ...extra }),
+        row,
+      });
   }
   if (runs('sources')) {
     process.stderr.write('\nImport from a platform against the own format; backup of a live store\n');

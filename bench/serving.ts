@@ -25,7 +25,11 @@ export const SEARCH_MIX = [
 ];
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const MCP_QUERY = { mentions_technician: 'zoe', min_rating: 4, limit: 20 };
 const REST_QUERY = '/api/reviews/search?mentions_technician=zoe&min_rating=4&limit=20';
 
@@ -33,53 +37,133 @@ async function mcpSession(base: string): Promise<string> {
   const init = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
   });
   return init.headers.get('mcp-session-id')!;
 }
 
-export async function benchServing({ root, work, base, twinPort, size, duration, row }: ServingBenchOptions): Promise<void> {
+export async function benchServing({
+  root,
+  work,
+  base,
+  twinPort,
+  size,
+  duration,
+  row,
+}: ServingBenchOptions): Promise<void> {
   const br = { 'accept-encoding': 'br' } as const;
   const dataset = await capture(base, { path: '/reviews.json', headers: br });
   const revalidate: Probe = { path: '/reviews.json', headers: { ...br, 'if-none-match': dataset.headers['etag']! } };
   const searches = SEARCH_MIX.map((qs): Probe => ({ path: `/api/reviews/search?${qs}` }));
-  const exchanges = [dataset, await capture(base, revalidate), ...(await Promise.all(searches.map((p) => capture(base, p))))];
+  const exchanges = [
+    dataset,
+    await capture(base, revalidate),
+    ...(await Promise.all(searches.map((p) => capture(base, p)))),
+  ];
   const twin = await startTwin(root, work, exchanges, twinPort);
   const twinBase = `http://127.0.0.1:${twinPort}`;
-  const mix = (at: string) => load(`${at}/api/reviews/search`, duration, { requests: searches.map((p) => ({ method: 'GET' as const, path: p.path })) });
+  const mix = (at: string) =>
+    load(`${at}/api/reviews/search`, duration, {
+      requests: searches.map((p) => ({ method: 'GET' as const, path: p.path })),
+    });
   try {
     const m = await alternate(3, {
       dataset: () => load(`${base}/reviews.json`, duration, { headers: br }),
       datasetTwin: () => load(`${twinBase}/reviews.json`, duration, { headers: br }),
-      notModified: () => load(`${base}/reviews.json`, duration, { headers: revalidate.headers as Record<string, string>, status: 304 }),
-      notModifiedTwin: () => load(`${twinBase}/reviews.json`, duration, { headers: revalidate.headers as Record<string, string>, status: 304 }),
+      notModified: () =>
+        load(`${base}/reviews.json`, duration, { headers: revalidate.headers as Record<string, string>, status: 304 }),
+      notModifiedTwin: () =>
+        load(`${twinBase}/reviews.json`, duration, {
+          headers: revalidate.headers as Record<string, string>,
+          status: 304,
+        }),
       search: () => mix(base),
       searchTwin: () => mix(twinBase),
     });
     row(size, '/reviews.json 200 br, req/s (p99 ms), median of 3', ...versus(m.dataset, m.datasetTwin));
     row(size, '/reviews.json 304, req/s (p99 ms), median of 3', ...versus(m.notModified, m.notModifiedTwin));
-    row(size, `search, mix of ${SEARCH_MIX.length} (query among them), req/s (p99 ms), median of 3`, ...versus(m.search, m.searchTwin));
+    row(
+      size,
+      `search, mix of ${SEARCH_MIX.length} (query among them), req/s (p99 ms), median of 3`,
+      ...versus(m.search, m.searchTwin),
+    );
   } finally {
     twin.kill();
   }
 
   // MCP against REST for the same query. Both revisions; every answer checked to be a 200.
   const session = await mcpSession(base);
-  const sessionCall = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: MCP_QUERY } });
-  const statelessCall = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: MCP_QUERY, _meta: MODERN_META } });
-  const modernHeaders = (method: string, name?: string) => ({ ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
-  const probe = (await (await fetch(`${base}/mcp`, { method: 'POST', headers: modernHeaders('tools/call', 'search_reviews'), body: statelessCall })).json()) as { result?: { structuredContent?: unknown } };
-  if (!probe.result?.structuredContent) throw new Error(`2026-07-28 tools/call did not answer a result: ${JSON.stringify(probe).slice(0, 300)}`);
+  const sessionCall = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'search_reviews', arguments: MCP_QUERY },
+  });
+  const statelessCall = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'search_reviews', arguments: MCP_QUERY, _meta: MODERN_META },
+  });
+  const modernHeaders = (method: string, name?: string) => ({
+    ...MCP_HEADERS,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(name ? { 'mcp-name': name } : {}),
+  });
+  const probe = (await (
+    await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: modernHeaders('tools/call', 'search_reviews'),
+      body: statelessCall,
+    })
+  ).json()) as { result?: { structuredContent?: unknown } };
+  if (!probe.result?.structuredContent)
+    throw new Error(`2026-07-28 tools/call did not answer a result: ${JSON.stringify(probe).slice(0, 300)}`);
   const m = await alternate(3, {
     rest: () => load(`${base}${REST_QUERY}`, duration),
-    session: () => load(`${base}/mcp`, duration, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: sessionCall }),
-    stateless: () => load(`${base}/mcp`, duration, { method: 'POST', headers: modernHeaders('tools/call', 'search_reviews'), body: statelessCall }),
+    session: () =>
+      load(`${base}/mcp`, duration, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+        body: sessionCall,
+      }),
+    stateless: () =>
+      load(`${base}/mcp`, duration, {
+        method: 'POST',
+        headers: modernHeaders('tools/call', 'search_reviews'),
+        body: statelessCall,
+      }),
   });
-  row(size, 'MCP tools/call search_reviews, 2025-06-18 session, req/s (p99 ms), median of 3', ...versus(m.session, m.rest, 'REST'));
-  row(size, 'MCP tools/call search_reviews, 2026-07-28 stateless, req/s (p99 ms), median of 3', ...versus(m.stateless, m.rest, 'REST'));
+  row(
+    size,
+    'MCP tools/call search_reviews, 2025-06-18 session, req/s (p99 ms), median of 3',
+    ...versus(m.session, m.rest, 'REST'),
+  );
+  row(
+    size,
+    'MCP tools/call search_reviews, 2026-07-28 stateless, req/s (p99 ms), median of 3',
+    ...versus(m.stateless, m.rest, 'REST'),
+  );
 
   // One connection: the time one answer takes.
-  const list = await autocannon({ url: `${base}/mcp`, connections: 1, duration, method: 'POST', headers: modernHeaders('tools/list'), body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: MODERN_META } }) });
+  const list = await autocannon({
+    url: `${base}/mcp`,
+    connections: 1,
+    duration,
+    method: 'POST',
+    headers: modernHeaders('tools/list'),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: MODERN_META } }),
+  });
   if (list.non2xx > 0) throw new Error(`tools/list: ${list.non2xx} answers were not 200`);
-  row(size, 'MCP tools/list, 2026-07-28, one connection, req/s (mean ms)', `${list.requests.average.toFixed(0)} (${list.latency.mean})`);
+  row(
+    size,
+    'MCP tools/list, 2026-07-28, one connection, req/s (mean ms)',
+    `${list.requests.average.toFixed(0)} (${list.latency.mean})`,
+  );
 }

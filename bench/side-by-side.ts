@@ -29,7 +29,9 @@ export function capture(base: string, probe: Probe): Promise<Exchange> {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(res.headers))
+          if (!HOP_BY_HOP.has(name) && value !== undefined)
+            headers[name] = Array.isArray(value) ? value.join(', ') : value;
         done({
           method: 'GET',
           path: probe.path,
@@ -59,25 +61,51 @@ export function startTwin(root: string, work: string, exchanges: Exchange[], por
 }
 
 /** Load with autocannon; every answer must have the expected status, or the figure would measure refusals. */
-export async function load(url: string, duration: number, options: { headers?: Record<string, string>; requests?: autocannon.Request[]; method?: 'POST'; body?: string; status?: number; connections?: number } = {}): Promise<Load> {
+export async function load(
+  url: string,
+  duration: number,
+  options: {
+    headers?: Record<string, string>;
+    requests?: autocannon.Request[];
+    method?: 'POST';
+    body?: string;
+    status?: number;
+    connections?: number;
+  } = {},
+): Promise<Load> {
   const { status = 200, connections = 10, ...rest } = options;
   const result = await autocannon({ url, connections, duration, ...rest });
   const other = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== status);
   if (other.length > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${url}: expected only ${status}, got ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${url}: expected only ${status}, got ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
 /** Medians of several rounds of each load, run in turn (a, b, c, a, b, c, …). */
-export async function alternate<K extends string>(rounds: number, loads: Record<K, () => Promise<Load>>): Promise<Record<K, Load>> {
+export async function alternate<K extends string>(
+  rounds: number,
+  loads: Record<K, () => Promise<Load>>,
+): Promise<Record<K, Load>> {
   const runs = Object.fromEntries(Object.keys(loads).map((k) => [k, [] as Load[]])) as Record<K, Load[]>;
-  for (let round = 0; round < rounds; round++) for (const key of Object.keys(loads) as K[]) runs[key].push(await loads[key]());
+  for (let round = 0; round < rounds; round++)
+    for (const key of Object.keys(loads) as K[]) runs[key].push(await loads[key]());
   const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, { rps: middle((r as Load[]).map((x) => x.rps)), p99: middle((r as Load[]).map((x) => x.p99)) }])) as Record<K, Load>;
+  return Object.fromEntries(
+    Object.entries(runs).map(([k, r]) => [
+      k,
+      { rps: middle((r as Load[]).map((x) => x.rps)), p99: middle((r as Load[]).map((x) => x.p99)) },
+    ]),
+  ) as Record<K, Load>;
 }
 
 /** "ours (p99)", "twin (p99)", "ratio r, p99 ×" cells. */
 export function versus(ours: Load, floor: Load, what = 'twin'): [string, string, string] {
-  return [`${ours.rps.toFixed(0)} (${ours.p99})`, `${what} ${floor.rps.toFixed(0)} (${floor.p99})`, `ratio ${(ours.rps / floor.rps).toFixed(2)}, p99 ${(ours.p99 / Math.max(floor.p99, 1)).toFixed(1)}×`];
+  return [
+    `${ours.rps.toFixed(0)} (${ours.p99})`,
+    `${what} ${floor.rps.toFixed(0)} (${floor.p99})`,
+    `ratio ${(ours.rps / floor.rps).toFixed(2)}, p99 ${(ours.p99 / Math.max(floor.p99, 1)).toFixed(1)}×`,
+  ];
 }

@@ -39,7 +39,12 @@ export async function benchSources(o: SourcesBenchOptions): Promise<void> {
       updateTime: `${r.date}T17:04:05.123456789Z`,
       ...(r.response ? { reviewReply: { comment: r.response.text, updateTime: `${r.response.date}T20:00:00Z` } } : {}),
     }));
-    pages.push({ reviews, averageRating: 4.2, totalReviewCount: demo.reviews.length, ...(i + PAGE < demo.reviews.length ? { nextPageToken: `p${i}` } : {}) });
+    pages.push({
+      reviews,
+      averageRating: 4.2,
+      totalReviewCount: demo.reviews.length,
+      ...(i + PAGE < demo.reviews.length ? { nextPageToken: `p${i}` } : {}),
+    });
   }
   const google = join(o.work, `sources-${o.size}-google.json`);
   writeFileSync(google, JSON.stringify(pages));
@@ -50,7 +55,10 @@ export async function benchSources(o: SourcesBenchOptions): Promise<void> {
     const env = { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${db}` };
     await execFileAsync(process.execPath, [cli, 'import', business], { env });
     const started = performance.now();
-    const { stdout } = await execFileAsync(process.execPath, [cli, 'import', ...args, '--json'], { env, maxBuffer: 16 << 20 });
+    const { stdout } = await execFileAsync(process.execPath, [cli, 'import', ...args, '--json'], {
+      env,
+      maxBuffer: 16 << 20,
+    });
     const ms = Math.round(performance.now() - started);
     const summary = JSON.parse(stdout) as { added: number; rejected: number };
     o.row(o.size, `import, ${what}`, `${ms} ms`, `${summary.added} added, ${summary.rejected} rejected`);
@@ -58,15 +66,29 @@ export async function benchSources(o: SourcesBenchOptions): Promise<void> {
   };
   const ownDb = join(o.work, `sources-${o.size}-own.db`);
   const ownMs = await timed('own format (NDJSON)', [own], ownDb);
-  const googleMs = await timed('Google reviews.list pages', ['--from', 'google', '--verified', google], join(o.work, `sources-${o.size}-google.db`));
+  const googleMs = await timed(
+    'Google reviews.list pages',
+    ['--from', 'google', '--verified', google],
+    join(o.work, `sources-${o.size}-google.db`),
+  );
   o.row(o.size, 'import time, Google / own format', `${(googleMs / ownMs).toFixed(2)}×`, '');
   await backupWhileServing(o, cli, ownDb);
 }
 
 async function backupWhileServing(o: SourcesBenchOptions, cli: string, db: string): Promise<void> {
-  const env = { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${db}`, PORT: String(o.port), HOST: '127.0.0.1', RATE_LIMIT_QUERIES_PER_MINUTE: '1000000000' };
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: `sqlite:${db}`,
+    PORT: String(o.port),
+    HOST: '127.0.0.1',
+    RATE_LIMIT_QUERIES_PER_MINUTE: '1000000000',
+  };
   const base = `http://127.0.0.1:${o.port}`;
-  const server: ChildProcess = spawn(process.execPath, [join(o.root, 'dist/src/main.js')], { env, stdio: ['ignore', openSync(join(o.work, 'sources.log'), 'a'), 'ignore'] });
+  const server: ChildProcess = spawn(process.execPath, [join(o.root, 'dist/src/main.js')], {
+    env,
+    stdio: ['ignore', openSync(join(o.work, 'sources.log'), 'a'), 'ignore'],
+  });
   try {
     await waitFor(`${base}/reviews.json`);
     const statuses = new Map<number, number>();
@@ -79,13 +101,22 @@ async function backupWhileServing(o: SourcesBenchOptions, cli: string, db: strin
       }
     })();
     const started = performance.now();
-    const { stdout } = await execFileAsync(process.execPath, [cli, 'backup', join(o.work, `sources-${o.size}-backup.db`), '--json'], { env });
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      [cli, 'backup', join(o.work, `sources-${o.size}-backup.db`), '--json'],
+      { env },
+    );
     const ms = Math.round(performance.now() - started);
     reading = false;
     await reader;
     const copy = JSON.parse(stdout) as { bytes: number; integrity: string };
     const answers = [...statuses].map(([status, count]) => `${count}×${status}`).join(', ');
-    o.row(o.size, 'backup while serving', `${ms} ms`, `${(copy.bytes / 2 ** 20).toFixed(0)} MiB, integrity ${copy.integrity}; /reviews.json meanwhile: ${answers}`);
+    o.row(
+      o.size,
+      'backup while serving',
+      `${ms} ms`,
+      `${(copy.bytes / 2 ** 20).toFixed(0)} MiB, integrity ${copy.integrity}; /reviews.json meanwhile: ${answers}`,
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((done) => server.once('exit', done));

@@ -15,17 +15,24 @@ export interface Exchange {
   body: string;
 }
 
-export const exchangeKey = (method: string, path: string, ifNoneMatch = '', acceptEncoding = '') => `${method} ${path} ${ifNoneMatch} ${acceptEncoding}`;
+export const exchangeKey = (method: string, path: string, ifNoneMatch = '', acceptEncoding = '') =>
+  `${method} ${path} ${ifNoneMatch} ${acceptEncoding}`;
 
 const [file, port] = process.argv.slice(2);
 if (file && port) {
   const answers = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
   for (const e of JSON.parse(readFileSync(file, 'utf8')) as Exchange[]) {
-    answers.set(exchangeKey(e.method, e.path, e.ifNoneMatch, e.acceptEncoding), { status: e.status, headers: e.headers, body: Buffer.from(e.body, 'base64') });
+    answers.set(exchangeKey(e.method, e.path, e.ifNoneMatch, e.acceptEncoding), {
+      status: e.status,
+      headers: e.headers,
+      body: Buffer.from(e.body, 'base64'),
+    });
   }
   createServer((req, res) => {
     const header = (name: string) => (req.headers[name] as string | undefined) ?? '';
-    const answer = answers.get(exchangeKey(req.method ?? 'GET', req.url ?? '/', header('if-none-match'), header('accept-encoding')));
+    const answer = answers.get(
+      exchangeKey(req.method ?? 'GET', req.url ?? '/', header('if-none-match'), header('accept-encoding')),
+    );
     if (!answer) {
       res.writeHead(404).end();
       return;

@@ -60,7 +60,11 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
   const server = spawn(process.execPath, [cli, 'serve'], { env, stdio: 'ignore' });
   const base = `http://127.0.0.1:${o.port}`;
   try {
-    await until(async () => (await fetch(`${base}/reviews.json`).catch(() => undefined))?.ok === true, 60_000, 'the server');
+    await until(
+      async () => (await fetch(`${base}/reviews.json`).catch(() => undefined))?.ok === true,
+      60_000,
+      'the server',
+    );
     const topics = ['/feed.xml', '/api/feed.json', '/reviews.json'].map((p) => `${base}${p}`);
     const total = o.subscribers * topics.length;
     for (let i = 0; i < o.subscribers; i++) {
@@ -68,19 +72,44 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
         const res = await fetch(`${base}/api/websub/hub`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': `https://127.0.0.1:${subscriberPort}/s/${i}`, 'hub.secret': `secret-${i}` }),
+          body: new URLSearchParams({
+            'hub.mode': 'subscribe',
+            'hub.topic': topic,
+            'hub.callback': `https://127.0.0.1:${subscriberPort}/s/${i}`,
+            'hub.secret': `secret-${i}`,
+          }),
         });
         if (res.status !== 202) throw new Error(`subscribe answered ${res.status}`);
       }
     }
-    await until(() => {
-      const list = JSON.parse(execFileSync(process.execPath, [cli, 'subscriptions', '--json'], { env, maxBuffer: 256 << 20 }).toString()) as { state: string }[];
-      return list.filter((s) => s.state === 'active').length === total;
-    }, 120_000, 'every subscription to be verified');
+    await until(
+      () => {
+        const list = JSON.parse(
+          execFileSync(process.execPath, [cli, 'subscriptions', '--json'], { env, maxBuffer: 256 << 20 }).toString(),
+        ) as { state: string }[];
+        return list.filter((s) => s.state === 'active').length === total;
+      },
+      120_000,
+      'every subscription to be verified',
+    );
 
     // One new review changes all three topics.
     const change = join(o.work, 'websub-change.json');
-    writeFileSync(change, JSON.stringify({ reviews: [{ id: 'bench-new', date: '2026-11-16', rating: 5, text: 'Fast and tidy.', author: 'Bench B.', verified: true }] }));
+    writeFileSync(
+      change,
+      JSON.stringify({
+        reviews: [
+          {
+            id: 'bench-new',
+            date: '2026-11-16',
+            rating: 5,
+            text: 'Fast and tidy.',
+            author: 'Bench B.',
+            verified: true,
+          },
+        ],
+      }),
+    );
     const rssBefore = rssMiB(server.pid!);
     let peakRss = rssBefore;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(server.pid!))), 50);
@@ -102,7 +131,9 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
         while (next < total) {
           const n = next++;
           const body = bodies[n % topics.length]!;
-          const signature = createHmac('sha256', `secret-${Math.floor(n / topics.length)}`).update(body).digest('hex');
+          const signature = createHmac('sha256', `secret-${Math.floor(n / topics.length)}`)
+            .update(body)
+            .digest('hex');
           const res = await request(`https://127.0.0.1:${subscriberPort}/s/${Math.floor(n / topics.length)}`, {
             dispatcher: agent,
             method: 'POST',
@@ -122,7 +153,12 @@ export async function benchWebSub(o: WebSubBenchOptions): Promise<void> {
       `baseline ${Math.round(baselineMs)} ms`,
       `ratio ${(hubMs / baselineMs).toFixed(2)}`,
     );
-    o.row(`${o.subscribers}×3`, 'WebSub: hub RSS peak during fan-out', `${peakRss.toFixed(0)} MiB`, `before the import ${rssBefore.toFixed(0)} MiB`);
+    o.row(
+      `${o.subscribers}×3`,
+      'WebSub: hub RSS peak during fan-out',
+      `${peakRss.toFixed(0)} MiB`,
+      `before the import ${rssBefore.toFixed(0)} MiB`,
+    );
   } finally {
     server.kill('SIGTERM');
     subscriber.closeAllConnections();

@@ -46,8 +46,10 @@ const expected = [
 ];
 for (const [text, label] of expected) {
   const got = textPolarity(text);
-  if (label === 'weak' ? Math.abs(got.score) >= 0.05 : got.label !== label) fail(`${JSON.stringify(text)}: expected ${label}, got ${got.label} (${got.score})`);
-  if (got.score < -1 || got.score > 1 || (got.label === 'neutral') !== (got.score === 0)) fail(`${JSON.stringify(text)}: score ${got.score} out of contract`);
+  if (label === 'weak' ? Math.abs(got.score) >= 0.05 : got.label !== label)
+    fail(`${JSON.stringify(text)}: expected ${label}, got ${got.label} (${got.score})`);
+  if (got.score < -1 || got.score > 1 || (got.label === 'neutral') !== (got.score === 0))
+    fail(`${JSON.stringify(text)}: score ${got.score} out of contract`);
 }
 
 const texts = ['yelp', 'amazon', 'imdb'].flatMap((d) => loadUci(d)).map((s) => s.text);
@@ -63,7 +65,9 @@ if (perSecond < 20_000) fail(`throughput ${perSecond} sentences/s < 20000`);
 
 out.write('dataset  sentences  accuracy  neutral  trained on\n');
 for (const row of evaluateUci()) {
-  out.write(`${row.dataset.padEnd(8)} ${String(row.sentences).padStart(9)}  ${row.accuracy.toFixed(4)}  ${String(row.neutral).padStart(7)}  ${row.trainedOn.join(' + ')}\n`);
+  out.write(
+    `${row.dataset.padEnd(8)} ${String(row.sentences).padStart(9)}  ${row.accuracy.toFixed(4)}  ${String(row.neutral).padStart(7)}  ${row.trainedOn.join(' + ')}\n`,
+  );
   if (row.trainedOn.includes(row.dataset)) fail(`${row.dataset} evaluated on its own training data`);
   if (row.dataset === 'yelp' && row.accuracy < 0.85) fail(`Yelp accuracy ${row.accuracy} < 0.85`);
 }

@@ -56,13 +56,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // The server is made here, so revalidations can be answered before Fastify (see FastRevalidation).
     serverFactory: (handler) => {
       // Node checks the deadlines below every connectionsCheckingInterval (30 s unless told): once a second here.
-      const server = createServer({ headersTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1000 }, fast.listener(handler));
+      const server = createServer(
+        { headersTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+        fast.listener(handler),
+      );
       // No request may hold a connection open by sending slowly, and no idle connection lives long.
       server.requestTimeout = config.http.requestTimeoutMs;
       server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
       server.setTimeout(config.http.idleTimeoutMs);
       // Behind a proxy every connection comes from the proxy: the cap per address would cap the proxy.
-      boundConnections(server, { maxPerClient: config.http.trustProxy === false ? config.http.maxConnectionsPerClient : null, responseTimeoutMs: config.http.responseTimeoutMs });
+      boundConnections(server, {
+        maxPerClient: config.http.trustProxy === false ? config.http.maxConnectionsPerClient : null,
+        responseTimeoutMs: config.http.responseTimeoutMs,
+      });
       return server;
     },
     clientErrorHandler,
@@ -71,28 +77,47 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     trustProxy: typeof config.http.trustProxy === 'number' ? trustHops(config.http.trustProxy) : config.http.trustProxy,
   });
   http.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
   registerErrorHandling(http);
   registerReadBodyLimit(http);
   registerCors(http, config);
   registerHostCheck(http, config);
-  const publisher = new Publisher(deps.store, { baseUrl: config.baseUrl }, http.log, config.reloadIntervalMs, new InsightsWorker(config.databaseUrl), new RenderingsWriter(config.databaseUrl));
+  const publisher = new Publisher(
+    deps.store,
+    { baseUrl: config.baseUrl },
+    http.log,
+    config.reloadIntervalMs,
+    new InsightsWorker(config.databaseUrl),
+    new RenderingsWriter(config.databaseUrl),
+  );
   const operations = new Operations(deps.store, publisher);
   await http.register(operationsPlugin, { operations, metricsAccess: config.metrics });
   const limits = await registerLimits(http, config, (group) => operations.refused(group));
   await publisher.start();
   const assets = new Assets();
   const mcpInfo = serverInfo(config.baseUrl, assets.paths.icon);
-  const openapi = await encodeRepresentation(JSON.stringify(await buildOpenApiDocument(config.baseUrl, { bodyLimitBytes: BODY_LIMIT_BYTES, mcpServerInfo: mcpInfo, websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub } })), {
-    contentType: 'application/json',
-    cacheControl: CACHE_CONTROL.static,
-    lastModified: null,
-    // Encoded at every start, for a document fetched rarely: the best brotli setting would cost about half a second
-    // of startup on its ~170 KB to save a few KB.
-    effort: 'fast',
-  });
+  const openapi = await encodeRepresentation(
+    JSON.stringify(
+      await buildOpenApiDocument(config.baseUrl, {
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        mcpServerInfo: mcpInfo,
+        websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub },
+      }),
+    ),
+    {
+      contentType: 'application/json',
+      cacheControl: CACHE_CONTROL.static,
+      lastModified: null,
+      // Encoded at every start, for a document fetched rarely: the best brotli setting would cost about half a second
+      // of startup on its ~170 KB to save a few KB.
+      effort: 'fast',
+    },
+  );
   await http.register(apiPlugin, { publisher, openapi, limits, pagePaths: Object.values(SITE_ROUTES) });
   fast.enable({ publisher, operations, hostAnswered: hostCheck(config), log: http.log });
   const site = new SitePages({ baseUrl: config.baseUrl }, assets);
@@ -101,7 +126,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // server listens, not before (some 0.3 s at 100k reviews): a visitor who comes first shares the one being made. The
   // first version's word index too (0.6–2.5 s of slices at 100k): made earlier, its slices would run between the
   // steps of this start, delaying it; text searches read the texts until it is made.
-  const warm = (view: View) => site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
+  const warm = (view: View) =>
+    site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
   http.server.once('listening', () => {
     const first = publisher.current();
     first.snapshot.index.makeWords();
@@ -110,7 +136,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   publisher.on('published', (view) => void warm(view));
   publisher.on('insights', (view) => void warm(view));
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
-  await http.register(mcpPlugin, { config, publisher, revoked, limits, onToolCall: (tool) => operations.mcpCall(tool), onListenStreams: (open) => operations.watchListenStreams(open), info: mcpInfo });
+  await http.register(mcpPlugin, {
+    config,
+    publisher,
+    revoked,
+    limits,
+    onToolCall: (tool) => operations.mcpCall(tool),
+    onListenStreams: (open) => operations.watchListenStreams(open),
+    info: mcpInfo,
+  });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();
   operations.watchHub(hub);

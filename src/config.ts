@@ -78,7 +78,10 @@ const EnvSchema = z.object({
     .transform((v): boolean | number | string[] => {
       if (v === 'true' || v === 'false') return v === 'true';
       if (/^\d+$/.test(v)) return Number(v);
-      return v.split(',').map((s) => s.trim()).filter(Boolean);
+      return v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     }),
   /** At shutdown, how long /readyz answers 503 while requests are still served, so a load balancer can stop sending them. */
   SHUTDOWN_DRAIN_MS: int(0).default(0),
@@ -217,7 +220,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         sessionSecret: e.MCP_SESSION_SECRET ?? randomBytes(32).toString('hex'),
         sharedSecret: e.MCP_SESSION_SECRET !== undefined,
         allowedOrigins: e.MCP_ALLOWED_ORIGINS,
-        listen: { perClient: Math.min(e.MCP_LISTEN_PER_CLIENT, e.MCP_LISTEN_MAX), max: e.MCP_LISTEN_MAX, lifetimeMs: e.MCP_LISTEN_LIFETIME_MS },
+        listen: {
+          perClient: Math.min(e.MCP_LISTEN_PER_CLIENT, e.MCP_LISTEN_MAX),
+          max: e.MCP_LISTEN_MAX,
+          lifetimeMs: e.MCP_LISTEN_LIFETIME_MS,
+        },
       },
       metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN ?? null },
       logLevel: e.LOG_LEVEL,
@@ -232,7 +239,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
         trustProxy: e.TRUST_PROXY,
       },
       shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
-      limits: { mcp: e.RATE_LIMIT_MCP_PER_MINUTE, queries: e.RATE_LIMIT_QUERIES_PER_MINUTE, hub: e.WEBSUB_RATE_LIMIT_PER_MINUTE },
+      limits: {
+        mcp: e.RATE_LIMIT_MCP_PER_MINUTE,
+        queries: e.RATE_LIMIT_QUERIES_PER_MINUTE,
+        hub: e.WEBSUB_RATE_LIMIT_PER_MINUTE,
+      },
     },
   };
 }

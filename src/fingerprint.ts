@@ -20,6 +20,10 @@ export function hashFolder(hash: ReturnType<typeof createHash>, folder: URL): vo
     .filter((f) => /\.(js|json)$/.test(f))
     .sort();
   for (const file of files) {
-    hash.update(file).update('\0').update(readFileSync(`${path}/${file}`)).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(`${path}/${file}`))
+      .update('\0');
   }
 }

@@ -7,9 +7,19 @@ import { runCli, tempDir, writeJson } from './support/server.js';
 const dir = tempDir();
 afterAll(() => dir.remove());
 
-const review = (id: string, text: string) => ({ id, date: '2026-10-01', rating: 2, text, author: 'A. Customer', verified: true });
+const review = (id: string, text: string) => ({
+  id,
+  date: '2026-10-01',
+  rating: 2,
+  text,
+  author: 'A. Customer',
+  verified: true,
+});
 const file = writeJson(`${dir.path}/reviews.json`, {
-  reviews: [review('r-1', 'Great price but he showed up two hours late.'), review('r-2', 'They left a mess in the garage.')],
+  reviews: [
+    review('r-1', 'Great price but he showed up two hours late.'),
+    review('r-2', 'They left a mess in the garage.'),
+  ],
 });
 const databaseUrl = `sqlite:${dir.path}/store.db`;
 
@@ -29,8 +39,12 @@ describe('analyze --explain', () => {
     expect(decisions.find((l) => l.trim().startsWith('price'))).toMatch(/found +0\.\d{3} ≥ 0\.\d+ +\S+ \+\d\.\d\d/);
     expect(decisions.find((l) => l.trim().startsWith('cleanliness'))).toMatch(/not found +0\.\d{3} < 0\.\d+/);
     // The word-order network's share of a found aspect's log-odds, with word windows of the sentence behind it.
-    expect(decisions.find((l) => l.trim().startsWith('punctuality'))).toMatch(/; word order [+−]\d\.\d\d(: "[a-z ]+" \+\d\.\d\d)?/);
-    expect(stdout).toMatch(/polarity of punctuality, judged in "but he showed up two hours late": negative \(p positive 0\.\d{3}\)/);
+    expect(decisions.find((l) => l.trim().startsWith('punctuality'))).toMatch(
+      /; word order [+−]\d\.\d\d(: "[a-z ]+" \+\d\.\d\d)?/,
+    );
+    expect(stdout).toMatch(
+      /polarity of punctuality, judged in "but he showed up two hours late": negative \(p positive 0\.\d{3}\)/,
+    );
     expect(stdout).toContain('→ price positive');
     expect(stdout).toContain('→ punctuality negative');
   });
@@ -44,7 +58,12 @@ describe('analyze --explain', () => {
   it('prints one JSON line per review without --explain, the found aspects with their cues', async () => {
     const { code, stdout } = await runCli(['analyze', file], databaseUrl);
     expect(code).toBe(0);
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; aspects: { aspect: string; polarity: string; cues: string[] }[] });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { id: string; aspects: { aspect: string; polarity: string; cues: string[] }[] },
+      );
     expect(lines.map((l) => l.id)).toEqual(['r-1', 'r-2']);
     expect(lines[1]!.aspects).toEqual([expect.objectContaining({ aspect: 'cleanliness', polarity: 'negative' })]);
     expect(lines[1]!.aspects[0]!.cues.length).toBeGreaterThan(0);

@@ -65,7 +65,8 @@ const head = (path: string, headers: Record<string, string> = {}): Promise<RawRe
   rawRequest(`${server.url}${path}`, { method: 'HEAD', headers });
 const toSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
 
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const two = (n: number) => String(n).padStart(2, '0');
@@ -126,7 +127,11 @@ const withEncoding = (acceptEncoding: string | undefined): Record<string, string
 
 beforeAll(async () => {
   server = await startServer(`${dir.path}/conditional-get.db`);
-  const at = await publishNow({ business, reviews: [...firstReviews, review(90, '2024-09-01', { verified: false })], replace: true });
+  const at = await publishNow({
+    business,
+    reviews: [...firstReviews, review(90, '2024-09-01', { verified: false })],
+    replace: true,
+  });
   if (!at) throw new Error('the first import published nothing');
   importedAt = at;
 });
@@ -165,17 +170,20 @@ describe.each(RESOURCES)('conditional GET of $path', ({ path, contentType }) => 
       expect(header(res, 'content-length')).toBe(String(res.body.length));
     });
 
-    it.each(ENCODINGS)('Accept-Encoding $label selects $coding and decodes to the identity bytes', async ({ acceptEncoding, coding }) => {
-      const expected: Coding = compressible ? coding : 'identity';
-      const res = await get(path, withEncoding(acceptEncoding));
-      expect(res.status).toBe(200);
-      expect(header(res, 'content-encoding')).toBe(expected === 'identity' ? undefined : expected);
-      expect(header(res, 'content-length')).toBe(String(res.body.length));
-      expect(header(res, 'etag')).toBe(etagOf(expected));
-      expect(headerList(res, 'vary')).toContain('accept-encoding');
-      expect(header(res, 'content-type')).toMatch(contentType);
-      expect(decode(res.body, header(res, 'content-encoding')).equals(variants.identity.body)).toBe(true);
-    });
+    it.each(ENCODINGS)(
+      'Accept-Encoding $label selects $coding and decodes to the identity bytes',
+      async ({ acceptEncoding, coding }) => {
+        const expected: Coding = compressible ? coding : 'identity';
+        const res = await get(path, withEncoding(acceptEncoding));
+        expect(res.status).toBe(200);
+        expect(header(res, 'content-encoding')).toBe(expected === 'identity' ? undefined : expected);
+        expect(header(res, 'content-length')).toBe(String(res.body.length));
+        expect(header(res, 'etag')).toBe(etagOf(expected));
+        expect(headerList(res, 'vary')).toContain('accept-encoding');
+        expect(header(res, 'content-type')).toMatch(contentType);
+        expect(decode(res.body, header(res, 'content-encoding')).equals(variants.identity.body)).toBe(true);
+      },
+    );
 
     it('has a distinct strong ETag per content-coding', () => {
       const tags = (['identity', 'gzip', 'br'] as const).map(etagOf);
@@ -189,7 +197,11 @@ describe.each(RESOURCES)('conditional GET of $path', ({ path, contentType }) => 
     it.each([
       { name: 'the current ETag', value: (tag: string) => tag, status: 304 },
       { name: 'another ETag', value: () => '"not-the-current-tag"', status: 200 },
-      { name: 'a list with the current ETag in the middle', value: (tag: string) => `"older-1", ${tag}, "older-2"`, status: 304 },
+      {
+        name: 'a list with the current ETag in the middle',
+        value: (tag: string) => `"older-1", ${tag}, "older-2"`,
+        status: 304,
+      },
       { name: '*', value: () => '*', status: 304 },
       { name: 'the weak form of the current ETag (weak comparison)', value: (tag: string) => `W/${tag}`, status: 304 },
     ])('with $name answers $status', async ({ value, status }) => {
@@ -266,18 +278,26 @@ describe.each(RESOURCES)('conditional GET of $path', ({ path, contentType }) => 
   });
 
   describe('HEAD', () => {
-    it.each(VARIANT_REQUESTS)(
-      'with Accept-Encoding $label equals GET without the body',
-      async ({ acceptEncoding }) => {
-        const [got, headed] = [await get(path, withEncoding(acceptEncoding)), await head(path, withEncoding(acceptEncoding))];
-        expect(headed.status).toBe(got.status);
-        for (const name of ['etag', 'content-length', 'content-type', 'content-encoding', 'last-modified', 'cache-control', 'vary']) {
-          expect(header(headed, name), name).toBe(header(got, name));
-        }
-        expect(header(headed, 'content-length')).toBe(String(got.body.length));
-        expect(headed.body.length).toBe(0);
-      },
-    );
+    it.each(VARIANT_REQUESTS)('with Accept-Encoding $label equals GET without the body', async ({ acceptEncoding }) => {
+      const [got, headed] = [
+        await get(path, withEncoding(acceptEncoding)),
+        await head(path, withEncoding(acceptEncoding)),
+      ];
+      expect(headed.status).toBe(got.status);
+      for (const name of [
+        'etag',
+        'content-length',
+        'content-type',
+        'content-encoding',
+        'last-modified',
+        'cache-control',
+        'vary',
+      ]) {
+        expect(header(headed, name), name).toBe(header(got, name));
+      }
+      expect(header(headed, 'content-length')).toBe(String(got.body.length));
+      expect(headed.body.length).toBe(0);
+    });
 
     it('with a matching If-None-Match answers 304', async () => {
       const res = await head(path, { 'if-none-match': etagOf('identity') });
@@ -325,7 +345,9 @@ describe('validators across imports', () => {
       expect(after.status, path).toBe(200);
       expect(header(after, 'etag'), path).not.toBe(header(res, 'etag'));
       expect(header(after, 'last-modified'), path).toBe(toSecond(at ?? new Date(0)).toUTCString());
-      expect(Date.parse(header(after, 'last-modified') ?? '')).toBeGreaterThan(Date.parse(header(res, 'last-modified') ?? ''));
+      expect(Date.parse(header(after, 'last-modified') ?? '')).toBeGreaterThan(
+        Date.parse(header(res, 'last-modified') ?? ''),
+      );
     }
   });
 
@@ -359,11 +381,15 @@ describe('validators across imports', () => {
     const dataset = before.find((b) => b.path === '/reviews.json')!.res;
     const was = JSON.parse(decode(dataset.body, header(dataset, 'content-encoding')).toString('utf8')) as Counts;
     const now = (await (await fetch(`${server.url}/reviews.json`)).json()) as Counts;
-    expect(now.verification).toMatchObject({ received: was.verification.received + 1, published: was.verification.published, unmatched: was.verification.unmatched + 1 });
+    expect(now.verification).toMatchObject({
+      received: was.verification.received + 1,
+      published: was.verification.published,
+      unmatched: was.verification.unmatched + 1,
+    });
     expect(now.reviews).toEqual(was.reviews);
   });
 
-  it('two imports within one second: If-Modified-Since with the first one\'s date gets the second one\'s bytes', async () => {
+  it("two imports within one second: If-Modified-Since with the first one's date gets the second one's bytes", async () => {
     const search = '/api/reviews/search?min_rating=1';
     for (let attempt = 0; attempt < 10; attempt++) {
       // Start early in a second, so that both imports are likely to land in it.
@@ -371,8 +397,15 @@ describe('validators across imports', () => {
       const first = await publish(server, { ...plan, reviews: [...plan.reviews, review(70 + attempt, '2025-08-01')] });
       const [document, answer] = [await get('/reviews.json'), await get(search)];
       const second = await publish(server, { ...plan, reviews: [...plan.reviews, review(80 + attempt, '2025-08-02')] });
-      if (toSecond(new Date(first.version.publishedAt!)).getTime() !== toSecond(new Date(second.version.publishedAt!)).getTime()) continue;
-      for (const [path, res] of [['/reviews.json', document], [search, answer]] as const) {
+      if (
+        toSecond(new Date(first.version.publishedAt!)).getTime() !==
+        toSecond(new Date(second.version.publishedAt!)).getTime()
+      )
+        continue;
+      for (const [path, res] of [
+        ['/reviews.json', document],
+        [search, answer],
+      ] as const) {
         const revalidated = await get(path, { 'if-modified-since': header(res, 'last-modified') ?? '' });
         expect(revalidated.status, path).toBe(200);
         expect(header(revalidated, 'last-modified'), path).toBe(header(res, 'last-modified'));
@@ -387,46 +420,65 @@ describe('validators across imports', () => {
 // A revalidation of a catalogue document at its exact path is answered before the routes (src/api/fast-path.ts);
 // the same request with a query string goes through them. Both must be the same answer.
 describe('revalidations answered before the routes', () => {
-  const withoutDate = (res: RawResponse) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'date'));
+  const withoutDate = (res: RawResponse) =>
+    Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'date'));
   /** The requests counted for GET `path` with `status`, and the observations of its latency histogram. */
   const metric = async (path: string, status: number): Promise<{ requests: number; timed: number }> => {
     const lines = (await get('/metrics')).body.toString('utf8').split('\n');
-    const value = (prefix: string) => Number(lines.find((l) => l.startsWith(prefix))?.split(' ').at(-1) ?? 0);
+    const value = (prefix: string) =>
+      Number(
+        lines
+          .find((l) => l.startsWith(prefix))
+          ?.split(' ')
+          .at(-1) ?? 0,
+      );
     return {
       requests: value(`http_requests_total{method="GET",route="${path}",status="${status}"}`),
       timed: value(`http_request_duration_seconds_count{method="GET",route="${path}"}`),
     };
   };
 
-  it.each(DOCUMENTS.map((d) => d.path))('%s: the same 304, headers and all, as the route gives, counted in the metrics', async (path) => {
-    for (const acceptEncoding of ['br', 'gzip', undefined]) {
-      const current = await get(path, withEncoding(acceptEncoding));
-      const conditional = { ...withEncoding(acceptEncoding), 'if-none-match': header(current, 'etag') ?? '' };
-      const before = await metric(path, 304);
-      const fast = await get(path, conditional);
-      const routed = await get(`${path}?`, conditional);
-      expect(fast.status).toBe(304);
-      expect(fast.body.length).toBe(0);
-      expect(withoutDate(fast)).toEqual(withoutDate(routed));
-      const after = await metric(path, 304);
-      expect(after.requests).toBe(before.requests + 2);
-      // The route's latency histogram counts both as well.
-      expect(after.timed).toBe(before.timed + 2);
-      // If-Modified-Since alone is answered the same way too.
-      const bySince = { ...withEncoding(acceptEncoding), 'if-modified-since': header(current, 'last-modified') ?? '' };
-      expect(withoutDate(await get(path, bySince))).toEqual(withoutDate(await get(`${path}?`, bySince)));
-    }
-  });
+  it.each(DOCUMENTS.map((d) => d.path))(
+    '%s: the same 304, headers and all, as the route gives, counted in the metrics',
+    async (path) => {
+      for (const acceptEncoding of ['br', 'gzip', undefined]) {
+        const current = await get(path, withEncoding(acceptEncoding));
+        const conditional = { ...withEncoding(acceptEncoding), 'if-none-match': header(current, 'etag') ?? '' };
+        const before = await metric(path, 304);
+        const fast = await get(path, conditional);
+        const routed = await get(`${path}?`, conditional);
+        expect(fast.status).toBe(304);
+        expect(fast.body.length).toBe(0);
+        expect(withoutDate(fast)).toEqual(withoutDate(routed));
+        const after = await metric(path, 304);
+        expect(after.requests).toBe(before.requests + 2);
+        // The route's latency histogram counts both as well.
+        expect(after.timed).toBe(before.timed + 2);
+        // If-Modified-Since alone is answered the same way too.
+        const bySince = {
+          ...withEncoding(acceptEncoding),
+          'if-modified-since': header(current, 'last-modified') ?? '',
+        };
+        expect(withoutDate(await get(path, bySince))).toEqual(withoutDate(await get(`${path}?`, bySince)));
+      }
+    },
+  );
 
   it('a revalidation that does not match, a HEAD, and a request for another name are answered as before', async () => {
     const current = await get('/reviews.json', { 'accept-encoding': 'br' });
     const stale = await get('/reviews.json', { 'accept-encoding': 'br', 'if-none-match': '"an-old-tag"' });
     expect(stale.status).toBe(200);
     expect(stale.body.equals(current.body)).toBe(true);
-    const headed = await head('/reviews.json', { 'accept-encoding': 'br', 'if-none-match': header(current, 'etag') ?? '' });
+    const headed = await head('/reviews.json', {
+      'accept-encoding': 'br',
+      'if-none-match': header(current, 'etag') ?? '',
+    });
     expect(headed.status).toBe(304);
     // The server is bound to loopback: a name it does not answer to is refused, fast path or not.
-    const rebound = await get('/reviews.json', { host: 'attacker.example', 'if-none-match': header(current, 'etag') ?? '' });
+    const rebound = await get('/reviews.json', {
+      host: 'attacker.example',
+      'if-none-match': header(current, 'etag') ?? '',
+    });
     expect(rebound.status).toBe(400);
   });
 });

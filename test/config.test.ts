@@ -12,7 +12,14 @@ describe('configuration', () => {
       host: '0.0.0.0',
       baseUrl: 'http://localhost:3000',
       databaseUrl: 'sqlite:data/reviews.db',
-      websub: { leaseDefaultSeconds: 864000, leaseMinSeconds: 3600, leaseMaxSeconds: 2592000, retryDelaysMs: [60000, 600000], timeoutMs: 10000, allowPrivateCallbacks: false },
+      websub: {
+        leaseDefaultSeconds: 864000,
+        leaseMinSeconds: 3600,
+        leaseMaxSeconds: 2592000,
+        retryDelaysMs: [60000, 600000],
+        timeoutMs: 10000,
+        allowPrivateCallbacks: false,
+      },
       databasePoolSize: 10,
       mcp: { allowedOrigins: [], sharedSecret: false },
       logLevel: 'info',
@@ -29,19 +36,40 @@ describe('configuration', () => {
 
   it('derives BASE_URL from PORT and strips a trailing slash from a given one', () => {
     expect(loadConfig({ PORT: '8080' })).toMatchObject({ ok: true, config: { baseUrl: 'http://localhost:8080' } });
-    expect(loadConfig({ BASE_URL: 'https://reviews.example.com/' })).toMatchObject({ ok: true, config: { baseUrl: 'https://reviews.example.com' } });
+    expect(loadConfig({ BASE_URL: 'https://reviews.example.com/' })).toMatchObject({
+      ok: true,
+      config: { baseUrl: 'https://reviews.example.com' },
+    });
   });
 
   it('normalises MCP_ALLOWED_ORIGINS the way browsers write Origin', () => {
     const loaded = loadConfig({ MCP_ALLOWED_ORIGINS: ' HTTPS://App.Example.com:443/ , http://localhost:5173' });
-    expect(loaded).toMatchObject({ ok: true, config: { mcp: { allowedOrigins: ['https://app.example.com', 'http://localhost:5173'] } } });
+    expect(loaded).toMatchObject({
+      ok: true,
+      config: { mcp: { allowedOrigins: ['https://app.example.com', 'http://localhost:5173'] } },
+    });
   });
 
   it('reports every invalid value by name', () => {
-    const loaded = loadConfig({ PORT: 'eighty', WEBSUB_RETRY_DELAYS_MS: '1s', MCP_ALLOWED_ORIGINS: 'not an origin', LOG_LEVEL: 'loud', MCP_SESSION_SECRET: 'short', DATABASE_POOL_SIZE: '0' });
+    const loaded = loadConfig({
+      PORT: 'eighty',
+      WEBSUB_RETRY_DELAYS_MS: '1s',
+      MCP_ALLOWED_ORIGINS: 'not an origin',
+      LOG_LEVEL: 'loud',
+      MCP_SESSION_SECRET: 'short',
+      DATABASE_POOL_SIZE: '0',
+    });
     expect(loaded.ok).toBe(false);
     if (loaded.ok) return;
     const text = loaded.problems.join('\n');
-    for (const name of ['PORT', 'WEBSUB_RETRY_DELAYS_MS', 'MCP_ALLOWED_ORIGINS', 'LOG_LEVEL', 'MCP_SESSION_SECRET', 'DATABASE_POOL_SIZE']) expect(text).toContain(name);
+    for (const name of [
+      'PORT',
+      'WEBSUB_RETRY_DELAYS_MS',
+      'MCP_ALLOWED_ORIGINS',
+      'LOG_LEVEL',
+      'MCP_SESSION_SECRET',
+      'DATABASE_POOL_SIZE',
+    ])
+      expect(text).toContain(name);
   });
 });

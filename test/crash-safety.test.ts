@@ -22,12 +22,16 @@ interface StoreState {
   integrity?: string;
 }
 
-const fingerprintOf = (rows: { id: string; content_hash: string }[]) => rows.map((r) => `${r.id}:${r.content_hash}`).join(',');
+const fingerprintOf = (rows: { id: string; content_hash: string }[]) =>
+  rows.map((r) => `${r.id}:${r.content_hash}`).join(',');
 
 function sqliteState(databaseUrl: string): StoreState {
   const db = openSqlite(databaseUrl.slice('sqlite:'.length), { readonly: true });
   try {
-    const rows = db.prepare('SELECT id, content_hash FROM reviews ORDER BY id').all() as { id: string; content_hash: string }[];
+    const rows = db.prepare('SELECT id, content_hash FROM reviews ORDER BY id').all() as {
+      id: string;
+      content_hash: string;
+    }[];
     const { revision } = db.prepare('SELECT revision FROM store_state WHERE id = 1').get() as { revision: number };
     const { integrity_check: integrity } = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
     return { reviews: rows.length, fingerprint: fingerprintOf(rows), revision, integrity };
@@ -39,7 +43,9 @@ function sqliteState(databaseUrl: string): StoreState {
 async function postgresState(databaseUrl: string): Promise<StoreState> {
   return withPostgres(databaseUrl, async (client) => {
     // Byte order, as SQLite's: the database's collation is not what the fingerprint is about.
-    const { rows } = await client.query<{ id: string; content_hash: string }>('SELECT id, content_hash FROM reviews ORDER BY id COLLATE "C"');
+    const { rows } = await client.query<{ id: string; content_hash: string }>(
+      'SELECT id, content_hash FROM reviews ORDER BY id COLLATE "C"',
+    );
     const state = await client.query<{ revision: string }>('SELECT revision FROM store_state WHERE id = 1');
     return { reviews: rows.length, fingerprint: fingerprintOf(rows), revision: Number(state.rows[0]!.revision) };
   });
@@ -58,7 +64,10 @@ async function reviewWriters(databaseUrl: string): Promise<number[]> {
 }
 
 async function backendAlive(pid: number): Promise<boolean> {
-  return withPostgres(POSTGRES_URL, async (client) => (await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount! > 0);
+  return withPostgres(
+    POSTGRES_URL,
+    async (client) => (await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount! > 0,
+  );
 }
 
 /** How each engine is looked into. */
@@ -96,14 +105,22 @@ const big = () => (bigFile ??= writeJson(`${dir.path}/big.json`, generateDemo({ 
  * Runs the import and sends it `signal` at its first progress line of the write phase that is neither its start nor
  * its end, the moment that line is read; answers the line.
  */
-function importUntilWriting(file: string, databaseUrl: string, signal: NodeJS.Signals): { child: ChildProcessWithoutNullStreams; writing: Promise<string> } {
-  const child = spawn(process.execPath, [CLI, 'import', file], { env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+function importUntilWriting(
+  file: string,
+  databaseUrl: string,
+  signal: NodeJS.Signals,
+): { child: ChildProcessWithoutNullStreams; writing: Promise<string> } {
+  const child = spawn(process.execPath, [CLI, 'import', file], {
+    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+  });
   let stderr = '';
   let signalled = false;
   const writing = new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
-      const line = stderr.split('\n').find((l) => /^written [1-9][\d,]*\/100,000/.test(l) && !l.startsWith('written 100,000/'));
+      const line = stderr
+        .split('\n')
+        .find((l) => /^written [1-9][\d,]*\/100,000/.test(l) && !l.startsWith('written 100,000/'));
       if (line && !signalled && child.exitCode === null) {
         signalled = true;
         child.kill(signal);
@@ -116,7 +133,9 @@ function importUntilWriting(file: string, databaseUrl: string, signal: NodeJS.Si
 }
 
 const exited = (child: ChildProcessWithoutNullStreams) =>
-  new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(undefined) : child.once('exit', done)));
+  new Promise((done) =>
+    child.exitCode !== null || child.signalCode !== null ? done(undefined) : child.once('exit', done),
+  );
 
 for (const engine of engines) {
   const probe = probes[engine.name];

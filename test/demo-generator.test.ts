@@ -6,7 +6,8 @@ import { Business, ImportedReview } from '../src/reviews/schemas.js';
 const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const share = <T>(items: readonly T[], test: (item: T) => boolean): number => items.filter(test).length / items.length;
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const daysBetween = (from: string, to: string): number => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+const daysBetween = (from: string, to: string): number =>
+  (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
 
 const demo = generateDemo();
 const { business, reviews } = demo;
@@ -118,7 +119,9 @@ describe('generateDemo reviews', () => {
     expect(answered.length / reviews.length).toBeLessThan(0.35);
     const low = reviews.filter((r) => r.rating <= 2);
     const high = reviews.filter((r) => r.rating >= 4);
-    expect(share(low, (r) => r.response !== undefined)).toBeGreaterThan(2 * share(high, (r) => r.response !== undefined));
+    expect(share(low, (r) => r.response !== undefined)).toBeGreaterThan(
+      2 * share(high, (r) => r.response !== undefined),
+    );
     for (const review of answered) {
       const response = review.response ?? { date: '', text: '' };
       expect(response.date >= review.date).toBe(true);
@@ -163,17 +166,26 @@ describe('generateDemo text', () => {
   });
 
   it('mentions the listed technician by name, first name or nickname in most reviews that list one', () => {
-    const forms = new Map(business.technicians.map((t) => [t.name, [t.name, t.name.split(' ')[0] ?? t.name, ...(t.aliases ?? [])].map(fold)]));
+    const forms = new Map(
+      business.technicians.map((t) => [
+        t.name,
+        [t.name, t.name.split(' ')[0] ?? t.name, ...(t.aliases ?? [])].map(fold),
+      ]),
+    );
     const listed = reviews.filter((r) => r.technicians.length > 0);
-    const mentioned = share(listed, (r) => (forms.get(r.technicians[0] ?? '') ?? [])
-      .some((form) => new RegExp(`\\b${escape(form)}\\b`).test(fold(r.text))));
+    const mentioned = share(listed, (r) =>
+      (forms.get(r.technicians[0] ?? '') ?? []).some((form) => new RegExp(`\\b${escape(form)}\\b`).test(fold(r.text))),
+    );
     expect(mentioned).toBeGreaterThan(0.6);
   });
 
   it('writes praise into high ratings and complaints into low ones', () => {
-    const praise = /\b(great|recommend|professional|fair|on time|friendly|thank|best|perfectly|quick|honest|knowledgeable|polite|excellent|awesome|worth)/;
-    const complaint = /\b(never|not|late|overpriced|rude|avoid|disappointed|waste|broke|ridiculous|steep|sloppy|nobody|worst|terrible|no-show|zero)\b/;
-    const tone = (r: ImportedReview): number => (praise.test(fold(r.text)) ? 1 : 0) - (complaint.test(fold(r.text)) ? 1 : 0);
+    const praise =
+      /\b(great|recommend|professional|fair|on time|friendly|thank|best|perfectly|quick|honest|knowledgeable|polite|excellent|awesome|worth)/;
+    const complaint =
+      /\b(never|not|late|overpriced|rude|avoid|disappointed|waste|broke|ridiculous|steep|sloppy|nobody|worst|terrible|no-show|zero)\b/;
+    const tone = (r: ImportedReview): number =>
+      (praise.test(fold(r.text)) ? 1 : 0) - (complaint.test(fold(r.text)) ? 1 : 0);
     const mean = (list: readonly ImportedReview[]): number => list.reduce((sum, r) => sum + tone(r), 0) / list.length;
     expect(mean(reviews.filter((r) => r.rating === 5))).toBeGreaterThan(0.4);
     expect(mean(reviews.filter((r) => r.rating === 1))).toBeLessThan(-0.4);
@@ -181,8 +193,20 @@ describe('generateDemo text', () => {
 
   it('uses negation, contrast and the everyday names of services', () => {
     const texts = reviews.map((r) => fold(r.text));
-    const phrases = [/not on time/, /never called back/, /no mess left behind/, / but /, /water heater/, /\b(ac|a\/c)\b/, /breaker panel|electrical panel/];
-    for (const phrase of phrases) expect(texts.some((t) => phrase.test(t)), String(phrase)).toBe(true);
+    const phrases = [
+      /not on time/,
+      /never called back/,
+      /no mess left behind/,
+      / but /,
+      /water heater/,
+      /\b(ac|a\/c)\b/,
+      /breaker panel|electrical panel/,
+    ];
+    for (const phrase of phrases)
+      expect(
+        texts.some((t) => phrase.test(t)),
+        String(phrase),
+      ).toBe(true);
   });
 });
 

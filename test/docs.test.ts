@@ -137,7 +137,10 @@ function configurationRows(): ConfigRow[] {
       continue;
     }
     inTable = true;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (cells[0] === 'variable' || /^-+$/.test(cells[0] ?? '')) continue;
     const name = /^`([A-Z][A-Z0-9_]*)`$/.exec(cells[0] ?? '')?.[1];
     if (!name) throw new Error(`configuration row does not name one variable: ${line}`);
@@ -165,9 +168,18 @@ describe('docs/operations.md configuration table', () => {
   it('has one row for every variable of EnvSchema, and names no other', () => {
     const documented = rows.map((r) => r.name);
     const names = schema.map((v) => v.name);
-    expect(documented.filter((n) => !names.includes(n)), 'rows naming no variable of EnvSchema').toEqual([]);
-    expect(names.filter((n) => !documented.includes(n)), 'variables of EnvSchema without a row').toEqual([]);
-    expect(documented.filter((n, i) => documented.indexOf(n) !== i), 'variables with two rows').toEqual([]);
+    expect(
+      documented.filter((n) => !names.includes(n)),
+      'rows naming no variable of EnvSchema',
+    ).toEqual([]);
+    expect(
+      names.filter((n) => !documented.includes(n)),
+      'variables of EnvSchema without a row',
+    ).toEqual([]);
+    expect(
+      documented.filter((n, i) => documented.indexOf(n) !== i),
+      'variables with two rows',
+    ).toEqual([]);
   });
 
   it("states each variable's default as the schema gives it", () => {
@@ -175,7 +187,9 @@ describe('docs/operations.md configuration table', () => {
       const variable = schema.find((v) => v.name === row.name);
       const stated = statedDefault(row.defaultCell);
       if (!variable || variable.default === undefined || stated === undefined) return [];
-      return stated === variable.default ? [] : [`${row.name}: docs say ${row.defaultCell}, schema ${JSON.stringify(variable.default)}`];
+      return stated === variable.default
+        ? []
+        : [`${row.name}: docs say ${row.defaultCell}, schema ${JSON.stringify(variable.default)}`];
     });
     expect(wrong).toEqual([]);
     // Every variable with a schema default states one the test can read.
@@ -209,9 +223,7 @@ function anchors(markdown: string): Set<string> {
   for (const line of prose(markdown)) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
     if (heading === undefined) continue;
-    const text = heading
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/<[^>]+>/g, '');
+    const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
     const base = text
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')

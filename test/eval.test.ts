@@ -45,8 +45,12 @@ describe('shipped models', () => {
     expect(`${JSON.stringify(trainShippedPolarityModel().file)}\n`).toBe(shipped);
   });
 
-  it('the aspect model is what `npm run train:aspects` produces from the training sentences', { timeout: 900_000 }, () => {
-    const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/models/aspect-model.json'), 'utf8');
-    expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);
-  });
+  it(
+    'the aspect model is what `npm run train:aspects` produces from the training sentences',
+    { timeout: 900_000 },
+    () => {
+      const shipped = readFileSync(resolve(import.meta.dirname, '../src/insights/models/aspect-model.json'), 'utf8');
+      expect(`${JSON.stringify(trainShippedAspectModel().model)}\n`).toBe(shipped);
+    },
+  );
 });

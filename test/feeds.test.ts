@@ -79,7 +79,13 @@ function serviceName(id: string): string {
 
 /** The tags (JSON Feed) or categories (Atom) a review is expected to carry: its services, technicians and area. */
 function expectedTags(review: Review): string[] {
-  return [...new Set([...review.services.map(serviceName), ...review.technicians, ...(review.serviceArea ? [review.serviceArea] : [])])].sort();
+  return [
+    ...new Set([
+      ...review.services.map(serviceName),
+      ...review.technicians,
+      ...(review.serviceArea ? [review.serviceArea] : []),
+    ]),
+  ].sort();
 }
 
 /** The feed text of a review holds its text, then the owner's response when there is one. */
@@ -139,7 +145,8 @@ describe('Atom feed', () => {
   function rawLinks(meta: FeedParser.Meta): { rel?: string; href?: string }[] {
     const links: unknown = (meta as unknown as Record<string, unknown>)['atom:link'];
     return (Array.isArray(links) ? links : [links]).map((link: unknown) => {
-      const attrs: unknown = typeof link === 'object' && link !== null ? (link as Record<string, unknown>)['@'] : undefined;
+      const attrs: unknown =
+        typeof link === 'object' && link !== null ? (link as Record<string, unknown>)['@'] : undefined;
       return typeof attrs === 'object' && attrs !== null ? (attrs as { rel?: string; href?: string }) : {};
     });
   }
@@ -270,7 +277,9 @@ describe('Atom feed', () => {
       for (const author of children(feed, 'author')) expect(children(author, 'name')).toHaveLength(1);
       // §4.1.1: at most one alternate link per type and hreflang.
       const alternates = children(feed, 'link').filter((l) => (l['@_rel'] ?? 'alternate') === 'alternate');
-      expect(new Set(alternates.map((l) => `${String(l['@_type'])}|${String(l['@_hreflang'])}`)).size).toBe(alternates.length);
+      expect(new Set(alternates.map((l) => `${String(l['@_type'])}|${String(l['@_hreflang'])}`)).size).toBe(
+        alternates.length,
+      );
     });
 
     it('gives every entry exactly one id, title and updated, with unique ids and RFC 3339 dates', async () => {
@@ -279,7 +288,8 @@ describe('Atom feed', () => {
       expect(entries).toHaveLength(50);
       const ids: string[] = [];
       for (const [i, entry] of entries.entries()) {
-        for (const name of ['id', 'title', 'updated']) expect(children(entry, name), `entry ${i} ${name}`).toHaveLength(1);
+        for (const name of ['id', 'title', 'updated'])
+          expect(children(entry, name), `entry ${i} ${name}`).toHaveLength(1);
         expect(children(entry, 'published').length).toBeLessThanOrEqual(1);
         expect(children(entry, 'content').length).toBeLessThanOrEqual(1);
         ids.push(text(children(entry, 'id')[0]!));
@@ -303,7 +313,9 @@ describe('Atom feed', () => {
     });
 
     const entryOf = (feed: XmlNode, id: string): XmlNode => {
-      const entry = children(feed, 'entry').find((e) => text(children(e, 'id')[0] ?? {}).endsWith(encodeURIComponent(id)));
+      const entry = children(feed, 'entry').find((e) =>
+        text(children(e, 'id')[0] ?? {}).endsWith(encodeURIComponent(id)),
+      );
       if (!entry) throw new Error(`no entry for ${id}`);
       return entry;
     };
@@ -346,7 +358,9 @@ describe('JSON Feed', () => {
     items: JsonFeedItem[];
   }
 
-  const schema: unknown = JSON.parse(readFileSync(new URL('./support/jsonfeed-1.1.schema.json', import.meta.url), 'utf8'));
+  const schema: unknown = JSON.parse(
+    readFileSync(new URL('./support/jsonfeed-1.1.schema.json', import.meta.url), 'utf8'),
+  );
   const ajv = new Ajv2020({ allErrors: true });
   // ajv-formats is CommonJS: under NodeNext its default export is the module object, whose .default is the plugin.
   formats.default(ajv);
@@ -449,7 +463,9 @@ describe('feeds of an empty store', () => {
   it('serves a valid JSON Feed with no items', async () => {
     const ajv = new Ajv2020({ allErrors: true });
     formats.default(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(new URL('./support/jsonfeed-1.1.schema.json', import.meta.url), 'utf8')) as object);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(new URL('./support/jsonfeed-1.1.schema.json', import.meta.url), 'utf8')) as object,
+    );
     const res = await fetch(`${empty().url}/api/feed.json`);
     expect(res.status).toBe(200);
     const body: unknown = await res.json();
@@ -461,8 +477,13 @@ describe('feeds of an empty store', () => {
     const body = await (await fetch(`${empty().url}/feed.xml`)).text();
     expect(XMLValidator.validate(body)).toBe(true);
     const root: unknown = new XMLParser({ isArray: () => false }).parse(body);
-    const feed: unknown = typeof root === 'object' && root !== null ? (root as Record<string, unknown>).feed : undefined;
-    expect(feed).toMatchObject({ id: `${empty().url}/feed.xml`, title: expect.any(String), updated: expect.stringMatching(RFC3339) });
+    const feed: unknown =
+      typeof root === 'object' && root !== null ? (root as Record<string, unknown>).feed : undefined;
+    expect(feed).toMatchObject({
+      id: `${empty().url}/feed.xml`,
+      title: expect.any(String),
+      updated: expect.stringMatching(RFC3339),
+    });
     expect(feed).not.toHaveProperty('entry');
   });
 });

@@ -10,7 +10,12 @@ import { publish, runCli, serverPerBlock, tempDir, writeJson } from './support/s
 const dir = tempDir();
 afterAll(() => dir.remove());
 
-const business = { name: 'Hardened Heating', areaServed: ['Northside'], services: [{ id: 'ac-repair', name: 'AC Repair', category: 'cooling' }], technicians: [{ name: 'Sam Lee' }] };
+const business = {
+  name: 'Hardened Heating',
+  areaServed: ['Northside'],
+  services: [{ id: 'ac-repair', name: 'AC Repair', category: 'cooling' }],
+  technicians: [{ name: 'Sam Lee' }],
+};
 
 async function storedData(databaseUrl: string) {
   const store = await openStore(databaseUrl);
@@ -25,22 +30,29 @@ describe('URLs in an import', () => {
   let imports = 0;
   const importBusiness = async (url: string) => {
     const db = `sqlite:${dir.path}/import-${++imports}.db`;
-    const file = writeJson(`${dir.path}/import-${imports}.json`, { business: { ...business, url }, reviews: [newReview({ services: ['ac-repair'] })] });
+    const file = writeJson(`${dir.path}/import-${imports}.json`, {
+      business: { ...business, url },
+      reviews: [newReview({ services: ['ac-repair'] })],
+    });
     return { db, file, result: await runCli(['import', file], db) };
   };
 
-  it.each(['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'ftp://files.example.com/', 'mailto:owner@example.com', 'http:example.com'])(
-    'refuses business.url %s, naming the field, and stores nothing',
-    async (url) => {
-      const { db, file, result } = await importBusiness(url);
-      expect(result.code, result.stderr).toBe(1);
-      expect(result.stderr).toContain(`${file}: business: business.url: must be an absolute http:// or https:// URL`);
-      expect(result.stderr).toContain('nothing was changed');
-      const data = await storedData(db);
-      expect(data.business).toBeNull();
-      expect(data.reviews).toEqual([]);
-    },
-  );
+  it.each([
+    'javascript:alert(document.cookie)',
+    'JavaScript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'ftp://files.example.com/',
+    'mailto:owner@example.com',
+    'http:example.com',
+  ])('refuses business.url %s, naming the field, and stores nothing', async (url) => {
+    const { db, file, result } = await importBusiness(url);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(`${file}: business: business.url: must be an absolute http:// or https:// URL`);
+    expect(result.stderr).toContain('nothing was changed');
+    const data = await storedData(db);
+    expect(data.business).toBeNull();
+    expect(data.reviews).toEqual([]);
+  });
 
   it('takes http and https URLs, and refuses the same file with any other scheme', async () => {
     for (const url of ['https://hardened.example.com/', 'http://hardened.example.com']) {
@@ -56,7 +68,11 @@ describe('a business URL stored before imports required http(s)', () => {
   const server = serverPerBlock(`${dir.path}/legacy-url.db`);
   beforeAll(async () => {
     // Written through the store, as an import before this check could have: the site must still serve it.
-    await publish(server(), { business: { ...business, url: 'javascript:alert(1)' }, reviews: [newReview()], replace: true });
+    await publish(server(), {
+      business: { ...business, url: 'javascript:alert(1)' },
+      reviews: [newReview()],
+      replace: true,
+    });
   });
 
   it('is served, but never as a link on the home page', async () => {
@@ -80,7 +96,13 @@ interface Answer {
  * A request over real HTTP with `body`; with `complete: false` the body is the start of a larger one (as `headers`
  * announce) and the request stays unfinished: the answer arrives while the client is still "sending".
  */
-function send(url: string, method: string, headers: Record<string, string>, body: Buffer, complete = true): Promise<Answer> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  complete = true,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/`, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -93,7 +115,12 @@ function send(url: string, method: string, headers: Record<string, string>, body
       });
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), closedByServer });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          closedByServer,
+        });
         void closedByServer.then(() => req.destroy());
       });
     });
@@ -108,15 +135,29 @@ describe('GET and HEAD with a body', () => {
   const TEN_MIB = 10 * 1024 * 1024;
 
   it('refuses a GET announcing 10 MiB of body with 413 in the error shape, before reading it, and closes the connection', async () => {
-    const refused = await send(server().url, 'GET', { 'content-length': String(TEN_MIB) }, Buffer.alloc(16 * 1024, 'a'), false);
+    const refused = await send(
+      server().url,
+      'GET',
+      { 'content-length': String(TEN_MIB) },
+      Buffer.alloc(16 * 1024, 'a'),
+      false,
+    );
     expect(refused.status).toBe(413);
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(refused.body)).toMatchObject({ error: 'payload_too_large', message: expect.stringContaining('1024 bytes') });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: 'payload_too_large',
+      message: expect.stringContaining('1024 bytes'),
+    });
     expect(refused.headers.connection).toBe('close');
     // Answered and closed with 16 KiB of the 10 MiB sent: the rest was never waited for.
     expect(await refused.closedByServer).toBe(true);
     // A few bytes of body are tolerated, and a GET without one is as ever.
-    const small = await send(server().url, 'GET', { 'content-length': '2', 'content-type': 'application/json' }, Buffer.from('{}'));
+    const small = await send(
+      server().url,
+      'GET',
+      { 'content-length': '2', 'content-type': 'application/json' },
+      Buffer.from('{}'),
+    );
     expect(small.status).toBe(200);
     expect((await fetch(`${server().url}/`)).status).toBe(200);
   });
@@ -161,7 +202,14 @@ describe('an empty filter on the home page', () => {
 
   it('is no search: it does not count against the allowance, and the page is the plain listing', async () => {
     const url = server().url;
-    for (const query of ['query=', 'query=', 'query=', 'query=&rating=&mentions_technician=', 'since=&until=', 'query=']) {
+    for (const query of [
+      'query=',
+      'query=',
+      'query=',
+      'query=&rating=&mentions_technician=',
+      'since=&until=',
+      'query=',
+    ]) {
       const res = await fetch(`${url}/?${query}`);
       expect(res.status, query).toBe(200);
       expect(await res.text(), query).toContain(`<link rel="canonical" href="${url}/">`);
@@ -179,7 +227,10 @@ describe('who may read /metrics', () => {
   const outside = serverPerBlock(`${dir.path}/metrics-outside.db`, { METRICS_ALLOW: '10.0.0.0/8' });
   const loopback = serverPerBlock(`${dir.path}/metrics-loopback.db`, { METRICS_ALLOW: '127.0.0.1' });
   const token = serverPerBlock(`${dir.path}/metrics-token.db`, { METRICS_ALLOW: '10.0.0.0/8', METRICS_TOKEN: TOKEN });
-  const proxied = serverPerBlock(`${dir.path}/metrics-proxied.db`, { METRICS_ALLOW: '10.0.0.0/8, 192.0.2.7, 2001:db8::/32', TRUST_PROXY: '127.0.0.1' });
+  const proxied = serverPerBlock(`${dir.path}/metrics-proxied.db`, {
+    METRICS_ALLOW: '10.0.0.0/8, 192.0.2.7, 2001:db8::/32',
+    TRUST_PROXY: '127.0.0.1',
+  });
   const metrics = (url: string, headers: Record<string, string> = {}) => fetch(`${url}/metrics`, { headers });
 
   it('is everyone while neither setting is set; with METRICS_ALLOW, a client outside it gets 403 in the error shape', async () => {
@@ -201,7 +252,9 @@ describe('who may read /metrics', () => {
     expect((await metrics(url)).status).toBe(403);
     expect((await metrics(url, { authorization: `Bearer ${TOKEN.slice(0, -1)}` })).status).toBe(403);
     expect((await metrics(url, { authorization: `Bearer ${TOKEN}x` })).status).toBe(403);
-    expect((await metrics(url, { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}` })).status).toBe(403);
+    expect(
+      (await metrics(url, { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}` })).status,
+    ).toBe(403);
     const allowed = await metrics(url, { authorization: `Bearer ${TOKEN}` });
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain('reviews_published');
@@ -234,7 +287,10 @@ describe('who may read /metrics', () => {
 
   it('is described: who may read it, and the 403', async () => {
     const document = (await (await fetch(`${open().url}/.well-known/openapi.json`)).json()) as {
-      paths: Record<string, { get: { description: string; responses: Record<string, { content?: Record<string, unknown> }> } }>;
+      paths: Record<
+        string,
+        { get: { description: string; responses: Record<string, { content?: Record<string, unknown> }> } }
+      >;
     };
     const operation = document.paths['/metrics']!.get;
     expect(operation.description).toContain('METRICS_ALLOW');

@@ -30,16 +30,91 @@ const filler =
 const text = (summary: string) => `${summary}${filler.repeat(4)}`;
 
 const verified: ImportedReview[] = [
-  { id: 'hb-a', date: '2024-05-01', rating: 5, text: text('New water heater in one morning.'), author: 'Ana B.', technicians: ['Sam Lee'], services: ['water-heater'], verified: true },
-  { id: 'hb-b', date: '2024-05-01', rating: 4, text: text('Good tune-up, a bit late.'), author: 'Ben C.', technicians: ['Priya Shah'], services: ['ac-tune-up'], serviceArea: 'Springfield', verified: true },
-  { id: 'hb-c', date: '2024-03-10', rating: 4, text: text('Fair price for the repair.'), author: 'Cleo D.', technicians: [], services: [], verified: true },
-  { id: 'hb-d', date: '2024-07-20', rating: 3, text: text('Fixed, but took two visits.'), author: 'Dev E.', technicians: ['Sam Lee'], services: [], title: 'Two visits', verified: true },
-  { id: 'hb-e', date: '2023-12-31', rating: 5, text: text('Came out on New Year’s Eve.'), author: 'Eve F.', technicians: [], services: [], response: { date: '2024-01-02', text: 'Thank you, Eve!' }, verified: true },
-  { id: 'hb-f', date: '2024-05-01', rating: 1, text: text('Nobody called back.'), author: 'Finn G.', technicians: [], services: [], verified: true },
+  {
+    id: 'hb-a',
+    date: '2024-05-01',
+    rating: 5,
+    text: text('New water heater in one morning.'),
+    author: 'Ana B.',
+    technicians: ['Sam Lee'],
+    services: ['water-heater'],
+    verified: true,
+  },
+  {
+    id: 'hb-b',
+    date: '2024-05-01',
+    rating: 4,
+    text: text('Good tune-up, a bit late.'),
+    author: 'Ben C.',
+    technicians: ['Priya Shah'],
+    services: ['ac-tune-up'],
+    serviceArea: 'Springfield',
+    verified: true,
+  },
+  {
+    id: 'hb-c',
+    date: '2024-03-10',
+    rating: 4,
+    text: text('Fair price for the repair.'),
+    author: 'Cleo D.',
+    technicians: [],
+    services: [],
+    verified: true,
+  },
+  {
+    id: 'hb-d',
+    date: '2024-07-20',
+    rating: 3,
+    text: text('Fixed, but took two visits.'),
+    author: 'Dev E.',
+    technicians: ['Sam Lee'],
+    services: [],
+    title: 'Two visits',
+    verified: true,
+  },
+  {
+    id: 'hb-e',
+    date: '2023-12-31',
+    rating: 5,
+    text: text('Came out on New Year’s Eve.'),
+    author: 'Eve F.',
+    technicians: [],
+    services: [],
+    response: { date: '2024-01-02', text: 'Thank you, Eve!' },
+    verified: true,
+  },
+  {
+    id: 'hb-f',
+    date: '2024-05-01',
+    rating: 1,
+    text: text('Nobody called back.'),
+    author: 'Finn G.',
+    technicians: [],
+    services: [],
+    verified: true,
+  },
 ];
 const unverified: ImportedReview[] = [
-  { id: 'hb-y', date: '2024-05-01', rating: 2, text: text('Unverified: never published.'), author: 'Yan H.', technicians: [], services: [], verified: false },
-  { id: 'hb-z', date: '2025-01-01', rating: 1, text: text('Unverified and newest: never published.'), author: 'Zed I.', technicians: [], services: [], verified: false },
+  {
+    id: 'hb-y',
+    date: '2024-05-01',
+    rating: 2,
+    text: text('Unverified: never published.'),
+    author: 'Yan H.',
+    technicians: [],
+    services: [],
+    verified: false,
+  },
+  {
+    id: 'hb-z',
+    date: '2025-01-01',
+    rating: 1,
+    text: text('Unverified and newest: never published.'),
+    author: 'Zed I.',
+    technicians: [],
+    services: [],
+    verified: false,
+  },
 ];
 
 /** Date descending, then id descending. */
@@ -78,7 +153,9 @@ describe('CORS', () => {
     const res = await get(path, { origin: 'https://somewhere.example' });
     expect(res.status).toBe(200);
     expect(header(res, 'access-control-allow-origin')).toBe('*');
-    expect(headerList(res, 'access-control-expose-headers')).toEqual(expect.arrayContaining(['etag', 'last-modified', 'link']));
+    expect(headerList(res, 'access-control-expose-headers')).toEqual(
+      expect.arrayContaining(['etag', 'last-modified', 'link']),
+    );
   });
 
   it.each([
@@ -90,7 +167,9 @@ describe('CORS', () => {
     const res = await call(server, path, { method, headers: { origin: 'https://somewhere.example' } });
     expect(res.status).toBe(status);
     expect(header(res, 'access-control-allow-origin')).toBe('*');
-    expect(headerList(res, 'access-control-expose-headers')).toEqual(expect.arrayContaining(['etag', 'last-modified', 'link']));
+    expect(headerList(res, 'access-control-expose-headers')).toEqual(
+      expect.arrayContaining(['etag', 'last-modified', 'link']),
+    );
   });
 
   it('answers a preflight asking for If-None-Match with 204, allowing it', async () => {
@@ -128,18 +207,25 @@ describe('errors', () => {
     expect(body.message.length).toBeGreaterThan(0);
   });
 
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('%s /reviews.json is 405 with an Allow of the read methods', async (method) => {
-    const res = await call(server, '/reviews.json', { method });
-    expect(res.status).toBe(405);
-    expect(headerList(res, 'allow')).toEqual(expect.arrayContaining(['get', 'head']));
-    expect(headerList(res, 'allow')).not.toContain(method.toLowerCase());
-    expect(json<ErrorBody>(res).error).toBe('method_not_allowed');
-  });
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
+    '%s /reviews.json is 405 with an Allow of the read methods',
+    async (method) => {
+      const res = await call(server, '/reviews.json', { method });
+      expect(res.status).toBe(405);
+      expect(headerList(res, 'allow')).toEqual(expect.arrayContaining(['get', 'head']));
+      expect(headerList(res, 'allow')).not.toContain(method.toLowerCase());
+      expect(json<ErrorBody>(res).error).toBe('method_not_allowed');
+    },
+  );
 
   // No read route takes a body, so unknown paths and writes to read paths are refused before the body is read;
   // the 64 KiB body limit itself is exercised by the routes that take bodies (MCP, WebSub hub).
   it('a POST with a body over 64 KiB to an unknown path is 404 JSON, answered without reading the body', async () => {
-    const res = await call(server, '/no/such/thing', { method: 'POST', headers: { 'content-type': 'application/json' }, body: LARGE_JSON });
+    const res = await call(server, '/no/such/thing', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: LARGE_JSON,
+    });
     expect(res.status).toBe(404);
     expect(json<ErrorBody>(res)).toEqual({ error: 'not_found', message: expect.any(String) });
   });
@@ -151,44 +237,100 @@ describe('errors', () => {
   });
 
   it('a POST with a body over 64 KiB to a read-only resource is 405 with Allow', async () => {
-    const res = await call(server, '/reviews.json', { method: 'POST', headers: { 'content-type': 'application/json' }, body: LARGE_JSON });
+    const res = await call(server, '/reviews.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: LARGE_JSON,
+    });
     expect(res.status).toBe(405);
     expect(header(res, 'allow')).toBe('GET, HEAD, OPTIONS');
     expect(json<ErrorBody>(res).error).toBe('method_not_allowed');
   });
 
   it.each([
-    { request: 'GET with bad search parameters', method: 'GET', path: '/api/reviews/search?rating=9&limit=0', body: undefined, type: undefined },
-    { request: 'GET with a bad since date', method: 'GET', path: '/api/reviews/since/2025-02-30', body: undefined, type: undefined },
+    {
+      request: 'GET with bad search parameters',
+      method: 'GET',
+      path: '/api/reviews/search?rating=9&limit=0',
+      body: undefined,
+      type: undefined,
+    },
+    {
+      request: 'GET with a bad since date',
+      method: 'GET',
+      path: '/api/reviews/since/2025-02-30',
+      body: undefined,
+      type: undefined,
+    },
     { request: 'GET of an unknown path', method: 'GET', path: '/no/such/thing', body: undefined, type: undefined },
-    { request: 'GET of a path under a real one', method: 'GET', path: '/reviews.json/extra', body: undefined, type: undefined },
-    { request: 'GET of a path under the since route', method: 'GET', path: '/api/reviews/since/2025-01-01/extra', body: undefined, type: undefined },
+    {
+      request: 'GET of a path under a real one',
+      method: 'GET',
+      path: '/reviews.json/extra',
+      body: undefined,
+      type: undefined,
+    },
+    {
+      request: 'GET of a path under the since route',
+      method: 'GET',
+      path: '/api/reviews/since/2025-01-01/extra',
+      body: undefined,
+      type: undefined,
+    },
     { request: 'DELETE of a dataset', method: 'DELETE', path: '/reviews.json', body: undefined, type: undefined },
-    { request: 'POST of an oversized body', method: 'POST', path: '/no/such/thing', body: LARGE_JSON, type: 'application/json' },
-    { request: 'POST of malformed JSON', method: 'POST', path: '/no/such/thing', body: '{"unterminated', type: 'application/json' },
-    { request: 'POST of an unsupported media type', method: 'POST', path: '/no/such/thing', body: '<x/>', type: 'application/x-unknown' },
-  ])('$request answers { error, message, issues? } JSON, no-store, without internals', async ({ method, path, body, type }) => {
-    const res = await call(server, path, { method, headers: type ? { 'content-type': type } : {}, ...(body === undefined ? {} : { body }) });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
-    expect(header(res, 'content-type')).toMatch(/^application\/json/);
-    expect(header(res, 'cache-control')).toBe('no-store');
-    const parsed = json<ErrorBody>(res);
-    expect(Object.keys(parsed).every((k) => ['error', 'message', 'issues'].includes(k))).toBe(true);
-    expect(parsed.error).toMatch(/^[a-z_]+$/);
-    expect(typeof parsed.message).toBe('string');
-    for (const issue of parsed.issues ?? []) expect(Object.keys(issue).sort()).toEqual(['code', 'message', 'path']);
-    const raw = res.body.toString('utf8');
-    expect(raw).not.toMatch(/\\n\s*at |\bat [^"]*?:\d+:\d+/); // stack frames: "at fn (file:line:column)"
-    expect(raw).not.toMatch(/\/work\/|node_modules|[\w-]+\.[jt]s:\d+/); // file paths
-  });
+    {
+      request: 'POST of an oversized body',
+      method: 'POST',
+      path: '/no/such/thing',
+      body: LARGE_JSON,
+      type: 'application/json',
+    },
+    {
+      request: 'POST of malformed JSON',
+      method: 'POST',
+      path: '/no/such/thing',
+      body: '{"unterminated',
+      type: 'application/json',
+    },
+    {
+      request: 'POST of an unsupported media type',
+      method: 'POST',
+      path: '/no/such/thing',
+      body: '<x/>',
+      type: 'application/x-unknown',
+    },
+  ])(
+    '$request answers { error, message, issues? } JSON, no-store, without internals',
+    async ({ method, path, body, type }) => {
+      const res = await call(server, path, {
+        method,
+        headers: type ? { 'content-type': type } : {},
+        ...(body === undefined ? {} : { body }),
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(header(res, 'content-type')).toMatch(/^application\/json/);
+      expect(header(res, 'cache-control')).toBe('no-store');
+      const parsed = json<ErrorBody>(res);
+      expect(Object.keys(parsed).every((k) => ['error', 'message', 'issues'].includes(k))).toBe(true);
+      expect(parsed.error).toMatch(/^[a-z_]+$/);
+      expect(typeof parsed.message).toBe('string');
+      for (const issue of parsed.issues ?? []) expect(Object.keys(issue).sort()).toEqual(['code', 'message', 'path']);
+      const raw = res.body.toString('utf8');
+      expect(raw).not.toMatch(/\\n\s*at |\bat [^"]*?:\d+:\d+/); // stack frames: "at fn (file:line:column)"
+      expect(raw).not.toMatch(/\/work\/|node_modules|[\w-]+\.[jt]s:\d+/); // file paths
+    },
+  );
 });
 
 describe('an Authorization header is ignored', () => {
   it.each(READ_PATHS.flatMap((path) => ['Bearer whatever', 'x'].map((authorization) => ({ path, authorization }))))(
     'GET $path with Authorization: $authorization answers as without it',
     async ({ path, authorization }) => {
-      const [plain, withAuth] = [await get(path, { 'accept-encoding': 'gzip' }), await get(path, { 'accept-encoding': 'gzip', authorization })];
+      const [plain, withAuth] = [
+        await get(path, { 'accept-encoding': 'gzip' }),
+        await get(path, { 'accept-encoding': 'gzip', authorization }),
+      ];
       expect(withAuth.status).toBe(plain.status);
       expect(header(withAuth, 'etag')).toBe(header(plain, 'etag'));
       expect(withAuth.body.equals(plain.body)).toBe(true);
@@ -197,7 +339,10 @@ describe('an Authorization header is ignored', () => {
 
   it('a conditional request with Authorization still gets 304', async () => {
     const plain = await get('/reviews.json');
-    const res = await get('/reviews.json', { authorization: 'Bearer whatever', 'if-none-match': header(plain, 'etag') ?? '' });
+    const res = await get('/reviews.json', {
+      authorization: 'Bearer whatever',
+      'if-none-match': header(plain, 'etag') ?? '',
+    });
     expect(res.status).toBe(304);
   });
 });
@@ -235,7 +380,14 @@ describe('an empty store', () => {
         worstRating: 1,
         distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 },
       },
-      verification: { rule: expect.stringContaining('completed job') as string, received: 0, published: 0, unmatched: 0, removed: 0, bySource: {} },
+      verification: {
+        rule: expect.stringContaining('completed job') as string,
+        received: 0,
+        published: 0,
+        unmatched: 0,
+        removed: 0,
+        bySource: {},
+      },
       reviews: [],
     });
   });
@@ -291,14 +443,24 @@ describe('an empty store', () => {
 
   it('serves empty search and since listings', async () => {
     expect(json<unknown>(await getEmpty('/api/reviews/search'))).toEqual({ count: 0, total: 0, reviews: [] });
-    expect(json<unknown>(await getEmpty('/api/reviews/since/2020-01-01'))).toEqual({ since: '2020-01-01', count: 0, reviews: [] });
+    expect(json<unknown>(await getEmpty('/api/reviews/since/2020-01-01'))).toEqual({
+      since: '2020-01-01',
+      count: 0,
+      reviews: [],
+    });
   });
 });
 
 describe('/reviews.json', () => {
   interface Dataset {
     business: Business | null;
-    aggregateRating: { ratingValue: number | null; reviewCount: number; bestRating: number; worstRating: number; distribution: Record<string, number> };
+    aggregateRating: {
+      ratingValue: number | null;
+      reviewCount: number;
+      bestRating: number;
+      worstRating: number;
+      distribution: Record<string, number>;
+    };
     reviews: (Omit<ImportedReview, 'verified'> & { verified?: unknown })[];
   }
   let dataset: Dataset;
@@ -318,7 +480,8 @@ describe('/reviews.json', () => {
   it('shows each review with its public fields only', () => {
     const byId = new Map(verified.map(({ verified: _verified, ...rest }) => [rest.id, rest]));
     for (const review of dataset.reviews) {
-      const { language, verification, ...imported } = review as typeof review & Pick<Review, 'language' | 'verification'>;
+      const { language, verification, ...imported } = review as typeof review &
+        Pick<Review, 'language' | 'verification'>;
       expect(imported).toEqual(byId.get(review.id));
       expect(review).not.toHaveProperty('verified');
       // The record's own words are English; the operator's "verified": true is how it was verified, on the import's day.

@@ -10,7 +10,11 @@ const dir = tempDir('reviews-connections-');
 afterAll(() => dir.remove());
 
 /** A raw connection from `localAddress` that sent one GET and collects what comes back. */
-async function getOn(url: string, path: string, localAddress: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+async function getOn(
+  url: string,
+  path: string,
+  localAddress: string,
+): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
   const { hostname, port } = new URL(url);
   const socket = connect({ host: hostname, port: Number(port), localAddress });
   let text = '';
@@ -24,7 +28,10 @@ async function getOn(url: string, path: string, localAddress: string): Promise<{
 }
 
 /** Connections the server holds open. */
-const connectionsOf = (server: RunningServer) => new Promise<number>((done, fail) => server.app.http.server.getConnections((error, n) => (error ? fail(error) : done(n))));
+const connectionsOf = (server: RunningServer) =>
+  new Promise<number>((done, fail) =>
+    server.app.http.server.getConnections((error, n) => (error ? fail(error) : done(n))),
+  );
 
 describe('connections from one address', () => {
   let server: RunningServer;
@@ -36,7 +43,10 @@ describe('connections from one address', () => {
   it('are held to the cap: the ones past it are closed unanswered, and another address is served', async () => {
     const held = await Promise.all(Array.from({ length: 6 }, () => getOn(server.url, '/healthz', '127.0.0.1')));
     await until(() => held.filter((c) => c.received().startsWith('HTTP/1.1 200')).length === 4, 5000, 'four answers');
-    await Promise.race([Promise.all(held.filter((c) => !c.received()).map((c) => c.closed)), new Promise((_, fail) => setTimeout(() => fail(new Error('the connections past the cap were not closed')), 5000))]);
+    await Promise.race([
+      Promise.all(held.filter((c) => !c.received()).map((c) => c.closed)),
+      new Promise((_, fail) => setTimeout(() => fail(new Error('the connections past the cap were not closed')), 5000)),
+    ]);
     expect(held.filter((c) => c.received() === '')).toHaveLength(2);
     const other = await getOn(server.url, '/healthz', '127.0.0.2');
     await until(() => other.received().startsWith('HTTP/1.1 200'), 5000, 'an answer to another address');

@@ -82,7 +82,9 @@ describe('the JSON document scanner', () => {
     expect(problemsOf(split('', 4))).toMatchObject([{ location: 'the document', reason: 'the file is empty' }]);
     expect(problemsOf(split('"just a string"', 4))).toMatchObject([{ location: 'the document', field: 'reviews' }]);
     expect(problemsOf(split('{"business": {}}', 4))).toMatchObject([{ location: 'the document', field: 'reviews' }]);
-    expect(problemsOf(split('{"reviews": {"id": "a"}}', 4))).toMatchObject([{ location: 'the document', field: 'reviews' }]);
+    expect(problemsOf(split('{"reviews": {"id": "a"}}', 4))).toMatchObject([
+      { location: 'the document', field: 'reviews' },
+    ]);
     expect(problemsOf(split('{"reviews": [], "extra": [1, 2], "reviews": []}', 5))).toMatchObject([
       { location: 'the document', field: 'extra', reason: 'unknown field' },
       { location: 'the document', field: 'reviews', reason: 'given twice' },
@@ -99,13 +101,24 @@ const business = {
   technicians: [{ name: 'Sam Lee' }],
 };
 const review = (id: string, extra: Record<string, unknown> = {}) => ({
-  id, date: '2025-03-01', rating: 4, text: `Review ${id}.`, author: 'Pat Q.', technicians: [], services: ['drain-cleaning'], verified: true, ...extra,
+  id,
+  date: '2025-03-01',
+  rating: 4,
+  text: `Review ${id}.`,
+  author: 'Pat Q.',
+  technicians: [],
+  services: ['drain-cleaning'],
+  verified: true,
+  ...extra,
 });
 
 describe('importing a stream', () => {
   it('checks services against a business that comes after the reviews', async () => {
     const file = `${dir.path}/late-business.json`;
-    writeFileSync(file, `{"reviews": ${JSON.stringify([review('a'), review('b', { services: ['roofing'] }), review('c', { services: ['water-heater'] })])}, "business": ${JSON.stringify(business)}}`);
+    writeFileSync(
+      file,
+      `{"reviews": ${JSON.stringify([review('a'), review('b', { services: ['roofing'] }), review('c', { services: ['water-heater'] })])}, "business": ${JSON.stringify(business)}}`,
+    );
     const db = newStore();
     const refused = await runCli(['import', file], db);
     expect(refused.code).toBe(1);
@@ -133,7 +146,13 @@ describe('importing a stream', () => {
     const rows = Array.from({ length: 2500 }, (_, i) => `r${i},2025-03-01,5,Fine work,Pat,,,,,,,,true`);
     rows.splice(2000, 0, 'bad,2025-03-01,5,"an unclosed quote,Pat,,,,,,,,true');
     const file = `${dir.path}/broken.csv`;
-    writeFileSync(file, ['id,date,rating,text,author,technicians,services,serviceArea,source,title,responseDate,responseText,verified', ...rows].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'id,date,rating,text,author,technicians,services,serviceArea,source,title,responseDate,responseText,verified',
+        ...rows,
+      ].join('\n'),
+    );
     const result = await runCli(['import', file, '--skip-invalid'], db);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`${file}: the document: \\(csv\\): `));
@@ -149,17 +168,32 @@ describe('importing a stream', () => {
     const demo = generateDemo({ seed: 8, reviews: 200_000 });
     const preload = `${dir.path}/peak.cjs`;
     // The CLI reports its own peak resident memory as it exits.
-    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, `peak-rss-kb ${process.resourceUsage().maxRSS}\\n`));");
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('node:fs').writeSync(2, `peak-rss-kb ${process.resourceUsage().maxRSS}\\n`));",
+    );
     const peakMb = async (count: number) => {
       const file = `${dir.path}/reviews-${count}.ndjson`;
       const fd = openSync(file, 'w');
-      for (let i = 0; i < count; i += 10_000) writeSync(fd, `${demo.reviews.slice(i, Math.min(count, i + 10_000)).map((r) => JSON.stringify(r)).join('\n')}\n`);
+      for (let i = 0; i < count; i += 10_000)
+        writeSync(
+          fd,
+          `${demo.reviews
+            .slice(i, Math.min(count, i + 10_000))
+            .map((r) => JSON.stringify(r))
+            .join('\n')}\n`,
+        );
       closeSync(fd);
       const db = newStore();
-      expect((await runCli(['import', writeJson(`${dir.path}/business.json`, { business: demo.business, reviews: [] })], db)).code).toBe(0);
+      expect(
+        (await runCli(['import', writeJson(`${dir.path}/business.json`, { business: demo.business, reviews: [] })], db))
+          .code,
+      ).toBe(0);
       // The young generation capped alike in both runs: left to itself it grows with a run's length and allocation
       // rate (Node 24 more than Node 20), which once made the larger run's peak 200 MB higher with the same code.
-      const result = await runCli(['import', file, '--json'], db, { NODE_OPTIONS: `--require ${preload} --max-semi-space-size=8` });
+      const result = await runCli(['import', file, '--json'], db, {
+        NODE_OPTIONS: `--require ${preload} --max-semi-space-size=8`,
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ added: count, rejected: 0 });
       return Number(/peak-rss-kb (\d+)/.exec(result.stderr)![1]) / 1024;
@@ -168,6 +202,9 @@ describe('importing a stream', () => {
     const large = await peakMb(200_000);
     // Held whole, the five times larger file took some 550 MB more (305 → 856 MB); streamed, about 65 MB more
     // (236 → 302 MB on Node 20, 413 → 476 MB on Node 24, whose collector lets the heap grow further).
-    expect(large - small, `peak ${small.toFixed(0)} MB for 40,000 reviews, ${large.toFixed(0)} MB for 200,000`).toBeLessThan(200);
+    expect(
+      large - small,
+      `peak ${small.toFixed(0)} MB for 40,000 reviews, ${large.toFixed(0)} MB for 200,000`,
+    ).toBeLessThan(200);
   }, 180_000);
 });

@@ -59,10 +59,24 @@ describe('a kept aggregation', () => {
   it('prints what an aggregation from nothing prints, through edits, deletions, additions and reverts', () => {
     const kept = new Kept();
     // A third of the texts rewritten (so topics and their counts move), one of them about urgent work.
-    const rewrite = (r: PublishedReview, i: number) => ({ ...r, text: i === 2 ? `${r.text} The same day emergency visit was worth it.` : `Maintenance plan renewed. ${published[(i * 5) % published.length]!.text}` });
+    const rewrite = (r: PublishedReview, i: number) => ({
+      ...r,
+      text:
+        i === 2
+          ? `${r.text} The same day emergency visit was worth it.`
+          : `Maintenance plan renewed. ${published[(i * 5) % published.length]!.text}`,
+    });
     const edited = published.map((r, i) => (i % 3 === 2 ? rewrite(r, i) : r));
     const shrunk = edited.filter((_, i) => i % 7 !== 0);
-    const grown = [{ ...published[5]!, id: 'added-review', date: '2030-01-01', text: 'Water heater replaced the same day. Great water heater crew.' }, ...shrunk];
+    const grown = [
+      {
+        ...published[5]!,
+        id: 'added-review',
+        date: '2030-01-01',
+        text: 'Water heater replaced the same day. Great water heater crew.',
+      },
+      ...shrunk,
+    ];
     for (const reviews of [published, edited, shrunk, grown, published, []]) {
       kept.become(reviews);
       expect(kept.document()).toBe(fromNothing(reviews));
@@ -78,7 +92,13 @@ describe('a kept aggregation', () => {
     // The strongest quotes lose their review, or its judgement turns: the next strongest must take their place.
     for (const id of quoted.slice(0, 4)) kept.remove(id);
     const turned = published.find((r) => r.id === quoted[4])!;
-    if (turned) kept.put({ ...turned, rating: 1, text: 'Late, rude and overpriced. The repair failed a day later.', updatedAt: '2026-11-02T00:00:00.000Z' });
+    if (turned)
+      kept.put({
+        ...turned,
+        rating: 1,
+        text: 'Late, rude and overpriced. The repair failed a day later.',
+        updatedAt: '2026-11-02T00:00:00.000Z',
+      });
     expect(kept.document()).toBe(fromNothing(kept.reviews.values()));
     expect(kept.document()).not.toContain(`"reviewId":"${quoted[0]}"`);
   });
@@ -89,9 +109,21 @@ describe('a kept aggregation', () => {
       fc.record({ kind: fc.constant('remove' as const), i: fc.nat(pool.length - 1) }),
       fc.record({ kind: fc.constant('restore' as const), i: fc.nat(pool.length - 1) }),
       fc.record({ kind: fc.constant('text' as const), i: fc.nat(pool.length - 1), from: fc.nat(pool.length - 1) }),
-      fc.record({ kind: fc.constant('rating' as const), i: fc.nat(pool.length - 1), rating: fc.integer({ min: 1, max: 5 }) }),
-      fc.record({ kind: fc.constant('date' as const), i: fc.nat(pool.length - 1), date: fc.constantFrom('2019-02-03', '2024-11-19', '2025-07-23', '2031-01-01') }),
-      fc.record({ kind: fc.constant('area' as const), i: fc.nat(pool.length - 1), area: fc.constantFrom(undefined, 'Nowhere', demo.business.areaServed[0]!) }),
+      fc.record({
+        kind: fc.constant('rating' as const),
+        i: fc.nat(pool.length - 1),
+        rating: fc.integer({ min: 1, max: 5 }),
+      }),
+      fc.record({
+        kind: fc.constant('date' as const),
+        i: fc.nat(pool.length - 1),
+        date: fc.constantFrom('2019-02-03', '2024-11-19', '2025-07-23', '2031-01-01'),
+      }),
+      fc.record({
+        kind: fc.constant('area' as const),
+        i: fc.nat(pool.length - 1),
+        area: fc.constantFrom(undefined, 'Nowhere', demo.business.areaServed[0]!),
+      }),
       fc.record({ kind: fc.constant('copy' as const), i: fc.nat(pool.length - 1), n: fc.nat(3) }),
     );
     fc.assert(
@@ -100,7 +132,8 @@ describe('a kept aggregation', () => {
         kept.become(pool);
         for (const o of ops) {
           const review = kept.reviews.get(pool[o.i]!.id) ?? pool[o.i]!;
-          const changed = (patch: Partial<PublishedReview>) => kept.put({ ...review, ...patch, updatedAt: `2026-11-02T00:00:0${ops.indexOf(o) % 10}.000Z` });
+          const changed = (patch: Partial<PublishedReview>) =>
+            kept.put({ ...review, ...patch, updatedAt: `2026-11-02T00:00:0${ops.indexOf(o) % 10}.000Z` });
           if (o.kind === 'remove') kept.remove(review.id);
           else if (o.kind === 'restore') kept.put(pool[o.i]!);
           else if (o.kind === 'text') changed({ text: `${pool[o.from]!.text} Same day water heater swap.` });

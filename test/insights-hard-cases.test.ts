@@ -9,73 +9,116 @@ const analyzer = new Analyzer(null);
 
 function labelsOf(text: string): Record<string, string> {
   const scores = new Map<string, number>();
-  for (const j of analyzer.analyze({ id: 'hard', text }).aspects) scores.set(j.aspect, (scores.get(j.aspect) ?? 0) + j.score);
+  for (const j of analyzer.analyze({ id: 'hard', text }).aspects)
+    scores.set(j.aspect, (scores.get(j.aspect) ?? 0) + j.score);
   return Object.fromEntries([...scores].map(([aspect, score]) => [aspect, score > 0 ? 'positive' : 'negative']));
 }
 
 const cases: Record<string, [string, Record<string, string>][]> = {
-  "implicit mentions: the act says the aspect": [
-    ["Two plumbers before him gave up, and he found the cracked drain line under the slab in an hour.", {"expertise": "positive"}],
-    ["He put down drop cloths in every room before he touched a thing.", {"cleanliness": "positive"}],
-    ["There is a rattling noise from the vent that started the day after the install.", {"quality": "negative"}],
-    ["Left muddy boot prints all over our hallway rug.", {"cleanliness": "negative"}],
-    ["Phoned at 6am with a burst pipe and a plumber was at the door by 8.", {"responsiveness": "positive"}],
-    ["Three winters now and the boiler hasn't missed a beat.", {"quality": "positive"}],
-    ["The hot water finally lasts through two showers.", {"quality": "positive"}],
+  'implicit mentions: the act says the aspect': [
+    [
+      'Two plumbers before him gave up, and he found the cracked drain line under the slab in an hour.',
+      { expertise: 'positive' },
+    ],
+    ['He put down drop cloths in every room before he touched a thing.', { cleanliness: 'positive' }],
+    ['There is a rattling noise from the vent that started the day after the install.', { quality: 'negative' }],
+    ['Left muddy boot prints all over our hallway rug.', { cleanliness: 'negative' }],
+    ['Phoned at 6am with a burst pipe and a plumber was at the door by 8.', { responsiveness: 'positive' }],
+    ["Three winters now and the boiler hasn't missed a beat.", { quality: 'positive' }],
+    ['The hot water finally lasts through two showers.', { quality: 'positive' }],
   ],
-  "misspellings and dialect": [
-    ["they ansered on a holiday and sent someone out in under a hour", {"responsiveness": "positive"}],
-    ["left plaster dust evrywhere and never swept up", {"cleanliness": "negative"}],
-    ["the guy defintely knew his stuff, had the furnace runing in no time", {"expertise": "positive"}],
-    ["plumber was their at 9 on the dot like they sed", {"punctuality": "positive"}],
-    ["Proper sound fella, very polite and cleaned up after hisself.", {"professionalism": "positive", "cleanliness": "positive"}],
-    ["Top notch sparky, sorted the tripping fuse box in ten minutes.", {"expertise": "positive"}],
-    ["waited three weeks for a qoute and never herd back", {"responsiveness": "negative"}],
+  'misspellings and dialect': [
+    ['they ansered on a holiday and sent someone out in under a hour', { responsiveness: 'positive' }],
+    ['left plaster dust evrywhere and never swept up', { cleanliness: 'negative' }],
+    ['the guy defintely knew his stuff, had the furnace runing in no time', { expertise: 'positive' }],
+    ['plumber was their at 9 on the dot like they sed', { punctuality: 'positive' }],
+    [
+      'Proper sound fella, very polite and cleaned up after hisself.',
+      { professionalism: 'positive', cleanliness: 'positive' },
+    ],
+    ['Top notch sparky, sorted the tripping fuse box in ten minutes.', { expertise: 'positive' }],
+    ['waited three weeks for a qoute and never herd back', { responsiveness: 'negative' }],
   ],
-  "sarcasm: praise that means blame": [
-    ["Love paying $300 for a ten minute visit, what a bargain.", {"price": "negative"}],
-    ["Great to find out what they did from the invoice, since nobody told us anything.", {"communication": "negative"}],
-    ["Thanks for leaving the old water heater in my driveway, it really completes the look.", {"cleanliness": "negative"}],
-    ["I'm sure the callback they promised will come any decade now.", {"responsiveness": "negative"}],
-    ["Reported a leak on Monday and heard back the following Monday, very speedy.", {"responsiveness": "negative"}],
+  'sarcasm: praise that means blame': [
+    ['Love paying $300 for a ten minute visit, what a bargain.', { price: 'negative' }],
+    ['Great to find out what they did from the invoice, since nobody told us anything.', { communication: 'negative' }],
+    [
+      'Thanks for leaving the old water heater in my driveway, it really completes the look.',
+      { cleanliness: 'negative' },
+    ],
+    ["I'm sure the callback they promised will come any decade now.", { responsiveness: 'negative' }],
+    ['Reported a leak on Monday and heard back the following Monday, very speedy.', { responsiveness: 'negative' }],
   ],
-  "negation": [
-    ["Didn't leave a single wire clipping behind after rewiring the kitchen.", {"cleanliness": "positive"}],
-    ["Nobody told us the gas would be off for the whole day.", {"communication": "negative"}],
-    ["Not a single leak since they replaced the valve.", {"quality": "positive"}],
-    ["Couldn't tell a breaker from a fuse.", {"expertise": "negative"}],
-    ["Not one word about what was wrong with the boiler.", {"communication": "negative"}],
+  negation: [
+    ["Didn't leave a single wire clipping behind after rewiring the kitchen.", { cleanliness: 'positive' }],
+    ['Nobody told us the gas would be off for the whole day.', { communication: 'negative' }],
+    ['Not a single leak since they replaced the valve.', { quality: 'positive' }],
+    ["Couldn't tell a breaker from a fuse.", { expertise: 'negative' }],
+    ['Not one word about what was wrong with the boiler.', { communication: 'negative' }],
   ],
-  "contrast and several aspects at once": [
-    ["Ran three days over schedule, but the new faucet works perfectly.", {"punctuality": "negative", "quality": "positive"}],
-    ["Cleaned up nicely after themselves, but the new outlets keep sparking.", {"cleanliness": "positive", "quality": "negative"}],
-    ["The new furnace runs great, though the invoice was painful.", {"price": "negative", "quality": "positive"}],
-    ["He showed up early, but was rude to my husband the whole visit.", {"professionalism": "negative", "punctuality": "positive"}],
-    ["Took ages to return my calls, but once here he found the leak in minutes.", {"expertise": "positive", "responsiveness": "negative"}],
-    ["Came out the same day, but the tech had no idea how to fix a simple thermostat.", {"expertise": "negative", "responsiveness": "positive"}],
-    ["Arrival window was 1 to 3, he showed at 5 and nobody called to say so.", {"communication": "negative", "punctuality": "negative"}],
-    ["Called to say he was running five minutes early and was here at 9 sharp.", {"communication": "positive", "punctuality": "positive"}],
-    ["Knew his stuff, but barely said a word about what he had found.", {"communication": "negative", "expertise": "positive"}],
+  'contrast and several aspects at once': [
+    [
+      'Ran three days over schedule, but the new faucet works perfectly.',
+      { punctuality: 'negative', quality: 'positive' },
+    ],
+    [
+      'Cleaned up nicely after themselves, but the new outlets keep sparking.',
+      { cleanliness: 'positive', quality: 'negative' },
+    ],
+    ['The new furnace runs great, though the invoice was painful.', { price: 'negative', quality: 'positive' }],
+    [
+      'He showed up early, but was rude to my husband the whole visit.',
+      { professionalism: 'negative', punctuality: 'positive' },
+    ],
+    [
+      'Took ages to return my calls, but once here he found the leak in minutes.',
+      { expertise: 'positive', responsiveness: 'negative' },
+    ],
+    [
+      'Came out the same day, but the tech had no idea how to fix a simple thermostat.',
+      { expertise: 'negative', responsiveness: 'positive' },
+    ],
+    [
+      'Arrival window was 1 to 3, he showed at 5 and nobody called to say so.',
+      { communication: 'negative', punctuality: 'negative' },
+    ],
+    [
+      'Called to say he was running five minutes early and was here at 9 sharp.',
+      { communication: 'positive', punctuality: 'positive' },
+    ],
+    [
+      'Knew his stuff, but barely said a word about what he had found.',
+      { communication: 'negative', expertise: 'positive' },
+    ],
   ],
-  "no aspect at all": [
-    ["Do they also install water softeners?", {}],
-    ["We have a heat pump downstairs and an old oil furnace in the garage.", {}],
+  'no aspect at all': [
+    ['Do they also install water softeners?', {}],
+    ['We have a heat pump downstairs and an old oil furnace in the garage.', {}],
     ["I honestly can't believe this company still has customers.", {}],
-    ["The city said the blockage was in our part of the sewer line.", {}],
+    ['The city said the blockage was in our part of the sewer line.', {}],
   ],
-  "an aspect not found on weak evidence": [
-    ["The dispatcher rang me back within ten minutes and had a tech out that same afternoon.", {"responsiveness": "positive"}],
+  'an aspect not found on weak evidence': [
+    [
+      'The dispatcher rang me back within ten minutes and had a tech out that same afternoon.',
+      { responsiveness: 'positive' },
+    ],
   ],
-  "quality not found in what only tells of the work": [
-    ["Such a kind man, he even carried my groceries in from the car.", {"professionalism": "positive"}],
-    ["Still no one has told us why the first pump failed.", {"communication": "negative"}],
-    ["Knew exactly why the breaker kept tripping, but charged a fortune for it.", {"expertise": "positive", "price": "negative"}],
+  'quality not found in what only tells of the work': [
+    ['Such a kind man, he even carried my groceries in from the car.', { professionalism: 'positive' }],
+    ['Still no one has told us why the first pump failed.', { communication: 'negative' }],
+    [
+      'Knew exactly why the breaker kept tripping, but charged a fortune for it.',
+      { expertise: 'positive', price: 'negative' },
+    ],
   ],
-  "word order and word meaning": [
-    ["Took his time with my elderly father and explained everything slowly.", {"professionalism": "positive", "communication": "positive"}],
-    ["First winter in years the bedrooms have actually been warm.", {"quality": "positive"}],
-    ["The last plumber had fitted the pipe to the wrong tap entirely.", {}],
-    ["Grumpy old bloke, sighed and moaned the whole time.", {"professionalism": "negative"}],
+  'word order and word meaning': [
+    [
+      'Took his time with my elderly father and explained everything slowly.',
+      { professionalism: 'positive', communication: 'positive' },
+    ],
+    ['First winter in years the bedrooms have actually been warm.', { quality: 'positive' }],
+    ['The last plumber had fitted the pipe to the wrong tap entirely.', {}],
+    ['Grumpy old bloke, sighed and moaned the whole time.', { professionalism: 'negative' }],
   ],
 };
 

@@ -25,7 +25,10 @@ function citedIds(text: string): Set<string> {
   const ids = new Set<string>();
   JSON.parse(text, (key, value: unknown) => {
     if (key === 'reviewId' && typeof value === 'string') ids.add(value);
-    if ((key === 'reviewIds' || key === 'examples' || /^(positive|negative|neutral)$/.test(key)) && Array.isArray(value)) {
+    if (
+      (key === 'reviewIds' || key === 'examples' || /^(positive|negative|neutral)$/.test(key)) &&
+      Array.isArray(value)
+    ) {
       for (const v of value) if (typeof v === 'string') ids.add(v);
     }
     return value;
@@ -44,7 +47,14 @@ async function importHoldingBuild(server: RunningServer, plan: ImportPlan): Prom
   const { version } = await server.store.applyImport(plan);
   const key = `${engineVersions().document}|${version.publishedAt}`;
   const now = Date.now();
-  expect(await server.store.insights.claimBuild(key, 'another process', new Date(now).toISOString(), new Date(now + 60_000).toISOString())).toBe(true);
+  expect(
+    await server.store.insights.claimBuild(
+      key,
+      'another process',
+      new Date(now).toISOString(),
+      new Date(now + 60_000).toISOString(),
+    ),
+  ).toBe(true);
   await server.app.publisher.refresh();
   return { release: () => server.store.insights.releaseBuild(key, 'another process') };
 }
@@ -53,7 +63,11 @@ async function importHoldingBuild(server: RunningServer, plan: ImportPlan): Prom
 function analysesWrittenAt(dbPath: string, generatedAt: string): string[] {
   const db = openSqlite(dbPath, { readonly: true });
   try {
-    return (db.prepare('SELECT review_id FROM review_analyses WHERE analysed_at = ?').all(generatedAt) as { review_id: string }[]).map((r) => r.review_id);
+    return (
+      db.prepare('SELECT review_id FROM review_analyses WHERE analysed_at = ?').all(generatedAt) as {
+        review_id: string;
+      }[]
+    ).map((r) => r.review_id);
   } finally {
     db.close();
   }
@@ -79,11 +93,17 @@ describe('stored insights', () => {
       expect(after.text).toBe(before.text);
       expect(after.response.headers.get('etag')).toBe(before.response.headers.get('etag'));
       expect(after.response.headers.get('last-modified')).toBe(before.response.headers.get('last-modified'));
-      const revalidated = await fetch(`${second.url}/insights.json`, { headers: { 'if-none-match': before.response.headers.get('etag')! } });
+      const revalidated = await fetch(`${second.url}/insights.json`, {
+        headers: { 'if-none-match': before.response.headers.get('etag')! },
+      });
       expect(revalidated.status).toBe(304);
-      const revalidatedBr = await fetch(`${second.url}/insights.json`, { headers: { 'accept-encoding': 'br', 'if-none-match': beforeBr.response.headers.get('etag')! } });
+      const revalidatedBr = await fetch(`${second.url}/insights.json`, {
+        headers: { 'accept-encoding': 'br', 'if-none-match': beforeBr.response.headers.get('etag')! },
+      });
       expect(revalidatedBr.status).toBe(304);
-      const byDate = await fetch(`${second.url}/insights.json`, { headers: { 'if-modified-since': before.response.headers.get('last-modified')! } });
+      const byDate = await fetch(`${second.url}/insights.json`, {
+        headers: { 'if-modified-since': before.response.headers.get('last-modified')! },
+      });
       expect(byDate.status).toBe(304);
       // Nothing changed, so nothing was built again.
       await second.app.publisher.insightsReady();
@@ -101,7 +121,21 @@ describe('stored insights', () => {
       await server.app.publisher.insightsReady();
       const published = large.reviews.filter((r) => r.verified).length;
       expect((await fetchInsights(server)).body!.reviewCount).toBe(published);
-      await publish(server, { reviews: [{ id: 'zz-large-one-more', date: '2026-11-20', rating: 5, text: 'On time.', author: 'O M.', technicians: [], services: [], verified: true }], replace: false });
+      await publish(server, {
+        reviews: [
+          {
+            id: 'zz-large-one-more',
+            date: '2026-11-20',
+            rating: 5,
+            text: 'On time.',
+            author: 'O M.',
+            technicians: [],
+            services: [],
+            verified: true,
+          },
+        ],
+        replace: false,
+      });
       await server.app.publisher.insightsReady();
       expect((await fetchInsights(server)).body!.reviewCount).toBe(published + 1);
     } finally {
@@ -116,7 +150,16 @@ describe('stored insights', () => {
       const analysed: number[] = [];
       server.app.publisher.on('insights', (_view, count) => analysed.push(count));
       const file = writeJson(`${dir.path}/one.json`, {
-        reviews: [{ id: 'zz-one-more', date: '2026-11-20', rating: 5, text: 'Zoë showed up on time and fixed the AC fast. Fair price.', author: 'O M.', verified: true }],
+        reviews: [
+          {
+            id: 'zz-one-more',
+            date: '2026-11-20',
+            rating: 5,
+            text: 'Zoë showed up on time and fixed the AC fast. Fair price.',
+            author: 'O M.',
+            verified: true,
+          },
+        ],
       });
       expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
       await server.app.publisher.refresh();
@@ -128,7 +171,9 @@ describe('stored insights', () => {
       expect(after.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
       expect(analysesWrittenAt(dbPath, after.body!.generatedAt!)).toEqual(['zz-one-more']);
       // Its Last-Modified is that of the data it describes, as for every document of the data.
-      expect(after.response.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
+      expect(after.response.headers.get('last-modified')).toBe(
+        server.app.publisher.current().lastModified!.toUTCString(),
+      );
       expect(citedIds(after.text).has('zz-one-more')).toBe(true);
     } finally {
       await server.close();
@@ -140,7 +185,18 @@ describe('stored insights', () => {
     try {
       const before = await fetchInsights(server);
       const held = await importHoldingBuild(server, {
-        reviews: [{ id: 'zz-stale', date: '2026-11-19', rating: 4, text: 'On time and tidy.', author: 'S T.', technicians: [], services: [], verified: true }],
+        reviews: [
+          {
+            id: 'zz-stale',
+            date: '2026-11-19',
+            rating: 4,
+            text: 'On time and tidy.',
+            author: 'S T.',
+            technicians: [],
+            services: [],
+            verified: true,
+          },
+        ],
         replace: false,
       });
       const carried = await fetchInsights(server);
@@ -148,13 +204,17 @@ describe('stored insights', () => {
       expect(carried.response.headers.get('last-modified')).toBe(before.response.headers.get('last-modified'));
       expect(carried.text).toBe(before.text);
       // The document says which data it describes: older than the reviews now served.
-      expect(Date.parse(carried.body!.asOf!)).toBeLessThan(Date.parse(server.app.publisher.current().snapshot.version.publishedAt!));
+      expect(Date.parse(carried.body!.asOf!)).toBeLessThan(
+        Date.parse(server.app.publisher.current().snapshot.version.publishedAt!),
+      );
       await held.release();
       await server.app.publisher.insightsReady();
       const fresh = await fetchInsights(server);
       expect(fresh.body!.asOf).toBe(server.app.publisher.current().snapshot.version.publishedAt);
       expect(fresh.body!.reviewCount).toBe(server.app.publisher.current().snapshot.reviews.length);
-      expect(fresh.response.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
+      expect(fresh.response.headers.get('last-modified')).toBe(
+        server.app.publisher.current().lastModified!.toUTCString(),
+      );
     } finally {
       await server.close();
     }
@@ -175,7 +235,9 @@ describe('stored insights', () => {
       expect(carried.text).not.toContain(`"${quoted}"`);
       expect(carried.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
       // Its bytes changed with that import: Last-Modified moves to it.
-      expect(carried.response.headers.get('last-modified')).toBe(server.app.publisher.current().lastModified!.toUTCString());
+      expect(carried.response.headers.get('last-modified')).toBe(
+        server.app.publisher.current().lastModified!.toUTCString(),
+      );
       await held.release();
       await server.app.publisher.insightsReady();
       expect((await fetchInsights(server)).text).not.toContain(`"${quoted}"`);
@@ -188,7 +250,7 @@ describe('stored insights', () => {
 });
 
 describe('an engine upgrade', () => {
-  it('serves the previous engine\'s document until the new engine has built its own, which moves Last-Modified', async () => {
+  it("serves the previous engine's document until the new engine has built its own, which moves Last-Modified", async () => {
     const dbPath = `${dir.path}/upgrade.db`;
     const first = await startServer(dbPath);
     await publish(first, { business: demo.business, reviews: demo.reviews.slice(0, 120), replace: true });
@@ -213,9 +275,15 @@ describe('an engine upgrade', () => {
       // The bytes of the same data changed now, so an If-Modified-Since revalidation must not keep the old ones
       // (also when the rebuild came within the second of the old document: that date then names neither).
       const lastModified = rebuilt.response.headers.get('last-modified')!;
-      expect(lastModified).toBe(new Date(Math.floor(Date.parse(rebuilt.body!.generatedAt!) / 1000) * 1000).toUTCString());
-      expect(Date.parse(lastModified)).toBeGreaterThanOrEqual(Date.parse(before.response.headers.get('last-modified')!));
-      const revalidated = await fetch(`${second.url}/insights.json`, { headers: { 'if-modified-since': before.response.headers.get('last-modified')! } });
+      expect(lastModified).toBe(
+        new Date(Math.floor(Date.parse(rebuilt.body!.generatedAt!) / 1000) * 1000).toUTCString(),
+      );
+      expect(Date.parse(lastModified)).toBeGreaterThanOrEqual(
+        Date.parse(before.response.headers.get('last-modified')!),
+      );
+      const revalidated = await fetch(`${second.url}/insights.json`, {
+        headers: { 'if-modified-since': before.response.headers.get('last-modified')! },
+      });
       expect(revalidated.status).toBe(200);
       expect(await revalidated.text()).toBe(rebuilt.text);
     } finally {
@@ -230,7 +298,11 @@ describe('a store whose insights were never built', () => {
     const server = await startQuietServer(dbPath);
     try {
       // Another process holds the build of the version about to be published, and keeps it for now.
-      const held = await importHoldingBuild(server, { business: demo.business, reviews: demo.reviews.slice(0, 60), replace: true });
+      const held = await importHoldingBuild(server, {
+        business: demo.business,
+        reviews: demo.reviews.slice(0, 60),
+        replace: true,
+      });
       const { version } = server.app.publisher.current().snapshot;
       const pending = await fetchInsights(server);
       expect(pending.response.status).toBe(200);
@@ -280,7 +352,11 @@ describe('stopping mid-build', () => {
     // It starts building at once (4,000 reviews take seconds to analyse); it is stopped once it holds the claim.
     const server = await startServer(dbPath);
     const reader = openSqlite(dbPath, { readonly: true });
-    await until(() => reader.prepare('SELECT owner FROM insights_builds').get() !== undefined, 30_000, 'the build to be claimed');
+    await until(
+      () => reader.prepare('SELECT owner FROM insights_builds').get() !== undefined,
+      30_000,
+      'the build to be claimed',
+    );
     reader.close();
     await server.close();
     // No write lock left: with no busy timeout at all, a write transaction starts at once.
@@ -294,7 +370,14 @@ describe('stopping mid-build', () => {
     try {
       const now = Date.now();
       const key = `${engineVersions().document}|${version.publishedAt}`;
-      expect(await store.insights.claimBuild(key, 'next process', new Date(now).toISOString(), new Date(now + 60_000).toISOString())).toBe(true);
+      expect(
+        await store.insights.claimBuild(
+          key,
+          'next process',
+          new Date(now).toISOString(),
+          new Date(now + 60_000).toISOString(),
+        ),
+      ).toBe(true);
     } finally {
       await store.close();
     }

@@ -34,7 +34,11 @@ describe('the insights thread', () => {
       await until(() => !worker.running, 5000, 'the idle thread to stop');
       // Another version of the same data, as after an import that changed one review: built by a new thread.
       const [changed, ...rest] = data.reviews;
-      const next = { ...request, reviews: [{ ...changed!, text: `${changed!.text} Edited.`, updatedAt: new Date().toISOString() }, ...rest], asOf: new Date().toISOString() };
+      const next = {
+        ...request,
+        reviews: [{ ...changed!, text: `${changed!.text} Edited.`, updatedAt: new Date().toISOString() }, ...rest],
+        asOf: new Date().toISOString(),
+      };
       const second = await worker.build(next);
       expect(second.kind).toBe('built');
       expect(worker.running).toBe(true);

@@ -7,7 +7,11 @@ import { aggregate } from '../src/insights/document/aggregate.js';
 import { writtenForm } from '../src/insights/document/topic-name.js';
 import type { PublishedReview } from '../src/reviews/published.js';
 
-const openings = ['I called them after reading reviews on Yelp.', 'Found them after reading reviews on Google.', 'Booked after reading reviews on Nextdoor.'];
+const openings = [
+  'I called them after reading reviews on Yelp.',
+  'Found them after reading reviews on Google.',
+  'Booked after reading reviews on Nextdoor.',
+];
 const work = [
   'The ceiling fan in the nursery wobbled and he balanced it.',
   'He hung two ceiling fans in the bedrooms.',
@@ -16,7 +20,10 @@ const work = [
   'The new ceiling fan is silent.',
 ];
 
-function reviews(text: (i: number) => string = (i) => `${openings[i % openings.length]} ${work[i % work.length]} ${work[(i + 2) % work.length]}`): PublishedReview[] {
+function reviews(
+  text: (i: number) => string = (i) =>
+    `${openings[i % openings.length]} ${work[i % work.length]} ${work[(i + 2) % work.length]}`,
+): PublishedReview[] {
   return Array.from({ length: 40 }, (_, i) => ({
     id: `t-${String(i).padStart(3, '0')}`,
     date: `2026-0${1 + (i % 9)}-${String(10 + (i % 18)).padStart(2, '0')}`,
@@ -32,16 +39,24 @@ function reviews(text: (i: number) => string = (i) => `${openings[i % openings.l
 
 function topicsOf(list: PublishedReview[]) {
   const analyzer = new Analyzer(null);
-  return aggregate(null, list, new Map(list.map((r) => [r.id, analyzer.analyze(r)])), { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' }).topics;
+  return aggregate(null, list, new Map(list.map((r) => [r.id, analyzer.analyze(r)])), {
+    generatedAt: '2026-11-01T00:00:00.000Z',
+    lexiconVersion: 'test',
+  }).topics;
 }
 
 /** The topics of 40 reviews, each two of `texts` in turn. */
-const topicsOfTexts = (texts: readonly string[]) => topicsOf(reviews((i) => `${texts[i % texts.length]} ${texts[(i + 1) % texts.length]}`));
+const topicsOfTexts = (texts: readonly string[]) =>
+  topicsOf(reviews((i) => `${texts[i % texts.length]} ${texts[(i + 1) % texts.length]}`));
 
 describe('topics', () => {
   const list = reviews();
   const listed = topicsOf(list);
-  const folded = (text: string) => ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
+  const folded = (text: string) =>
+    ` ${text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()} `;
 
   it('leaves out review boilerplate and phrases that name an aspect, though every review has one', () => {
     const phrases = listed.flatMap((t) => t.phrases);
@@ -57,7 +72,11 @@ describe('topics', () => {
     const [topic] = fans;
     expect([...topic!.phrases].sort()).toEqual(['ceiling fan', 'ceiling fans']);
     const using = list.filter((r) => / ceiling fans? /.test(folded(r.text)));
-    expect(topic!.reviewIds).toEqual([...using].sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1)).map((r) => r.id));
+    expect(topic!.reviewIds).toEqual(
+      [...using]
+        .sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1))
+        .map((r) => r.id),
+    );
     expect(topic!.mentions).toBe(using.length);
     const count = (phrase: string) => list.filter((r) => folded(r.text).includes(` ${phrase} `)).length;
     expect(topic!.phrase).toBe(count('ceiling fan') >= count('ceiling fans') ? 'ceiling fan' : 'ceiling fans');
@@ -102,11 +121,19 @@ describe('topics', () => {
     ];
     const topics = topicsOfTexts(texts);
     const named = Object.fromEntries(topics.map((t) => [t.phrase, t.name]));
-    expect(named).toMatchObject({ 'spring tune': 'spring tune-up', 'ev charger': 'EV charger', 'amp circuit': '50-amp circuit' });
+    expect(named).toMatchObject({
+      'spring tune': 'spring tune-up',
+      'ev charger': 'EV charger',
+      'amp circuit': '50-amp circuit',
+    });
   });
 
   it('never ends a topic in an adverb the tagger reads as a noun', () => {
-    const texts = ['He found a wad of wipes halfway down the line.', 'The main line had wipes halfway to the street.', 'Roots were halfway through the pipe.'];
+    const texts = [
+      'He found a wad of wipes halfway down the line.',
+      'The main line had wipes halfway to the street.',
+      'Roots were halfway through the pipe.',
+    ];
     const topics = topicsOfTexts(texts);
     expect(topics.flatMap((t) => t.phrases).filter((p) => p.endsWith('halfway'))).toEqual([]);
   });

@@ -25,7 +25,8 @@ const business = newBusiness({
   technicians: [{ name: 'Zoë Martínez' }, { name: 'Robert Okafor', aliases: ['Rob', 'Bobby'] }, { name: 'Bill Hayes' }],
 });
 const analyzer = new Analyzer(business);
-const aspectsOf = (text: string) => Object.fromEntries(analyzer.analyze({ id: 't', text }).aspects.map((a) => [a.aspect, a.polarity]));
+const aspectsOf = (text: string) =>
+  Object.fromEntries(analyzer.analyze({ id: 't', text }).aspects.map((a) => [a.aspect, a.polarity]));
 
 describe('negation', () => {
   it.each([
@@ -59,13 +60,16 @@ describe('contrast', () => {
   it('weighs the clause after the contrast more in the overall sentiment', () => {
     const after = analyzer.analyze({ id: 'a', text: 'The price was fair, but the repair failed within a week.' });
     const before = analyzer.analyze({ id: 'b', text: 'The repair failed within a week, but the price was fair.' });
-    for (const { aspects } of [after, before]) expect(aspects.map((j) => `${j.aspect} ${j.polarity}`).sort()).toEqual(['price positive', 'quality negative']);
+    for (const { aspects } of [after, before])
+      expect(aspects.map((j) => `${j.aspect} ${j.polarity}`).sort()).toEqual(['price positive', 'quality negative']);
     expect(after.sentiment.label).toBe('negative');
     expect(before.sentiment.label).toBe('positive');
   });
 
   it('gives the deciding clause as evidence', () => {
-    const [judgement] = analyzer.analyze({ id: 'e', text: 'Great guy; however the bill was outrageous.' }).aspects.filter((a) => a.aspect === 'price');
+    const [judgement] = analyzer
+      .analyze({ id: 'e', text: 'Great guy; however the bill was outrageous.' })
+      .aspects.filter((a) => a.aspect === 'price');
     expect(judgement?.evidence).toBe('however the bill was outrageous');
     expect(judgement?.cues.join(' ')).toContain('outrageous');
   });
@@ -75,7 +79,10 @@ describe('technicians and services', () => {
   it('recognises technicians by full name, first name, nickname, without case or accents', () => {
     expect(analyzer.analyze({ id: 'z', text: 'zoe fixed it in an hour' }).technicians).toEqual(['Zoë Martínez']);
     expect(analyzer.analyze({ id: 'z', text: 'ZOË MARTINEZ was great' }).technicians).toEqual(['Zoë Martínez']);
-    expect(analyzer.analyze({ id: 'r', text: 'Bobby and Zoe came out' }).technicians).toEqual(['Zoë Martínez', 'Robert Okafor']);
+    expect(analyzer.analyze({ id: 'r', text: 'Bobby and Zoe came out' }).technicians).toEqual([
+      'Zoë Martínez',
+      'Robert Okafor',
+    ]);
   });
 
   it('reads a name that is also a word only when capitalised', () => {
@@ -84,13 +91,19 @@ describe('technicians and services', () => {
   });
 
   it('keeps technicians named in the fields, even ones the catalogue does not know', () => {
-    expect(analyzer.analyze({ id: 'f', text: 'Great job.', technicians: ['Robert Okafor', 'Sam New'] }).technicians).toEqual(['Robert Okafor', 'Sam New']);
+    expect(
+      analyzer.analyze({ id: 'f', text: 'Great job.', technicians: ['Robert Okafor', 'Sam New'] }).technicians,
+    ).toEqual(['Robert Okafor', 'Sam New']);
   });
 
   it('maps everyday words to catalogue services', () => {
-    expect(analyzer.analyze({ id: 's', text: 'Our AC stopped cooling and they fixed it.' }).services).toEqual(['ac-repair']);
+    expect(analyzer.analyze({ id: 's', text: 'Our AC stopped cooling and they fixed it.' }).services).toEqual([
+      'ac-repair',
+    ]);
     expect(analyzer.analyze({ id: 's', text: 'They installed a new AC.' }).services).toEqual(['ac-install']);
-    expect(analyzer.analyze({ id: 's', text: 'No hot water this morning, the water heater pilot was out.' }).services).toEqual(['water-heater-repair']);
+    expect(
+      analyzer.analyze({ id: 's', text: 'No hot water this morning, the water heater pilot was out.' }).services,
+    ).toEqual(['water-heater-repair']);
     expect(analyzer.analyze({ id: 's', text: 'Replaced our breaker panel.' }).services).toEqual(['panel-upgrade']);
   });
 });
@@ -101,7 +114,12 @@ describe('insights dataset', () => {
     demo.reviews.filter((r) => r.verified).map((r) => publishedFrom(r, '2026-11-01T00:00:00.000Z')),
   );
 
-  const input = { business: demo.business, reviews: published, asOf: '2026-11-01T00:00:00.000Z', generatedAt: '2026-11-01T00:00:01.000Z' };
+  const input = {
+    business: demo.business,
+    reviews: published,
+    asOf: '2026-11-01T00:00:00.000Z',
+    generatedAt: '2026-11-01T00:00:01.000Z',
+  };
 
   it('is deterministic: two engines, same reviews, same bytes', async () => {
     const first = JSON.stringify((await new InsightsEngine().build(input)).insights);
@@ -112,7 +130,9 @@ describe('insights dataset', () => {
   it('re-analyses only reviews that changed', async () => {
     const engine = new InsightsEngine();
     expect((await engine.build(input)).fresh.size).toBe(published.length);
-    const changed = published.map((r, i) => (i === 3 ? { ...r, text: `${r.text} Update: still great.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r));
+    const changed = published.map((r, i) =>
+      i === 3 ? { ...r, text: `${r.text} Update: still great.`, updatedAt: '2026-11-02T00:00:00.000Z' } : r,
+    );
     expect([...(await engine.build({ ...input, reviews: changed })).fresh.keys()]).toEqual([published[3]!.id]);
     const removed = await engine.build({ ...input, reviews: changed.filter((_, i) => i !== 5) });
     expect(removed.fresh.size).toBe(0);
@@ -146,7 +166,16 @@ describe('insights dataset', () => {
     const doc = InsightsDocument.parse(await (await fetch(`${server.url}/insights.json`)).json());
     expect(doc.status).toBe('ready');
     expect(doc.reviewCount).toBe(published.length);
-    expect(doc.aspects.map((a) => a.id)).toEqual(['punctuality', 'responsiveness', 'price', 'quality', 'professionalism', 'communication', 'cleanliness', 'expertise']);
+    expect(doc.aspects.map((a) => a.id)).toEqual([
+      'punctuality',
+      'responsiveness',
+      'price',
+      'quality',
+      'professionalism',
+      'communication',
+      'cleanliness',
+      'expertise',
+    ]);
     expect(doc.entities.technicians.length).toBeGreaterThan(0);
     expect(doc.topics.length).toBeGreaterThan(0);
     expect(doc.faq.length).toBeGreaterThan(0);
@@ -155,30 +184,73 @@ describe('insights dataset', () => {
 
   it('has every figure reproducible from the reviews it cites, by the analyze command', async () => {
     const doc = (await (await fetch(`${server.url}/insights.json`)).json()) as {
-      aspects: { id: string; mentions: number; positive: number; negative: number; neutral: number; reviewIds: { positive: string[]; negative: string[]; neutral: string[] }; quotes: { positive: { reviewId: string; text: string; rating: number }[]; negative: { reviewId: string; text: string }[] }; trend: { quarter: string; mentions: number }[] }[];
-      entities: { technicians: { name: string; mentions: number; averageRating: number; reviewIds: string[] }[]; services: { id: string; mentions: number; averageRating: number; reviewIds: string[] }[]; serviceAreas: { name: string; mentions: number; reviewIds: string[] }[] };
-      topics: { phrase: string; phrases: string[]; mentions: number; reviewIds: string[]; quotes: { reviewId: string; text: string }[] }[];
+      aspects: {
+        id: string;
+        mentions: number;
+        positive: number;
+        negative: number;
+        neutral: number;
+        reviewIds: { positive: string[]; negative: string[]; neutral: string[] };
+        quotes: {
+          positive: { reviewId: string; text: string; rating: number }[];
+          negative: { reviewId: string; text: string }[];
+        };
+        trend: { quarter: string; mentions: number }[];
+      }[];
+      entities: {
+        technicians: { name: string; mentions: number; averageRating: number; reviewIds: string[] }[];
+        services: { id: string; mentions: number; averageRating: number; reviewIds: string[] }[];
+        serviceAreas: { name: string; mentions: number; reviewIds: string[] }[];
+      };
+      topics: {
+        phrase: string;
+        phrases: string[];
+        mentions: number;
+        reviewIds: string[];
+        quotes: { reviewId: string; text: string }[];
+      }[];
       faq: { reviewIds: string[] }[];
       summary: { figures: { reviewCount: number; averageRating: number } };
     };
-    const file = writeJson(`${dir.path}/published.json`, { business: demo.business, reviews: published.map(({ updatedAt: _u, verification: _v, ...r }) => ({ ...r, verified: true })) });
+    const file = writeJson(`${dir.path}/published.json`, {
+      business: demo.business,
+      reviews: published.map(({ updatedAt: _u, verification: _v, ...r }) => ({ ...r, verified: true })),
+    });
     const cli = await runCli(['analyze', file], server.databaseUrl);
     expect(cli.code, cli.stderr).toBe(0);
     const analyses = new Map(
-      cli.stdout.trim().split('\n').map((line) => {
-        const a = JSON.parse(line) as { id: string; aspects: { aspect: string; score: number }[]; technicians: string[]; services: string[] };
-        return [a.id, a];
-      }),
+      cli.stdout
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const a = JSON.parse(line) as {
+            id: string;
+            aspects: { aspect: string; score: number }[];
+            technicians: string[];
+            services: string[];
+          };
+          return [a.id, a];
+        }),
     );
     const byId = new Map(published.map((r) => [r.id, r]));
-    const net = (id: string, aspect: string) => analyses.get(id)!.aspects.filter((a) => a.aspect === aspect).reduce((s, a) => s + a.score, 0);
+    const net = (id: string, aspect: string) =>
+      analyses
+        .get(id)!
+        .aspects.filter((a) => a.aspect === aspect)
+        .reduce((s, a) => s + a.score, 0);
     const mentions = (id: string, aspect: string) => analyses.get(id)!.aspects.some((a) => a.aspect === aspect);
     const cancels = (x: number) => Math.abs(x) < 1e-9;
 
     for (const aspect of doc.aspects) {
-      const expectedPositive = published.filter((r) => net(r.id, aspect.id) > 0 && !cancels(net(r.id, aspect.id))).map((r) => r.id);
-      const expectedNegative = published.filter((r) => net(r.id, aspect.id) < 0 && !cancels(net(r.id, aspect.id))).map((r) => r.id);
-      const expectedNeutral = published.filter((r) => mentions(r.id, aspect.id) && cancels(net(r.id, aspect.id))).map((r) => r.id);
+      const expectedPositive = published
+        .filter((r) => net(r.id, aspect.id) > 0 && !cancels(net(r.id, aspect.id)))
+        .map((r) => r.id);
+      const expectedNegative = published
+        .filter((r) => net(r.id, aspect.id) < 0 && !cancels(net(r.id, aspect.id)))
+        .map((r) => r.id);
+      const expectedNeutral = published
+        .filter((r) => mentions(r.id, aspect.id) && cancels(net(r.id, aspect.id)))
+        .map((r) => r.id);
       expect(aspect.reviewIds.positive, aspect.id).toEqual(expectedPositive);
       expect(aspect.reviewIds.negative, aspect.id).toEqual(expectedNegative);
       expect(aspect.reviewIds.neutral, aspect.id).toEqual(expectedNeutral);
@@ -192,12 +264,18 @@ describe('insights dataset', () => {
       }
     }
     for (const t of doc.entities.technicians) {
-      expect(t.reviewIds).toEqual(published.filter((r) => analyses.get(r.id)!.technicians.includes(t.name)).map((r) => r.id));
+      expect(t.reviewIds).toEqual(
+        published.filter((r) => analyses.get(r.id)!.technicians.includes(t.name)).map((r) => r.id),
+      );
       expect(t.mentions).toBe(t.reviewIds.length);
-      expect(t.averageRating).toBe(Math.round((t.reviewIds.reduce((s, id) => s + byId.get(id)!.rating, 0) / t.mentions) * 100) / 100);
+      expect(t.averageRating).toBe(
+        Math.round((t.reviewIds.reduce((s, id) => s + byId.get(id)!.rating, 0) / t.mentions) * 100) / 100,
+      );
     }
     for (const s of doc.entities.services) {
-      expect(s.reviewIds).toEqual(published.filter((r) => analyses.get(r.id)!.services.includes(s.id)).map((r) => r.id));
+      expect(s.reviewIds).toEqual(
+        published.filter((r) => analyses.get(r.id)!.services.includes(s.id)).map((r) => r.id),
+      );
       expect(s.mentions).toBe(s.reviewIds.length);
     }
     for (const a of doc.entities.serviceAreas) {
@@ -206,18 +284,38 @@ describe('insights dataset', () => {
     for (const topic of doc.topics) {
       expect(topic.mentions).toBe(topic.reviewIds.length);
       expect(topic.phrases[0]).toBe(topic.phrase);
-      const words = (text: string) => ` ${fold(text).replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
-      for (const id of topic.reviewIds) expect(topic.phrases.some((p) => words(byId.get(id)!.text).includes(` ${p} `)), id).toBe(true);
+      const words = (text: string) =>
+        ` ${fold(text)
+          .replace(/['’]/g, '')
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+      for (const id of topic.reviewIds)
+        expect(
+          topic.phrases.some((p) => words(byId.get(id)!.text).includes(` ${p} `)),
+          id,
+        ).toBe(true);
       for (const quote of topic.quotes) expect(byId.get(quote.reviewId)!.text).toContain(quote.text);
     }
     for (const q of doc.faq) for (const id of q.reviewIds) expect(byId.has(id)).toBe(true);
     expect(doc.summary.figures.reviewCount).toBe(published.length);
-    expect(doc.summary.figures.averageRating).toBe(Math.round((published.reduce((s, r) => s + r.rating, 0) / published.length) * 100) / 100);
+    expect(doc.summary.figures.averageRating).toBe(
+      Math.round((published.reduce((s, r) => s + r.rating, 0) / published.length) * 100) / 100,
+    );
   });
 
   it('follows a new import within seconds', async () => {
     const before = (await (await fetch(`${server.url}/insights.json`)).json()) as { reviewCount: number };
-    const file = writeJson(`${dir.path}/more.json`, { reviews: [{ id: 'zz-new', date: '2026-11-20', rating: 1, text: 'Three hours late and rude about it.', author: 'N N.', verified: true }] });
+    const file = writeJson(`${dir.path}/more.json`, {
+      reviews: [
+        {
+          id: 'zz-new',
+          date: '2026-11-20',
+          rating: 1,
+          text: 'Three hours late and rude about it.',
+          author: 'N N.',
+          verified: true,
+        },
+      ],
+    });
     expect((await runCli(['import', file], server.databaseUrl)).code).toBe(0);
     const deadline = Date.now() + 10_000;
     let after = before;

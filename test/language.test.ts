@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectLanguage, loadLanguageDetector, UNDETERMINED } from '../src/reviews/language.js';
 
-const sentences = JSON.parse(readFileSync(resolve(import.meta.dirname, 'fixtures/language/sentences.json'), 'utf8')) as { language: 'en' | 'es'; text: string }[];
+const sentences = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, 'fixtures/language/sentences.json'), 'utf8'),
+) as { language: 'en' | 'es'; text: string }[];
 
 beforeAll(loadLanguageDetector);
 

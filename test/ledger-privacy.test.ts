@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUSINESS, formsOf, MATCHED, PRIVATE, privateStringsIn, REVIEWS, writeInvalidJobFiles, writeJobFiles } from './support/privacy.js';
+import {
+  BUSINESS,
+  formsOf,
+  MATCHED,
+  PRIVATE,
+  privateStringsIn,
+  REVIEWS,
+  writeInvalidJobFiles,
+  writeJobFiles,
+} from './support/privacy.js';
 import { ServiceProcess, stopAllServices } from './support/service-process.js';
 import { runCli, tempDir, writeJson, type CliResult } from './support/server.js';
 import { openSqlite } from './support/sqlite.js';
@@ -52,7 +61,9 @@ async function getJson<T>(path: string): Promise<T> {
 /** The text without the caller's own values (in every form): what the server echoes of a request is the caller's. */
 function withoutEcho(text: string, echoed: readonly string[]): string {
   let rest = text;
-  for (const value of echoed) for (const form of formsOf(value)) rest = rest.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<echo>');
+  for (const value of echoed)
+    for (const form of formsOf(value))
+      rest = rest.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<echo>');
   return rest;
 }
 function expectClean(where: string, text: string, echoed: readonly string[] = []): void {
@@ -85,13 +96,26 @@ beforeAll(async () => {
 
   // Refused first (nothing changes), then the valid files of each source while the server runs.
   runs.set('import-jobs invalid own', await cli(['import-jobs', invalidFiles.own]));
-  runs.set('import-jobs invalid own --json --all-problems', await cli(['import-jobs', invalidFiles.own, '--json', '--all-problems']));
-  runs.set('import-jobs invalid housecallpro', await cli(['import-jobs', '--from', 'housecallpro', invalidFiles.housecallpro]));
+  runs.set(
+    'import-jobs invalid own --json --all-problems',
+    await cli(['import-jobs', invalidFiles.own, '--json', '--all-problems']),
+  );
+  runs.set(
+    'import-jobs invalid housecallpro',
+    await cli(['import-jobs', '--from', 'housecallpro', invalidFiles.housecallpro]),
+  );
   runs.set('import-jobs own', await cli(['import-jobs', files.own]));
-  runs.set('import-jobs housecallpro', await cli(['import-jobs', '--from', 'housecallpro', files.housecallpro, '--json']));
+  runs.set(
+    'import-jobs housecallpro',
+    await cli(['import-jobs', '--from', 'housecallpro', files.housecallpro, '--json']),
+  );
   runs.set('import-jobs jobber', await cli(['import-jobs', '--from', 'jobber', files.jobber]));
-  runs.set('import-jobs servicetitan', await cli(['import-jobs', '--from', 'servicetitan', ...files.servicetitan, '--json']));
-  for (const source of ['own', 'housecallpro', 'jobber', 'servicetitan']) expect(runs.get(`import-jobs ${source}`)!.code, cliText(runs.get(`import-jobs ${source}`)!)).toBe(0);
+  runs.set(
+    'import-jobs servicetitan',
+    await cli(['import-jobs', '--from', 'servicetitan', ...files.servicetitan, '--json']),
+  );
+  for (const source of ['own', 'housecallpro', 'jobber', 'servicetitan'])
+    expect(runs.get(`import-jobs ${source}`)!.code, cliText(runs.get(`import-jobs ${source}`)!)).toBe(0);
 
   await until(
     async () => {
@@ -105,7 +129,10 @@ beforeAll(async () => {
   await until(
     async () => {
       const { version } = (await (await fetch(`${service.url}/readyz`)).json()) as { version: { publishedAt: string } };
-      const insights = (await (await fetch(`${service.url}/insights.json`)).json()) as { status?: string; asOf: string | null };
+      const insights = (await (await fetch(`${service.url}/insights.json`)).json()) as {
+        status?: string;
+        asOf: string | null;
+      };
       return insights.asOf === version.publishedAt;
     },
     30_000,
@@ -126,24 +153,38 @@ describe('the ledger is read (else every search below would pass trivially)', ()
       const review = byId.get(id);
       expect(review, id).toBeDefined();
       expect(review!.verification.method, id).toBe(want.method);
-      expect({ technicians: review!.technicians, services: review!.services, serviceArea: review!.serviceArea }, id).toEqual({ technicians: want.technicians, services: want.services, serviceArea: want.serviceArea });
+      expect(
+        { technicians: review!.technicians, services: review!.services, serviceArea: review!.serviceArea },
+        id,
+      ).toEqual({ technicians: want.technicians, services: want.services, serviceArea: want.serviceArea });
     }
     // Quincy named nothing: all three mentions come from the job; Ximena named her technician herself.
     expect(byId.get('own-quincy')!.verification.fromJob?.sort()).toEqual(['serviceArea', 'services', 'technicians']);
     expect(byId.get('own-ximena')!.verification.fromJob).not.toContain('technicians');
     expect(byId.has('own-harriet') || byId.has('own-norbert')).toBe(false);
-    expect(dataset.verification).toMatchObject({ received: REVIEWS.length, published: Object.keys(MATCHED).length + 1, unmatched: 2 });
+    expect(dataset.verification).toMatchObject({
+      received: REVIEWS.length,
+      published: Object.keys(MATCHED).length + 1,
+      unmatched: 2,
+    });
     // The insights count what the jobs added: Luis and Chandler are named by no review's text or fields but the job's.
-    const insights = await getJson<{ entities: { technicians: { name: string }[]; serviceAreas: { name: string }[] } }>('/insights.json');
+    const insights = await getJson<{ entities: { technicians: { name: string }[]; serviceAreas: { name: string }[] } }>(
+      '/insights.json',
+    );
     expect(insights.entities.technicians.map((t) => t.name)).toContain('Luis Ortega');
     expect(insights.entities.serviceAreas.map((a) => a.name)).toContain('Chandler');
   });
 
-  it('keeps every valid job and no invalid one, and says which reviews wait (the ambiguous one with its jobs\' dates only)', async () => {
+  it("keeps every valid job and no invalid one, and says which reviews wait (the ambiguous one with its jobs' dates only)", async () => {
     const db = openSqlite(dbPath, { readonly: true, fileMustExist: true });
     try {
       const bySource = db.prepare('SELECT source, count(*) AS n FROM jobs GROUP BY source ORDER BY source').all();
-      expect(bySource).toEqual([{ source: 'housecallpro', n: 1 }, { source: 'jobber', n: 1 }, { source: 'own', n: 8 }, { source: 'servicetitan', n: 1 }]);
+      expect(bySource).toEqual([
+        { source: 'housecallpro', n: 1 },
+        { source: 'jobber', n: 1 },
+        { source: 'own', n: 8 },
+        { source: 'servicetitan', n: 1 },
+      ]);
     } finally {
       db.close();
     }
@@ -165,8 +206,17 @@ describe('the CLI', () => {
     const own = runs.get('import-jobs invalid own')!;
     expect(own.code, cliText(own)).toBe(1);
     const lines = own.stderr.trim().split('\n');
-    expect(lines.slice(0, -1).map((l) => l.split(': ').slice(0, 3).join(': ')).sort()).toEqual(
-      [`${invalidFiles.own}: jobs[0]: email`, `${invalidFiles.own}: jobs[0]: phone`, `${invalidFiles.own}: jobs[1]: completed`].sort(),
+    expect(
+      lines
+        .slice(0, -1)
+        .map((l) => l.split(': ').slice(0, 3).join(': '))
+        .sort(),
+    ).toEqual(
+      [
+        `${invalidFiles.own}: jobs[0]: email`,
+        `${invalidFiles.own}: jobs[0]: phone`,
+        `${invalidFiles.own}: jobs[1]: completed`,
+      ].sort(),
     );
     expect(lines.at(-1)).toMatch(/nothing was changed/);
     const hcp = runs.get('import-jobs invalid housecallpro')!;
@@ -186,7 +236,9 @@ describe('the CLI', () => {
       ['log', ['log']],
       ['analyze', ['analyze', reviewsFile]],
       // A review of each source and way of matching, and the two left waiting.
-      ...['own-quincy', 'own-reference', 'own-odalys', 'own-ximena', 'own-yusuf', 'own-harriet', 'own-norbert'].map((id): [string, string[]] => [`status ${id} --json`, ['status', id, '--json']]),
+      ...['own-quincy', 'own-reference', 'own-odalys', 'own-ximena', 'own-yusuf', 'own-harriet', 'own-norbert'].map(
+        (id): [string, string[]] => [`status ${id} --json`, ['status', id, '--json']],
+      ),
       ['status own-reference', ['status', 'own-reference']],
       ['status own-harriet', ['status', 'own-harriet']],
     ];
@@ -200,14 +252,31 @@ describe('the CLI', () => {
       if (!what.includes('invalid')) expect(run.code, `${what}: ${cliText(run)}`).toBe(0);
       expectClean(what, cliText(run));
     }
-    expect(JSON.parse(runs.get('status own-reference --json')!.stdout)).toMatchObject({ verification: { method: 'reference' } });
+    expect(JSON.parse(runs.get('status own-reference --json')!.stdout)).toMatchObject({
+      verification: { method: 'reference' },
+    });
   });
 });
 
 describe('the public outputs', () => {
   it('hold no private string: datasets, feeds, since and search, and a search for a private string finds nothing', async () => {
-    const paths = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/since/2025-01-01', '/api/reviews/since/2025-06-01'];
-    const searches = ['', '?limit=100', '?query=AC', '?mentions_technician=zoe', '?mentions_service=ac-repair', '?since=2025-05-01&until=2025-06-30', '?min_rating=3&limit=5'];
+    const paths = [
+      '/reviews.json',
+      '/insights.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/api/reviews/since/2025-01-01',
+      '/api/reviews/since/2025-06-01',
+    ];
+    const searches = [
+      '',
+      '?limit=100',
+      '?query=AC',
+      '?mentions_technician=zoe',
+      '?mentions_service=ac-repair',
+      '?since=2025-05-01&until=2025-06-30',
+      '?min_rating=3&limit=5',
+    ];
     for (const path of [...paths, ...searches.map((q) => `/api/reviews/search${q}`)]) {
       const got = await get(path);
       expect(got.status, path).toBe(200);
@@ -226,17 +295,51 @@ describe('the public outputs', () => {
 
   it('hold no private string: every page and document the OpenAPI description lists, every permalink, the sitemap, badge and metrics', async () => {
     const openapi = await getJson<{ paths: Record<string, Record<string, unknown>> }>('/.well-known/openapi.json');
-    const listed = Object.entries(openapi.paths).filter(([path, item]) => 'get' in item && !path.includes('{')).map(([path]) => path);
-    expect(listed).toEqual(expect.arrayContaining(['/', '/embed', '/docs', '/sitemap.xml', '/llms.txt', '/robots.txt', '/badge.svg', '/metrics', '/reviews.json']));
+    const listed = Object.entries(openapi.paths)
+      .filter(([path, item]) => 'get' in item && !path.includes('{'))
+      .map(([path]) => path);
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        '/',
+        '/embed',
+        '/docs',
+        '/sitemap.xml',
+        '/llms.txt',
+        '/robots.txt',
+        '/badge.svg',
+        '/metrics',
+        '/reviews.json',
+      ]),
+    );
     const dataset = await getJson<Dataset>('/reviews.json');
     const permalinks = dataset.reviews.map((r) => `/reviews/${encodeURIComponent(r.id)}`);
     const statuses: Record<string, number> = {};
-    for (const path of [...new Set([...listed, ...permalinks, '/verification', '/?query=AC', '/?mentions_technician=zoe', '/embed?limit=3'])]) {
+    for (const path of [
+      ...new Set([
+        ...listed,
+        ...permalinks,
+        '/verification',
+        '/?query=AC',
+        '/?mentions_technician=zoe',
+        '/embed?limit=3',
+      ]),
+    ]) {
       const got = await get(path);
       statuses[path] = got.status;
       expectClean(`${path} (${got.status})`, got.text);
     }
-    for (const path of [...permalinks, '/', '/embed', '/docs', '/sitemap.xml', '/llms.txt', '/robots.txt', '/badge.svg', '/metrics']) expect(statuses[path], path).toBe(200);
+    for (const path of [
+      ...permalinks,
+      '/',
+      '/embed',
+      '/docs',
+      '/sitemap.xml',
+      '/llms.txt',
+      '/robots.txt',
+      '/badge.svg',
+      '/metrics',
+    ])
+      expect(statuses[path], path).toBe(200);
     // The permalinks show what the job added: the area of Quincy's job is on his review's page.
     expect((await get('/reviews/own-quincy')).text).toContain('Chandler');
     // An unpublished review has no page.
@@ -250,7 +353,11 @@ describe('the public outputs', () => {
       ['a review page', (v) => `/reviews/${encodeURIComponent(v)}`, 404],
       ['a search with an unknown parameter', (v) => `/api/reviews/search?${new URLSearchParams({ [v]: '1' })}`, 400],
       ['a search with a bad since date', (v) => `/api/reviews/search?${new URLSearchParams({ since: v })}`, 400],
-      ['a search with a bad date and a query', (v) => `/api/reviews/search?${new URLSearchParams({ since: '2025-02-30', query: v })}`, 400],
+      [
+        'a search with a bad date and a query',
+        (v) => `/api/reviews/search?${new URLSearchParams({ since: '2025-02-30', query: v })}`,
+        400,
+      ],
       ['a bad since date', (v) => `/api/reviews/since/${encodeURIComponent(v)}`, 400],
       ['a home page search', (v) => `/?${new URLSearchParams({ query: v })}`, 200],
     ];
@@ -275,7 +382,14 @@ describe('the MCP server', () => {
     await client.connect(transport);
     const outputs: [string, unknown][] = [];
     try {
-      outputs.push(['initialize', { server: client.getServerVersion(), capabilities: client.getServerCapabilities(), instructions: client.getInstructions() }]);
+      outputs.push([
+        'initialize',
+        {
+          server: client.getServerVersion(),
+          capabilities: client.getServerCapabilities(),
+          instructions: client.getInstructions(),
+        },
+      ]);
       const dataset = await getJson<Dataset>('/reviews.json');
       const ids = dataset.reviews.map((r) => r.id);
       const { tools } = await client.listTools();
@@ -283,7 +397,13 @@ describe('the MCP server', () => {
       const sections = ['aspects', 'technicians', 'services', 'areas', 'topics', 'faq', 'summary'];
       const calls: Record<string, Record<string, unknown>[]> = {
         get_business: [{}],
-        search_reviews: [{}, { limit: 100 }, { query: 'AC' }, { mentions_technician: 'zoe' }, { since: '2025-05-01', until: '2025-06-30' }],
+        search_reviews: [
+          {},
+          { limit: 100 },
+          { query: 'AC' },
+          { mentions_technician: 'zoe' },
+          { since: '2025-05-01', until: '2025-06-30' },
+        ],
         get_reviews_since: [{ date: '2025-01-01', limit: 100 }],
         get_insights: sections.map((section) => ({ section, limit: 50, ids: 100 })),
         get_review: ids.map((id) => ({ id })),
@@ -292,12 +412,19 @@ describe('the MCP server', () => {
       for (const tool of tools) {
         for (const args of calls[tool.name]!) {
           const result = await client.callTool({ name: tool.name, arguments: args });
-          expect(result.isError ?? false, `${tool.name} ${JSON.stringify(args)}: ${JSON.stringify(result)}`).toBe(false);
+          expect(result.isError ?? false, `${tool.name} ${JSON.stringify(args)}: ${JSON.stringify(result)}`).toBe(
+            false,
+          );
           outputs.push([`tools/call ${tool.name} ${JSON.stringify(args)}`, result]);
         }
       }
-      const quincy = (await client.callTool({ name: 'get_review', arguments: { id: 'own-quincy' } })).structuredContent as { review: PublicReview };
-      expect(quincy.review).toMatchObject({ serviceArea: 'Chandler', technicians: ['Luis Ortega'], verification: { method: 'job' } });
+      const quincy = (await client.callTool({ name: 'get_review', arguments: { id: 'own-quincy' } }))
+        .structuredContent as { review: PublicReview };
+      expect(quincy.review).toMatchObject({
+        serviceArea: 'Chandler',
+        technicians: ['Luis Ortega'],
+        verification: { method: 'job' },
+      });
 
       // A private string as an argument finds nothing, and is echoed (if at all) as any unknown value is.
       for (const value of PRIVATE_VALUES) {
@@ -306,7 +433,9 @@ describe('the MCP server', () => {
         const review = await client.callTool({ name: 'get_review', arguments: { id: value } });
         expect(review.isError, value).toBe(true);
         const control = await client.callTool({ name: 'get_review', arguments: { id: 'CONTROL-zz-VALUE' } });
-        expect(withoutEcho(JSON.stringify(review), [value])).toBe(withoutEcho(JSON.stringify(control), ['CONTROL-zz-VALUE']));
+        expect(withoutEcho(JSON.stringify(review), [value])).toBe(
+          withoutEcho(JSON.stringify(control), ['CONTROL-zz-VALUE']),
+        );
         expectClean(`search_reviews query ${value}`, JSON.stringify(found), [value]);
         expectClean(`get_review id ${value}`, JSON.stringify(review), [value]);
       }
@@ -314,18 +443,31 @@ describe('the MCP server', () => {
       const { resources } = await client.listResources();
       outputs.push(['resources/list', resources]);
       expect(resources.length).toBeGreaterThan(0);
-      for (const resource of resources) outputs.push([`resources/read ${resource.uri}`, await client.readResource({ uri: resource.uri })]);
+      for (const resource of resources)
+        outputs.push([`resources/read ${resource.uri}`, await client.readResource({ uri: resource.uri })]);
 
       const { resourceTemplates } = await client.listResourceTemplates();
       outputs.push(['resources/templates/list', resourceTemplates]);
-      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['reviews://aspect/{id}', 'reviews://review/{id}', 'reviews://service/{id}', 'reviews://technician/{name}']);
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+        'reviews://aspect/{id}',
+        'reviews://review/{id}',
+        'reviews://service/{id}',
+        'reviews://technician/{name}',
+      ]);
       for (const template of resourceTemplates) {
         const variable = /\{(\w+)\}/.exec(template.uriTemplate)![1]!;
-        const complete = async (value: string) => (await client.complete({ ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value } })).completion;
+        const complete = async (value: string) =>
+          (
+            await client.complete({
+              ref: { type: 'ref/resource', uri: template.uriTemplate },
+              argument: { name: variable, value },
+            })
+          ).completion;
         const all = await complete('');
         outputs.push([`completion/complete ${template.uriTemplate} ""`, all]);
         expect(all.values.length, template.uriTemplate).toBeGreaterThan(0);
-        for (const fragment of ['jobid', 'zq-', 'quetzal', '7731', 'own-']) outputs.push([`completion/complete ${template.uriTemplate} ${fragment}`, await complete(fragment)]);
+        for (const fragment of ['jobid', 'zq-', 'quetzal', '7731', 'own-'])
+          outputs.push([`completion/complete ${template.uriTemplate} ${fragment}`, await complete(fragment)]);
         // Every value completed, read: a service of the catalogue without insights yet is "not found" (its message is searched too).
         let read = 0;
         for (const value of all.values) {
@@ -340,11 +482,23 @@ describe('the MCP server', () => {
         }
         expect(read, template.uriTemplate).toBeGreaterThan(0);
       }
-      expect((await client.complete({ ref: { type: 'ref/resource', uri: 'reviews://review/{id}' }, argument: { name: 'id', value: 'own-' } })).completion.values.sort()).toEqual(ids.filter((id) => id.startsWith('own-')).sort());
+      expect(
+        (
+          await client.complete({
+            ref: { type: 'ref/resource', uri: 'reviews://review/{id}' },
+            argument: { name: 'id', value: 'own-' },
+          })
+        ).completion.values.sort(),
+      ).toEqual(ids.filter((id) => id.startsWith('own-')).sort());
 
       const { prompts } = await client.listPrompts();
       outputs.push(['prompts/list', prompts]);
-      for (const prompt of prompts) for (const args of [{}, { about: 'Zoë' }] as Record<string, string>[]) outputs.push([`prompts/get ${prompt.name} ${JSON.stringify(args)}`, await client.getPrompt({ name: prompt.name, arguments: args })]);
+      for (const prompt of prompts)
+        for (const args of [{}, { about: 'Zoë' }] as Record<string, string>[])
+          outputs.push([
+            `prompts/get ${prompt.name} ${JSON.stringify(args)}`,
+            await client.getPrompt({ name: prompt.name, arguments: args }),
+          ]);
     } finally {
       await client.close();
     }
@@ -366,7 +520,8 @@ describe('the store', () => {
       for (const { name } of tables) {
         for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]) {
           for (const [column, value] of Object.entries(row)) {
-            const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('latin1') : undefined;
+            const text =
+              typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('latin1') : undefined;
             if (text === undefined) continue;
             values++;
             for (const hit of privateStringsIn(text)) found.push(`${name}.${column}: ${hit}`);
@@ -374,10 +529,14 @@ describe('the store', () => {
         }
       }
       // The hashes are there: a job's id is one (base64url HMAC-SHA256), and a review's reference is the hash of its job's id.
-      const job = db.prepare("SELECT id_hash, contact_hashes FROM jobs WHERE source = 'own' AND area = 'Chandler'").get() as { id_hash: string; contact_hashes: string };
+      const job = db
+        .prepare("SELECT id_hash, contact_hashes FROM jobs WHERE source = 'own' AND area = 'Chandler'")
+        .get() as { id_hash: string; contact_hashes: string };
       expect(job.id_hash).toMatch(/^[\w-]{43}$/);
       expect(JSON.parse(job.contact_hashes)).toHaveLength(2);
-      const reference = db.prepare("SELECT reference FROM reviews WHERE id = 'own-reference'").get() as { reference: string };
+      const reference = db.prepare("SELECT reference FROM reviews WHERE id = 'own-reference'").get() as {
+        reference: string;
+      };
       expect(reference.reference).toMatch(/^[\w-]{43}$/);
     } finally {
       db.close();
@@ -399,7 +558,11 @@ describe('the response headers', () => {
     expect(headers.length).toBeGreaterThan(100);
     for (const [path, text] of headers) {
       const target = decodeURIComponent(path.replace(/\+/g, ' '));
-      expectClean(`the headers of ${path}`, text, PRIVATE_VALUES.filter((v) => target.includes(v)));
+      expectClean(
+        `the headers of ${path}`,
+        text,
+        PRIVATE_VALUES.filter((v) => target.includes(v)),
+      );
     }
   });
 });
@@ -417,8 +580,12 @@ describe("the server's log", () => {
         entry = undefined;
       }
       // A request line names the request target as sent; the caller's own words are no leak.
-      const own = entry?.msg === 'request' && entry.url !== undefined && ours.includes(entry.url) ? entry.url : undefined;
-      expectClean(`the server log line ${line}`, own === undefined ? line : line.split(JSON.stringify(own)).join('"<sent>"'));
+      const own =
+        entry?.msg === 'request' && entry.url !== undefined && ours.includes(entry.url) ? entry.url : undefined;
+      expectClean(
+        `the server log line ${line}`,
+        own === undefined ? line : line.split(JSON.stringify(own)).join('"<sent>"'),
+      );
     }
   });
 });
@@ -427,7 +594,10 @@ describe('the CLI on files that are not valid at all (known leaks: see the commi
   // csv-parse's message quotes the field ("value is …"), and own-source.ts passes it on as the problem's reason.
   it('names a CSV quoting error without the field it is in', async () => {
     const csv = join(dir.path, 'stray-quote.csv');
-    writeFileSync(csv, `id,completed,customer,email,phone,technicians,services,area\n${PRIVATE['own job id']},2025-05-01,Quincy Z,${PRIVATE['own job email']} "x",${PRIVATE['own job phone']},,,\n`);
+    writeFileSync(
+      csv,
+      `id,completed,customer,email,phone,technicians,services,area\n${PRIVATE['own job id']},2025-05-01,Quincy Z,${PRIVATE['own job email']} "x",${PRIVATE['own job phone']},,,\n`,
+    );
     const run = await cli(['import-jobs', csv]);
     expect(run.code).toBe(1);
     expectClean('a CSV quoting error', cliText(run));
@@ -436,7 +606,10 @@ describe('the CLI on files that are not valid at all (known leaks: see the commi
   // V8's JSON.parse message quotes some 10 characters around the error, and own-source.ts passes it on.
   it('names an NDJSON syntax error without the text around it', async () => {
     const ndjson = join(dir.path, 'bare-value.ndjson');
-    writeFileSync(ndjson, `{"id":"${PRIVATE['own job id']}","completed":"2025-05-01","customer":"Quincy Z","email":${PRIVATE['own job email']}}\n`);
+    writeFileSync(
+      ndjson,
+      `{"id":"${PRIVATE['own job id']}","completed":"2025-05-01","customer":"Quincy Z","email":${PRIVATE['own job email']}}\n`,
+    );
     const run = await cli(['import-jobs', ndjson]);
     expect(run.code).toBe(1);
     expectClean('an NDJSON syntax error', cliText(run));

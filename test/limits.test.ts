@@ -32,11 +32,16 @@ const dripping = (socket: Socket, text: string, everyMs: number) => {
 };
 
 describe('slow clients', () => {
-  const server = serverPerBlock(`${dir.path}/slow.db`, { HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_IDLE_TIMEOUT_MS: '3000' });
+  const server = serverPerBlock(`${dir.path}/slow.db`, {
+    HTTP_REQUEST_TIMEOUT_MS: '1500',
+    HTTP_IDLE_TIMEOUT_MS: '3000',
+  });
 
   it('cuts off a POST whose body arrives a byte at a time, with a 408 in the error shape', async () => {
     const { socket, closed } = rawConnection(server().url);
-    socket.write('POST /api/websub/hub HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n');
+    socket.write(
+      'POST /api/websub/hub HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n',
+    );
     const stop = dripping(socket, 'hub.mode=subscribe&'.repeat(20), 300);
     const { text, afterMs } = await closed;
     stop();
@@ -48,7 +53,11 @@ describe('slow clients', () => {
 
   it('cuts off headers that arrive a byte at a time', async () => {
     const { socket, closed } = rawConnection(server().url);
-    const stop = dripping(socket, `GET /reviews.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 300);
+    const stop = dripping(
+      socket,
+      `GET /reviews.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`,
+      300,
+    );
     const { afterMs } = await closed;
     stop();
     expect(afterMs).toBeLessThan(20_000);
@@ -81,7 +90,11 @@ describe('oversized requests and headers', () => {
       fetch(`${url}/nothing`),
       fetch(`${url}/api/reviews/search?rating=9`),
       fetch(`${url}/mcp`),
-      fetch(`${url}/api/websub/hub`, { method: 'POST', body: 'hub.mode=nonsense', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      fetch(`${url}/api/websub/hub`, {
+        method: 'POST',
+        body: 'hub.mode=nonsense',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
     ]);
     for (const res of responses) expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
   });
@@ -90,7 +103,10 @@ describe('oversized requests and headers', () => {
 describe('CORS preflights', () => {
   const server = serverPerBlock(`${dir.path}/cors.db`, { MCP_ALLOWED_ORIGINS: 'https://app.example.com' });
   const preflight = (path: string, origin: string, method: string) =>
-    fetch(`${server().url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method } });
+    fetch(`${server().url}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method },
+    });
 
   it('grants POST and DELETE on /mcp only to the origins MCP accepts', async () => {
     const allowed = await preflight('/mcp', 'https://app.example.com', 'POST');
@@ -110,8 +126,15 @@ describe('CORS preflights', () => {
 });
 
 describe('per-client limits', () => {
-  const server = serverPerBlock(`${dir.path}/rate.db`, { RATE_LIMIT_QUERIES_PER_MINUTE: '5', RATE_LIMIT_MCP_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' });
-  const search = (forwardedFor?: string) => fetch(`${server().url}/api/reviews/search?limit=1`, { headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+  const server = serverPerBlock(`${dir.path}/rate.db`, {
+    RATE_LIMIT_QUERIES_PER_MINUTE: '5',
+    RATE_LIMIT_MCP_PER_MINUTE: '3',
+    TRUST_PROXY: '127.0.0.1',
+  });
+  const search = (forwardedFor?: string) =>
+    fetch(`${server().url}/api/reviews/search?limit=1`, {
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
 
   it('refuses queries beyond the allowance with 429, Retry-After and the error shape; documents stay unlimited', async () => {
     const statuses = [];
@@ -122,8 +145,13 @@ describe('per-client limits', () => {
     expect(refused.headers.get('cache-control')).toBe('no-store');
     expect(await refused.json()).toMatchObject({ error: 'too_many_requests' });
     // Search and since share the allowance.
-    expect((await fetch(`${server().url}/api/reviews/since/2020-01-01`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(429);
-    expect((await fetch(`${server().url}/reviews.json`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(200);
+    expect(
+      (await fetch(`${server().url}/api/reviews/since/2020-01-01`, { headers: { 'x-forwarded-for': '198.51.100.7' } }))
+        .status,
+    ).toBe(429);
+    expect(
+      (await fetch(`${server().url}/reviews.json`, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status,
+    ).toBe(200);
   });
 
   it('keys an IPv6 client by its /64, and an IPv4 one by its address', async () => {
@@ -137,7 +165,11 @@ describe('per-client limits', () => {
     const post = () =>
       fetch(`${server().url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': '203.0.113.5' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': '203.0.113.5',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
       });
     const statuses = [];
@@ -154,7 +186,10 @@ describe('without TRUST_PROXY', () => {
 
   it('ignores X-Forwarded-For: a client cannot buy a new allowance by forging it', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await fetch(`${server().url}/api/reviews/search`, { headers: { 'x-forwarded-for': `192.0.2.${i}` } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await fetch(`${server().url}/api/reviews/search`, { headers: { 'x-forwarded-for': `192.0.2.${i}` } })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 });
@@ -172,14 +207,31 @@ describe('operations', () => {
 
   it('exposes Prometheus metrics that move with what the server does', async () => {
     const scrape = async () => (await (await fetch(`${server().url}/metrics`)).text()).split('\n');
-    const value = (lines: string[], series: string) => Number(lines.find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? 'NaN');
+    const value = (lines: string[], series: string) =>
+      Number(lines.find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? 'NaN');
     const before = await scrape();
     await fetch(`${server().url}/api/reviews/search?limit=1`);
     const after = await scrape();
     const searches = 'http_requests_total{method="GET",route="/api/reviews/search",status="200"}';
     expect(value(after, searches)).toBe((value(before, searches) || 0) + 1);
-    for (const name of ['process_resident_memory_bytes', 'http_request_duration_seconds_bucket', 'reviews_data_revision', 'reviews_data_age_seconds', 'reviews_view_build_seconds', 'insights_build_seconds', 'insights_current', 'websub_subscriptions', 'websub_outbox_pending', 'websub_deliveries_total', 'rate_limit_refusals_total', 'mcp_tool_calls_total']) {
-      expect(after.some((l) => l.startsWith(`# TYPE ${name.replace(/_bucket$/, '')} `)), name).toBe(true);
+    for (const name of [
+      'process_resident_memory_bytes',
+      'http_request_duration_seconds_bucket',
+      'reviews_data_revision',
+      'reviews_data_age_seconds',
+      'reviews_view_build_seconds',
+      'insights_build_seconds',
+      'insights_current',
+      'websub_subscriptions',
+      'websub_outbox_pending',
+      'websub_deliveries_total',
+      'rate_limit_refusals_total',
+      'mcp_tool_calls_total',
+    ]) {
+      expect(
+        after.some((l) => l.startsWith(`# TYPE ${name.replace(/_bucket$/, '')} `)),
+        name,
+      ).toBe(true);
     }
     expect(value(after, 'websub_subscriptions{state="active"}')).toBe(0);
   });
@@ -232,7 +284,12 @@ describe('a write lock held by another process', () => {
     const init = await fetch(`${url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     const sessionId = init.headers.get('mcp-session-id')!;
     // Another connection (as the CLI's import would) takes the write lock and holds it for 1.5 s.
@@ -246,7 +303,10 @@ describe('a write lock held by another process', () => {
       }, 1500),
     );
     // DELETE /mcp writes (it records the ended session): it must wait for the lock without stalling the server.
-    const ending = fetch(`${url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }).then((res) => ({ status: res.status, at: Date.now() }));
+    const ending = fetch(`${url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }).then((res) => ({
+      status: res.status,
+      at: Date.now(),
+    }));
     await new Promise((done) => setTimeout(done, 100));
     const health = await fetch(`${url}/healthz`);
     const answeredAt = Date.now();

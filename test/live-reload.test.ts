@@ -10,7 +10,10 @@ const demo = generateDemo({ seed: 11, reviews: 400 });
 
 beforeAll(async () => {
   // The reader below asks as fast as it can: well past the default search allowance of 600 a minute on a fast machine.
-  server = await startServer(`${dir.path}/live.db`, { RELOAD_INTERVAL_MS: '500', RATE_LIMIT_QUERIES_PER_MINUTE: '1000000' });
+  server = await startServer(`${dir.path}/live.db`, {
+    RELOAD_INTERVAL_MS: '500',
+    RATE_LIMIT_QUERIES_PER_MINUTE: '1000000',
+  });
   await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
 });
 afterAll(async () => {
@@ -24,7 +27,9 @@ describe('changes made by another process', () => {
   it('serves an import made by the CLI with a new ETag, and the new review in the feed', async () => {
     const before = await etagOf('/reviews.json');
     const file = writeJson(`${dir.path}/one.json`, {
-      reviews: [{ id: 'live-1', date: '2026-11-20', rating: 5, text: 'Brand new review.', author: 'New C.', verified: true }],
+      reviews: [
+        { id: 'live-1', date: '2026-11-20', rating: 5, text: 'Brand new review.', author: 'New C.', verified: true },
+      ],
     });
     const result = await runCli(['import', file], server.databaseUrl);
     expect(result.code, result.stderr).toBe(0);
@@ -37,12 +42,15 @@ describe('changes made by another process', () => {
       after = await etagOf('/reviews.json');
     }
     expect(after).not.toBe(before);
-    const feed = (await (await fetch(`${server.url}/api/feed.json`)).json()) as { items: { _review: { id: string } }[] };
+    const feed = (await (await fetch(`${server.url}/api/feed.json`)).json()) as {
+      items: { _review: { id: string } }[];
+    };
     expect(feed.items[0]?._review.id).toBe('live-1');
   });
 
   it('never shows a reader half of an import', async () => {
-    const countBefore = ((await (await fetch(`${server.url}/reviews.json`)).json()) as { reviews: unknown[] }).reviews.length;
+    const countBefore = ((await (await fetch(`${server.url}/reviews.json`)).json()) as { reviews: unknown[] }).reviews
+      .length;
     const batch = Array.from({ length: 3000 }, (_, i) => ({
       id: `batch-${String(i).padStart(5, '0')}`,
       date: '2026-11-21',
@@ -57,7 +65,9 @@ describe('changes made by another process', () => {
     const reader = (async () => {
       while (reading) {
         const [dataset, search] = await Promise.all([
-          fetch(`${server.url}/reviews.json`).then((r) => r.json() as Promise<{ aggregateRating: { reviewCount: number }; reviews: unknown[] }>),
+          fetch(`${server.url}/reviews.json`).then(
+            (r) => r.json() as Promise<{ aggregateRating: { reviewCount: number }; reviews: unknown[] }>,
+          ),
           fetch(`${server.url}/api/reviews/search?limit=1`).then((r) => {
             expect(r.status).toBe(200);
             return r.json() as Promise<{ total: number }>;
@@ -85,15 +95,21 @@ describe('changes heard from the store', () => {
     const quiet = await startServer(`${dir.path}/watched.db`, { RELOAD_INTERVAL_MS: '600000' });
     try {
       const file = writeJson(`${dir.path}/watched.json`, {
-        reviews: [{ id: 'heard-1', date: '2026-11-20', rating: 4, text: 'Heard at once.', author: 'Heard H.', verified: true }],
+        reviews: [
+          { id: 'heard-1', date: '2026-11-20', rating: 4, text: 'Heard at once.', author: 'Heard H.', verified: true },
+        ],
       });
       const result = await runCli(['import', file], quiet.databaseUrl);
       expect(result.code, result.stderr).toBe(0);
       // The next poll is ten minutes away: only the watch can bring the review in.
-      const served = await until(async () => {
-        const body = (await (await fetch(`${quiet.url}/reviews.json`)).json()) as { reviews: { id: string }[] };
-        return body.reviews.some((r) => r.id === 'heard-1');
-      }, 15_000, 'the imported review');
+      const served = await until(
+        async () => {
+          const body = (await (await fetch(`${quiet.url}/reviews.json`)).json()) as { reviews: { id: string }[] };
+          return body.reviews.some((r) => r.id === 'heard-1');
+        },
+        15_000,
+        'the imported review',
+      );
       expect(served).toBe(true);
     } finally {
       await quiet.close();

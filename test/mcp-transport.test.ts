@@ -80,7 +80,11 @@ describe('MCP initialize over raw HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7E]+$/);
-    const body = res.json as { jsonrpc: string; id: number; result: { protocolVersion: string; serverInfo: { name: string }; capabilities: Record<string, unknown> } };
+    const body = res.json as {
+      jsonrpc: string;
+      id: number;
+      result: { protocolVersion: string; serverInfo: { name: string }; capabilities: Record<string, unknown> };
+    };
     expect(body.jsonrpc).toBe('2.0');
     expect(body.id).toBe(request.id);
     expect(body.result.protocolVersion).toBe(negotiated);
@@ -90,7 +94,9 @@ describe('MCP initialize over raw HTTP', () => {
 
   it('gives every initialize a different, long session id', async () => {
     const ids = await Promise.all(
-      Array.from({ length: 5 }, async () => (await mcpRequest(server.url, { body: initializeRequest('2025-06-18') })).headers.get('mcp-session-id')!),
+      Array.from({ length: 5 }, async () =>
+        (await mcpRequest(server.url, { body: initializeRequest('2025-06-18') })).headers.get('mcp-session-id')!,
+      ),
     );
     expect(new Set(ids).size).toBe(5);
     for (const id of ids) expect(id.length).toBeGreaterThanOrEqual(32);
@@ -102,16 +108,28 @@ describe('MCP session header', () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
     const listed = await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('tools/list') });
     expect(resultOf<{ tools: unknown[] }>(listed).tools).toHaveLength(5);
-    const called = await mcpRequest(server.url, { sessionId, protocolVersion, body: toolsCall('search_reviews', { rating: 5, limit: 2 }) });
+    const called = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion,
+      body: toolsCall('search_reviews', { rating: 5, limit: 2 }),
+    });
     const result = resultOf<{ structuredContent: { count: number; reviews: { rating: number }[] } }>(called);
     expect(result.structuredContent.count).toBeLessThanOrEqual(2);
     for (const review of result.structuredContent.reviews) expect(review.rating).toBe(5);
     const pinged = await mcpRequest(server.url, { sessionId, protocolVersion, body: rpc('ping') });
     expect(resultOf(pinged)).toStrictEqual({});
-    const notified = await mcpRequest(server.url, { sessionId, protocolVersion, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const notified = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion,
+      body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    });
     expect(notified.status).toBe(202);
     expect(notified.text).toBe('');
-    const answered = await mcpRequest(server.url, { sessionId, protocolVersion, body: { jsonrpc: '2.0', id: 'from-server-1', result: {} } });
+    const answered = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion,
+      body: { jsonrpc: '2.0', id: 'from-server-1', result: {} },
+    });
     expect(answered.status).toBe(202);
   });
 
@@ -155,9 +173,24 @@ describe('MCP session header', () => {
   it('answers 404 to a session older than 24 hours, and serves one a little younger', async () => {
     const hour = 3600 * 1000;
     const expired = issueSession('2025-06-18', SECRET, Date.now() - 25 * hour).token;
-    expectRpcError(await mcpRequest(server.url, { sessionId: expired, protocolVersion: '2025-06-18', body: toolsCall('get_business') }), 404);
+    expectRpcError(
+      await mcpRequest(server.url, {
+        sessionId: expired,
+        protocolVersion: '2025-06-18',
+        body: toolsCall('get_business'),
+      }),
+      404,
+    );
     const young = issueSession('2025-06-18', SECRET, Date.now() - 23 * hour).token;
-    expect((await mcpRequest(server.url, { sessionId: young, protocolVersion: '2025-06-18', body: toolsCall('get_business') })).status).toBe(200);
+    expect(
+      (
+        await mcpRequest(server.url, {
+          sessionId: young,
+          protocolVersion: '2025-06-18',
+          body: toolsCall('get_business'),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('still ends a session whose signature was checked and remembered, when its day is over', () => {
@@ -170,11 +203,23 @@ describe('MCP session header', () => {
 });
 
 describe('telling a plain 2025 request without the SDK classifier', () => {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   const cases: [unknown, string | undefined][] = [
     [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_business', arguments: {} } }, undefined],
     [{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }, '2025-06-18'],
-    [{ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, undefined],
+    [
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      },
+      undefined,
+    ],
     [{ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, ' 2025-11-25 '],
     [{ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: meta } }, '2026-07-28'],
     [{ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { progressToken: 1 } } }, undefined],
@@ -188,22 +233,45 @@ describe('telling a plain 2025 request without the SDK classifier', () => {
     [{ jsonrpc: '2.0', id: 11, method: 'tools/list', params: [] }, undefined],
   ];
   it.each(cases)('calls %j (version header %s) plain only where the classifier says legacy', (body, header) => {
-    if (plainLegacyRequest(body, header)) expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: header, body }).kind).toBe('legacy');
+    if (plainLegacyRequest(body, header))
+      expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: header, body }).kind).toBe('legacy');
   });
   it('calls a 2026-07-28 request modern only as the classifier does, before and after its envelope is remembered', () => {
     const eras = new EraClassifier();
-    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_business', arguments: {}, _meta: meta } };
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_business', arguments: {}, _meta: meta },
+    };
     const headers = { protocolVersion: '2026-07-28', method: 'tools/call', name: 'get_business' };
-    for (let i = 0; i < 2; i++) expect(eras.classify(call, headers)).toEqual({ kind: 'modern', request: { id: 1, method: 'tools/call', params: call.params } });
+    for (let i = 0; i < 2; i++)
+      expect(eras.classify(call, headers)).toEqual({
+        kind: 'modern',
+        request: { id: 1, method: 'tools/call', params: call.params },
+      });
     // Remembered or not, headers that disagree and envelopes the classifier refuses leave the request to the SDK.
     expect(eras.classify(call, { ...headers, name: 'search_reviews' }).kind).toBe('sdk');
     expect(eras.classify(call, { ...headers, method: undefined }).kind).toBe('sdk');
-    const badEnvelope = { ...call, params: { ...call.params, _meta: { ...meta, 'io.modelcontextprotocol/clientInfo': 5 } } };
-    expect(classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/call', mcpNameHeader: 'get_business', body: badEnvelope }).kind).toBe('reject');
+    const badEnvelope = {
+      ...call,
+      params: { ...call.params, _meta: { ...meta, 'io.modelcontextprotocol/clientInfo': 5 } },
+    };
+    expect(
+      classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: '2026-07-28',
+        mcpMethodHeader: 'tools/call',
+        mcpNameHeader: 'get_business',
+        body: badEnvelope,
+      }).kind,
+    ).toBe('reject');
     for (let i = 0; i < 2; i++) expect(eras.classify(badEnvelope, headers).kind).toBe('sdk');
     expect(eras.classify(cases[0]![0], {}).kind).toBe('legacy');
     // An envelope nested deeper than JSON.stringify goes (JSON.parse takes it) is the classifier's to judge.
-    const deep = JSON.parse(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","x":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}}}`) as unknown;
+    const deep = JSON.parse(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","x":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}}}`,
+    ) as unknown;
     expect(() => eras.classify(deep, { protocolVersion: '2026-07-28', method: 'tools/list' })).not.toThrow();
   });
 
@@ -220,13 +288,22 @@ describe('MCP sessions on every replica', () => {
     const result = resultOf<{ isError?: boolean; structuredContent: { business: unknown } }>(res);
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent.business).toBeNull();
-    const onSameFile = await mcpRequest(sameFileReplica.url, { sessionId, protocolVersion, body: toolsCall('get_business') });
-    expect(resultOf<{ structuredContent: { business: { name: string } } }>(onSameFile).structuredContent.business.name).toBe(demo.business.name);
+    const onSameFile = await mcpRequest(sameFileReplica.url, {
+      sessionId,
+      protocolVersion,
+      body: toolsCall('get_business'),
+    });
+    expect(
+      resultOf<{ structuredContent: { business: { name: string } } }>(onSameFile).structuredContent.business.name,
+    ).toBe(demo.business.name);
   });
 
   it('answers 404 on a server with a different secret', async () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
-    expectRpcError(await mcpRequest(otherSecret.url, { sessionId, protocolVersion, body: toolsCall('get_business') }), 404);
+    expectRpcError(
+      await mcpRequest(otherSecret.url, { sessionId, protocolVersion, body: toolsCall('get_business') }),
+      404,
+    );
   });
 
   // A replica looks a live session up again after RELOAD_INTERVAL_MS (500 ms here): the loop allows ten times that.
@@ -264,7 +341,10 @@ describe('DELETE and GET /mcp', () => {
 
   it('answers GET with 405 and Allow', async () => {
     const { sessionId } = await openSession(server.url);
-    for (const res of [await mcpRequest(server.url, { method: 'GET' }), await mcpRequest(server.url, { method: 'GET', sessionId })]) {
+    for (const res of [
+      await mcpRequest(server.url, { method: 'GET' }),
+      await mcpRequest(server.url, { method: 'GET', sessionId }),
+    ]) {
       expectRpcError(res, 405);
       const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim());
       expect(allow).toEqual(expect.arrayContaining(['POST', 'DELETE']));
@@ -282,7 +362,10 @@ describe('MCP Origin check', () => {
       expect(res.status, origin).toBe(200);
     }
     // A browser page on an allowed origin can read the session id it is given.
-    const res = await mcpRequest(server.url, { headers: { origin: ALLOWED_ORIGIN }, body: initializeRequest('2025-06-18') });
+    const res = await mcpRequest(server.url, {
+      headers: { origin: ALLOWED_ORIGIN },
+      body: initializeRequest('2025-06-18'),
+    });
     expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('mcp-session-id');
   });
 
@@ -305,10 +388,16 @@ describe('MCP-Protocol-Version header', () => {
   it('accepts every supported version, as the SDK transport does, and refuses an unsupported one with 400', async () => {
     const { sessionId } = await openSession(server.url, '2025-06-18');
     for (const version of ['2025-06-18', '2025-11-25', '2025-03-26']) {
-      expect((await mcpRequest(server.url, { sessionId, protocolVersion: version, body: rpc('tools/list') })).status, version).toBe(200);
+      expect(
+        (await mcpRequest(server.url, { sessionId, protocolVersion: version, body: rpc('tools/list') })).status,
+        version,
+      ).toBe(200);
     }
     for (const version of ['1999-01-01', '2026-07-28', 'latest']) {
-      expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion: version, body: rpc('tools/list') }), 400);
+      expectRpcError(
+        await mcpRequest(server.url, { sessionId, protocolVersion: version, body: rpc('tools/list') }),
+        400,
+      );
     }
   });
 });
@@ -323,13 +412,19 @@ describe('MCP JSON-RPC errors', () => {
     expectRpcError(await mcpRequest(server.url, { body: '{"jsonrpc":' }), 400, -32700);
   });
 
-  it.each(['{}', '[]', '{"jsonrpc":"1.0"}', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '"hello"', '42', 'null', '[1, 2]'])(
-    'answers %s (JSON, but not a JSON-RPC message) with 400 and an invalid request error (-32600)',
-    async (text) => {
-      const { sessionId } = await openSession(server.url);
-      expectRpcError(await mcpRequest(server.url, { body: text, sessionId }), 400, -32600);
-    },
-  );
+  it.each([
+    '{}',
+    '[]',
+    '{"jsonrpc":"1.0"}',
+    '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+    '"hello"',
+    '42',
+    'null',
+    '[1, 2]',
+  ])('answers %s (JSON, but not a JSON-RPC message) with 400 and an invalid request error (-32600)', async (text) => {
+    const { sessionId } = await openSession(server.url);
+    expectRpcError(await mcpRequest(server.url, { body: text, sessionId }), 400, -32600);
+  });
 
   it('answers a body over 64 KiB with 413', async () => {
     const { sessionId } = await openSession(server.url);
@@ -340,23 +435,38 @@ describe('MCP JSON-RPC errors', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', 'text/json'])(
     'answers Content-Type %s with 415',
     async (contentType) => {
-      expectRpcError(await mcpRequest(server.url, { headers: { 'content-type': contentType }, body: initializeRequest('2025-06-18') }), 415);
+      expectRpcError(
+        await mcpRequest(server.url, {
+          headers: { 'content-type': contentType },
+          body: initializeRequest('2025-06-18'),
+        }),
+        415,
+      );
     },
   );
 
   it('accepts Content-Type application/json with a charset', async () => {
-    const res = await mcpRequest(server.url, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: initializeRequest('2025-06-18') });
+    const res = await mcpRequest(server.url, {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: initializeRequest('2025-06-18'),
+    });
     expect(res.status).toBe(200);
   });
 
-  it.each(['application/json', 'text/event-stream', '*/*'])('answers Accept %s (not both types) with 406', async (accept) => {
-    expectRpcError(await mcpRequest(server.url, { headers: { accept }, body: initializeRequest('2025-06-18') }), 406);
-  });
+  it.each(['application/json', 'text/event-stream', '*/*'])(
+    'answers Accept %s (not both types) with 406',
+    async (accept) => {
+      expectRpcError(await mcpRequest(server.url, { headers: { accept }, body: initializeRequest('2025-06-18') }), 406);
+    },
+  );
 
   it.each([
     ['empty params', {}],
     ['no clientInfo', { protocolVersion: '2025-06-18', capabilities: {} }],
-    ['a numeric protocolVersion', { protocolVersion: 20250618, capabilities: {}, clientInfo: { name: 'c', version: '1' } }],
+    [
+      'a numeric protocolVersion',
+      { protocolVersion: 20250618, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    ],
   ])('answers an initialize with %s as invalid params, not as a missing session', async (_label, params) => {
     const res = await mcpRequest(server.url, { body: { jsonrpc: '2.0', id: 'init-1', method: 'initialize', params } });
     expect(res.headers.get('mcp-session-id')).toBeNull();
@@ -368,7 +478,11 @@ describe('MCP JSON-RPC errors', () => {
   it('answers an unknown method in a valid session with -32601 in a 200 response, with the request id', async () => {
     const { sessionId, protocolVersion } = await openSession(server.url);
     const request = rpc('reviews/delete_all');
-    const body = expectRpcError(await mcpRequest(server.url, { sessionId, protocolVersion, body: request }), 200, -32601);
+    const body = expectRpcError(
+      await mcpRequest(server.url, { sessionId, protocolVersion, body: request }),
+      200,
+      -32601,
+    );
     expect(body.id).toBe(request.id);
   });
 });
@@ -378,7 +492,10 @@ describe('Authorization header', () => {
     const plain = await openSession(server.url);
     const bearer = await openSession(server.url, '2025-06-18', { authorization: 'Bearer x' });
     expect(bearer.protocolVersion).toBe(plain.protocolVersion);
-    const withoutAuth = await mcpRequest(server.url, { sessionId: plain.sessionId, body: toolsCall('search_reviews', { limit: 3 }) });
+    const withoutAuth = await mcpRequest(server.url, {
+      sessionId: plain.sessionId,
+      body: toolsCall('search_reviews', { limit: 3 }),
+    });
     const withAuth = await mcpRequest(server.url, {
       sessionId: bearer.sessionId,
       headers: { authorization: 'Bearer x' },
@@ -387,7 +504,15 @@ describe('Authorization header', () => {
     expect(withAuth.status).toBe(200);
     expect(resultOf(withAuth)).toStrictEqual(resultOf(withoutAuth));
     // A session opened without the header may use it, and the other way round.
-    expect((await mcpRequest(server.url, { sessionId: plain.sessionId, headers: { authorization: 'Bearer x' }, body: rpc('ping') })).status).toBe(200);
+    expect(
+      (
+        await mcpRequest(server.url, {
+          sessionId: plain.sessionId,
+          headers: { authorization: 'Bearer x' },
+          body: rpc('ping'),
+        })
+      ).status,
+    ).toBe(200);
     expect((await mcpRequest(server.url, { sessionId: bearer.sessionId, body: rpc('ping') })).status).toBe(200);
   });
 });
@@ -396,14 +521,22 @@ describe('JSON-RPC batches', () => {
   it('refuses a batch in a session of 2025-06-18 or later, which removed batching, with -32600', async () => {
     for (const version of ['2025-06-18', '2025-11-25']) {
       const { sessionId } = await openSession(server.url, version);
-      const res = await mcpRequest(server.url, { sessionId, protocolVersion: version, body: [rpc('ping'), rpc('tools/list')] });
+      const res = await mcpRequest(server.url, {
+        sessionId,
+        protocolVersion: version,
+        body: [rpc('ping'), rpc('tools/list')],
+      });
       expect(expectRpcError(res, 400, -32600).error.message).toContain('batch');
     }
   });
 
   it('serves a batch in a 2025-03-26 session, which allowed it', async () => {
     const { sessionId } = await openSession(server.url, '2025-03-26');
-    const res = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: [rpc('ping'), rpc('tools/list')] });
+    const res = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion: '2025-03-26',
+      body: [rpc('ping'), rpc('tools/list')],
+    });
     expect(res.status, res.text).toBe(200);
     expect(Array.isArray(res.json) && res.json.length).toBe(2);
   });
@@ -412,14 +545,22 @@ describe('JSON-RPC batches', () => {
 describe('bounded replies', () => {
   it('refuses a batch of more than 8 messages, and a batch that reads a resource, with -32600', async () => {
     const { sessionId } = await openSession(server.url, '2025-03-26');
-    const many = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: Array.from({ length: 9 }, () => rpc('ping')) });
+    const many = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion: '2025-03-26',
+      body: Array.from({ length: 9 }, () => rpc('ping')),
+    });
     expect(expectRpcError(many, 400, -32600).error.message).toContain('at most 8');
     const reads = Array.from({ length: 3 }, () => rpc('resources/read', { uri: `${server.url}/reviews.json` }));
     const withRead = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: reads });
     expect(expectRpcError(withRead, 400, -32600).error.message).toContain('resources/read');
     expect(withRead.text.length).toBeLessThan(500);
     // Up to the bound, a batch is still served.
-    const eight = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-03-26', body: Array.from({ length: 8 }, () => rpc('ping')) });
+    const eight = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion: '2025-03-26',
+      body: Array.from({ length: 8 }, () => rpc('ping')),
+    });
     expect(eight.status, eight.text).toBe(200);
   });
 
@@ -427,14 +568,27 @@ describe('bounded replies', () => {
     const { sessionId } = await openSession(server.url, '2025-11-25');
     const document = await (await fetch(`${server.url}/reviews.json`)).text();
     for (const id of [7, 'read-8']) {
-      const request = { jsonrpc: '2.0' as const, id, method: 'resources/read', params: { uri: `${server.url}/reviews.json` } };
+      const request = {
+        jsonrpc: '2.0' as const,
+        id,
+        method: 'resources/read',
+        params: { uri: `${server.url}/reviews.json` },
+      };
       const res = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-11-25', body: request });
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(res.json).toEqual({ jsonrpc: '2.0', id, result: { contents: [{ uri: `${server.url}/reviews.json`, mimeType: 'application/json', text: document }] } });
+      expect(res.json).toEqual({
+        jsonrpc: '2.0',
+        id,
+        result: { contents: [{ uri: `${server.url}/reviews.json`, mimeType: 'application/json', text: document }] },
+      });
     }
     // Not a catalogue document: the SDK's own answer (an error naming the URI).
-    const other = await mcpRequest(server.url, { sessionId, protocolVersion: '2025-11-25', body: rpc('resources/read', { uri: `${server.url}/nothing.json` }) });
+    const other = await mcpRequest(server.url, {
+      sessionId,
+      protocolVersion: '2025-11-25',
+      body: rpc('resources/read', { uri: `${server.url}/nothing.json` }),
+    });
     expect(other.text).toContain('nothing.json');
   });
 });
@@ -451,7 +605,10 @@ describe('MCP_ALLOWED_ORIGINS', () => {
   it('matches origins written in another case or with a default port, as browsers normalise them', async () => {
     const upper = await startServer(`${dir.path}/c.db`, { MCP_ALLOWED_ORIGINS: 'HTTPS://App.Example.COM:443/' });
     try {
-      const res = await mcpRequest(upper.url, { body: initializeRequest('2025-06-18'), headers: { origin: 'https://app.example.com' } });
+      const res = await mcpRequest(upper.url, {
+        body: initializeRequest('2025-06-18'),
+        headers: { origin: 'https://app.example.com' },
+      });
       expect(res.status, res.text).toBe(200);
     } finally {
       await upper.close();

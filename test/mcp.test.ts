@@ -17,8 +17,26 @@ let transport: StreamableHTTPClientTransport;
 const demo = generateDemo({ seed: 11, reviews: 400 });
 // Accents in text and technician names, so search_reviews is checked where folding matters.
 const extra: ImportedReview[] = [
-  { id: 'zz-mcp-1', date: '2024-06-01', rating: 5, text: 'Zoë fixed the café AC; the Crème brûlée stayed cold.', author: 'Émile R.', technicians: ['Zoë Martínez'], services: ['ac-repair'], verified: true },
-  { id: 'zz-mcp-2', date: '2024-06-01', rating: 2, text: 'FAÇADE lights still flicker after the visit.', author: 'Ana P.', technicians: ['José Núñez'], services: [], verified: true },
+  {
+    id: 'zz-mcp-1',
+    date: '2024-06-01',
+    rating: 5,
+    text: 'Zoë fixed the café AC; the Crème brûlée stayed cold.',
+    author: 'Émile R.',
+    technicians: ['Zoë Martínez'],
+    services: ['ac-repair'],
+    verified: true,
+  },
+  {
+    id: 'zz-mcp-2',
+    date: '2024-06-01',
+    rating: 2,
+    text: 'FAÇADE lights still flicker after the visit.',
+    author: 'Ana P.',
+    technicians: ['José Núñez'],
+    services: [],
+    verified: true,
+  },
 ];
 const firstTechnician = demo.business.technicians[0]!.name;
 const someService = demo.business.services[0]!.id;
@@ -83,7 +101,10 @@ function expectCut(full: unknown, cut: unknown, keep: number, key = ''): number 
   }
   if (full && typeof full === 'object') {
     expect(Object.keys(cut as object).sort(), key).toStrictEqual(Object.keys(full).sort());
-    return Object.entries(full).reduce<number>((n, [k, v]) => n + expectCut(v, (cut as Record<string, unknown>)[k], keep, key === 'reviewIds' ? key : k), 0);
+    return Object.entries(full).reduce<number>(
+      (n, [k, v]) => n + expectCut(v, (cut as Record<string, unknown>)[k], keep, key === 'reviewIds' ? key : k),
+      0,
+    );
   }
   expect(cut, key).toStrictEqual(full);
   return 0;
@@ -116,7 +137,13 @@ describe('MCP initialize', () => {
       version: '1.0.0',
       title: 'Verified customer reviews',
       websiteUrl: `${server.url}/`,
-      icons: [{ src: expect.stringMatching(new RegExp(`^${server.url}/assets/icon\\.[\\w-]+\\.svg$`)), mimeType: 'image/svg+xml', sizes: ['any'] }],
+      icons: [
+        {
+          src: expect.stringMatching(new RegExp(`^${server.url}/assets/icon\\.[\\w-]+\\.svg$`)),
+          mimeType: 'image/svg+xml',
+          sizes: ['any'],
+        },
+      ],
     });
     const capabilities = client.getServerCapabilities();
     expect(capabilities?.tools).toBeDefined();
@@ -132,8 +159,16 @@ describe('MCP initialize', () => {
   it('negotiates 2025-06-18 for a client that asks for it, and serves that session', async () => {
     const session = await openSession(server.url, '2025-06-18');
     expect(session.protocolVersion).toBe('2025-06-18');
-    const listed = await mcpRequest(server.url, { sessionId: session.sessionId, protocolVersion: '2025-06-18', body: rpc('tools/list') });
-    expect(resultOf<{ tools: { name: string }[] }>(listed).tools.map((t) => t.name).sort()).toStrictEqual(TOOL_NAMES);
+    const listed = await mcpRequest(server.url, {
+      sessionId: session.sessionId,
+      protocolVersion: '2025-06-18',
+      body: rpc('tools/list'),
+    });
+    expect(
+      resultOf<{ tools: { name: string }[] }>(listed)
+        .tools.map((t) => t.name)
+        .sort(),
+    ).toStrictEqual(TOOL_NAMES);
   });
 });
 
@@ -163,19 +198,23 @@ describe('MCP tools/list', () => {
     expect(props.min_rating).toMatchObject({ type: 'number', minimum: 1, maximum: 5 });
     expect(props.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
     for (const date of ['since', 'until']) expect(props[date], date).toMatchObject({ type: 'string', format: 'date' });
-    for (const text of ['query', 'mentions_technician', 'mentions_service']) expect(props[text]?.type, text).toBe('string');
+    for (const text of ['query', 'mentions_technician', 'mentions_service'])
+      expect(props[text]?.type, text).toBe('string');
     for (const [name, schema] of Object.entries(props)) expect(typeof schema.description, name).toBe('string');
     expect(search.inputSchema.required ?? []).toStrictEqual([]);
     expect(search.inputSchema.additionalProperties).toBe(false);
   });
 
   it("gives search_reviews the same parameter schemas as the REST search's OpenAPI description", async () => {
-    const openapi = await restJson<{ paths: Record<string, { get: { parameters: { name: string; in: string; schema: unknown }[] } }> }>(
-      '/.well-known/openapi.json',
-    );
+    const openapi = await restJson<{
+      paths: Record<string, { get: { parameters: { name: string; in: string; schema: unknown }[] } }>;
+    }>('/.well-known/openapi.json');
     const restParameters = openapi.paths['/api/reviews/search']!.get.parameters.filter((p) => p.in === 'query');
     const { tools } = await client.listTools();
-    const props = tools.find((t) => t.name === 'search_reviews')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const props = tools.find((t) => t.name === 'search_reviews')!.inputSchema.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(Object.keys(props).sort()).toStrictEqual(restParameters.map((p) => p.name).sort());
     for (const parameter of restParameters) {
       const { description: _description, ...schema } = props[parameter.name]!;
@@ -232,9 +271,21 @@ describe('MCP get_reviews_since', () => {
     expect(rest.count).toBeGreaterThan(100);
     const limited = structured(await callTool('get_reviews_since', { date: '2022-01-01', limit: 5 }));
     const hint = expect.stringContaining(`Showing the newest 5 of ${rest.count}`);
-    expect(limited).toStrictEqual({ since: '2022-01-01', count: 5, total: rest.count, reviews: rest.reviews.slice(0, 5), hint });
+    expect(limited).toStrictEqual({
+      since: '2022-01-01',
+      count: 5,
+      total: rest.count,
+      reviews: rest.reviews.slice(0, 5),
+      hint,
+    });
     const byDefault = structured(await callTool('get_reviews_since', { date: '2022-01-01' }));
-    expect(byDefault).toStrictEqual({ since: '2022-01-01', count: 20, total: rest.count, reviews: rest.reviews.slice(0, 20), hint: expect.stringContaining('newest 20') });
+    expect(byDefault).toStrictEqual({
+      since: '2022-01-01',
+      count: 20,
+      total: rest.count,
+      reviews: rest.reviews.slice(0, 20),
+      hint: expect.stringContaining('newest 20'),
+    });
   });
 
   it('returns nothing after the newest review', async () => {
@@ -248,7 +299,11 @@ describe('MCP get_business, get_review and get_insights', () => {
   it("get_business returns /reviews.json's business, aggregate rating and verification summary", async () => {
     const dataset = await restJson<ReviewsDatasetJson & { verification: unknown }>('/reviews.json');
     const mcp = structured(await callTool('get_business'));
-    expect(mcp).toStrictEqual({ business: dataset.business, aggregateRating: dataset.aggregateRating, verification: dataset.verification });
+    expect(mcp).toStrictEqual({
+      business: dataset.business,
+      aggregateRating: dataset.aggregateRating,
+      verification: dataset.verification,
+    });
   });
 
   it('get_review returns the review exactly as /reviews.json has it, owner response included', async () => {
@@ -266,33 +321,53 @@ describe('MCP get_business, get_review and get_insights', () => {
     expect(textOf(result)).toContain('no-such-review');
   });
 
-  it.each(INSIGHT_SECTIONS)('get_insights returns the %s section of /insights.json, cut to its limits', async (section) => {
-    const insights = await restJson<Record<string, unknown> & { entities: Record<string, unknown> }>('/insights.json');
-    const full: Record<(typeof INSIGHT_SECTIONS)[number], unknown> = {
-      aspects: insights.aspects,
-      technicians: insights.entities.technicians,
-      services: insights.entities.services,
-      areas: insights.entities.serviceAreas,
-      topics: insights.topics,
-      faq: insights.faq,
-      summary: insights.summary,
-    };
-    const head = { section, generatedAt: insights.generatedAt, asOf: insights.asOf, reviewCount: insights.reviewCount };
-    for (const [limits, entries, ids] of [[{}, 10, 5], [{ limit: 3, ids: 0 }, 3, 0], [{ limit: 50, ids: 100 }, 50, 100]] as const) {
-      const mcp = structured(await callTool('get_insights', { section, ...limits }));
-      const expected = full[section];
-      if (!Array.isArray(expected)) {
-        expect(mcp).toStrictEqual({ ...head, data: expected });
-        continue;
+  it.each(INSIGHT_SECTIONS)(
+    'get_insights returns the %s section of /insights.json, cut to its limits',
+    async (section) => {
+      const insights = await restJson<Record<string, unknown> & { entities: Record<string, unknown> }>(
+        '/insights.json',
+      );
+      const full: Record<(typeof INSIGHT_SECTIONS)[number], unknown> = {
+        aspects: insights.aspects,
+        technicians: insights.entities.technicians,
+        services: insights.entities.services,
+        areas: insights.entities.serviceAreas,
+        topics: insights.topics,
+        faq: insights.faq,
+        summary: insights.summary,
+      };
+      const head = {
+        section,
+        generatedAt: insights.generatedAt,
+        asOf: insights.asOf,
+        reviewCount: insights.reviewCount,
+      };
+      for (const [limits, entries, ids] of [
+        [{}, 10, 5],
+        [{ limit: 3, ids: 0 }, 3, 0],
+        [{ limit: 50, ids: 100 }, 50, 100],
+      ] as const) {
+        const mcp = structured(await callTool('get_insights', { section, ...limits }));
+        const expected = full[section];
+        if (!Array.isArray(expected)) {
+          expect(mcp).toStrictEqual({ ...head, data: expected });
+          continue;
+        }
+        const {
+          data,
+          entries: counted,
+          reviewIdsCut,
+          hint,
+          ...rest
+        } = mcp as { data: unknown[]; entries: unknown; reviewIdsCut?: number; hint?: string };
+        expect(rest).toStrictEqual(head);
+        expect(counted).toStrictEqual({ returned: Math.min(entries, expected.length), total: expected.length });
+        const cut = expectCut(expected.slice(0, entries), data, ids);
+        expect(reviewIdsCut).toBe(cut || undefined);
+        expect(hint !== undefined).toBe(cut > 0 || entries < expected.length);
       }
-      const { data, entries: counted, reviewIdsCut, hint, ...rest } = mcp as { data: unknown[]; entries: unknown; reviewIdsCut?: number; hint?: string };
-      expect(rest).toStrictEqual(head);
-      expect(counted).toStrictEqual({ returned: Math.min(entries, expected.length), total: expected.length });
-      const cut = expectCut(expected.slice(0, entries), data, ids);
-      expect(reviewIdsCut).toBe(cut || undefined);
-      expect(hint !== undefined).toBe(cut > 0 || entries < expected.length);
-    }
-  });
+    },
+  );
 
   it('get_insights with a name that does not exist is a tool error naming the section and the name', async () => {
     const result = await callTool('get_insights', { section: 'technicians', name: 'Nobody Atall' });
@@ -305,11 +380,21 @@ describe('MCP get_business, get_review and get_insights', () => {
 describe('MCP resource templates and completions in a session', () => {
   it('lists the four templates, reads each as the JSON the datasets hold, and completes each argument', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toStrictEqual(['reviews://aspect/{id}', 'reviews://review/{id}', 'reviews://service/{id}', 'reviews://technician/{name}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toStrictEqual([
+      'reviews://aspect/{id}',
+      'reviews://review/{id}',
+      'reviews://service/{id}',
+      'reviews://technician/{name}',
+    ]);
     const dataset = await restJson<ReviewsDatasetJson>('/reviews.json');
-    const insights = await restJson<{ aspects: { id: string }[]; entities: { technicians: { name: string }[]; services: { id: string }[] } }>('/insights.json');
-    const complete = async (uri: string, name: string, value: string) => (await client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion.values;
-    const readJson = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as unknown;
+    const insights = await restJson<{
+      aspects: { id: string }[];
+      entities: { technicians: { name: string }[]; services: { id: string }[] };
+    }>('/insights.json');
+    const complete = async (uri: string, name: string, value: string) =>
+      (await client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion.values;
+    const readJson = async (uri: string) =>
+      JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as unknown;
 
     // Each argument completed from a prefix, then the completed value read.
     const review = dataset.reviews.find((r) => r.id === 'zz-mcp-1')!;
@@ -322,7 +407,9 @@ describe('MCP resource templates and completions in a session', () => {
     expect(names).toContain('Zoë Martínez');
     if (zoe) expect(await readJson(`reviews://technician/${encodeURIComponent('Zoë Martínez')}`)).toStrictEqual(zoe);
     const technician = insights.entities.technicians[0]!;
-    expect(await complete('reviews://technician/{name}', 'name', technician.name.slice(0, 3))).toContain(technician.name);
+    expect(await complete('reviews://technician/{name}', 'name', technician.name.slice(0, 3))).toContain(
+      technician.name,
+    );
     expect(await readJson(`reviews://technician/${encodeURIComponent(technician.name)}`)).toStrictEqual(technician);
 
     const service = insights.entities.services[0]!;
@@ -332,7 +419,9 @@ describe('MCP resource templates and completions in a session', () => {
     expect((await complete('reviews://aspect/{id}', 'id', 'c')).sort()).toStrictEqual(['cleanliness', 'communication']);
     expect(await readJson('reviews://aspect/price')).toStrictEqual(insights.aspects.find((a) => a.id === 'price'));
 
-    await expect(client.readResource({ uri: 'reviews://service/no-such-service' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.readResource({ uri: 'reviews://service/no-such-service' })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 });
 
@@ -391,8 +480,12 @@ describe('MCP resources', () => {
 
   it('lists the four documents with their MIME types', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => ({ uri: r.uri, mimeType: r.mimeType })).sort((a, b) => (a.uri < b.uri ? -1 : 1))).toStrictEqual(
-      documents.map((d) => ({ uri: `${server.url}${d.path}`, mimeType: d.mimeType })).sort((a, b) => (a.uri < b.uri ? -1 : 1)),
+    expect(
+      resources.map((r) => ({ uri: r.uri, mimeType: r.mimeType })).sort((a, b) => (a.uri < b.uri ? -1 : 1)),
+    ).toStrictEqual(
+      documents
+        .map((d) => ({ uri: `${server.url}${d.path}`, mimeType: d.mimeType }))
+        .sort((a, b) => (a.uri < b.uri ? -1 : 1)),
     );
   });
 

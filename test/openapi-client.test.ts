@@ -108,7 +108,9 @@ let server: RunningServer;
 function writeProject(name: string, source: string, emit: boolean): string {
   writeFileSync(join(dir.path, `${name}.ts`), source);
   const config = join(dir.path, `tsconfig.${name}.json`);
-  const compilerOptions = emit ? { ...COMPILER_OPTIONS, outDir: 'out', rootDir: '.' } : { ...COMPILER_OPTIONS, noEmit: true };
+  const compilerOptions = emit
+    ? { ...COMPILER_OPTIONS, outDir: 'out', rootDir: '.' }
+    : { ...COMPILER_OPTIONS, noEmit: true };
   writeFileSync(config, JSON.stringify({ compilerOptions, files: [`${name}.ts`] }, null, 2));
   return config;
 }
@@ -143,7 +145,12 @@ describe('a client generated with openapi-typescript and called with openapi-fet
     const seen = JSON.parse(ran.stdout) as Record<string, Record<string, unknown>>;
     const verified = demo.reviews.filter((r) => r.verified).length;
 
-    expect(seen.reviews).toMatchObject({ business: demo.business.name, reviewCount: verified, listed: verified, bestRating: 5 });
+    expect(seen.reviews).toMatchObject({
+      business: demo.business.name,
+      reviewCount: verified,
+      listed: verified,
+      bestRating: 5,
+    });
     expect(seen.insights).toMatchObject({ status: 'ready', reviewCount: verified });
     expect((seen.insights!.aspects as string[]).length).toBeGreaterThan(0);
     expect(seen.feed).toMatchObject({ version: 'https://jsonfeed.org/version/1.1', items: 50 });
@@ -169,9 +176,21 @@ describe('a client generated with openapi-typescript and called with openapi-fet
     const checked = await run(process.execPath, [TSC, '-p', writeProject('wrong', WRONG, false)], { cwd: dir.path });
     expect(checked.code).not.toBe(0);
     const errors = checked.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-    expect(errors.some((e) => e.includes('reviewTotal')), checked.stdout).toBe(true);
-    expect(errors.some((e) => e.includes('ratings')), checked.stdout).toBe(true);
-    expect(errors.some((e) => e.includes('day')), checked.stdout).toBe(true);
-    expect(errors.every((e) => e.startsWith('wrong.ts(')), checked.stdout).toBe(true);
+    expect(
+      errors.some((e) => e.includes('reviewTotal')),
+      checked.stdout,
+    ).toBe(true);
+    expect(
+      errors.some((e) => e.includes('ratings')),
+      checked.stdout,
+    ).toBe(true);
+    expect(
+      errors.some((e) => e.includes('day')),
+      checked.stdout,
+    ).toBe(true);
+    expect(
+      errors.every((e) => e.startsWith('wrong.ts(')),
+      checked.stdout,
+    ).toBe(true);
   });
 });

@@ -19,7 +19,14 @@ const OFFLINE = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'tru
 /** The part of `redocly lint --format=json` this test reads. */
 const LintReport = z.object({
   totals: z.object({ errors: z.number(), warnings: z.number(), ignored: z.number() }),
-  problems: z.array(z.object({ ruleId: z.string(), severity: z.string(), message: z.string(), location: z.array(z.object({ pointer: z.string() })) })),
+  problems: z.array(
+    z.object({
+      ruleId: z.string(),
+      severity: z.string(),
+      message: z.string(),
+      location: z.array(z.object({ pointer: z.string() })),
+    }),
+  ),
 });
 type LintReport = z.infer<typeof LintReport>;
 
@@ -30,13 +37,17 @@ let doc: Json;
 async function lint(document: Json, name: string): Promise<LintReport> {
   const file = join(dir.path, name);
   writeFileSync(file, JSON.stringify(document, null, 2));
-  const result = await run(REDOCLY, ['lint', file, '--config', CONFIG, '--format=json'], { cwd: dir.path, env: OFFLINE });
+  const result = await run(REDOCLY, ['lint', file, '--config', CONFIG, '--format=json'], {
+    cwd: dir.path,
+    env: OFFLINE,
+  });
   // Exit code 1 means problems, not a failed run: the report on stdout says which.
   expect(result.code, result.stderr).toBeLessThanOrEqual(1);
   return LintReport.parse(JSON.parse(result.stdout));
 }
 
-const listed = (report: LintReport) => report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`).join('\n');
+const listed = (report: LintReport) =>
+  report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`).join('\n');
 
 beforeAll(async () => {
   server = await startServer(join(dir.path, 'lint.db'));
@@ -56,7 +67,11 @@ describe('redocly lint of the live description', () => {
   it('does report a description with problems, so the check above can fail', async () => {
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const { operationId: _dropped, ...withoutId } = paths['/reviews.json']!.get!;
-    const broken = { ...doc, security: undefined, paths: { ...paths, '/reviews.json': { ...paths['/reviews.json'], get: withoutId } } };
+    const broken = {
+      ...doc,
+      security: undefined,
+      paths: { ...paths, '/reviews.json': { ...paths['/reviews.json'], get: withoutId } },
+    };
     const report = await lint(broken, 'broken.json');
     const rules = new Set(report.problems.map((p) => p.ruleId));
     expect(rules).toContain('operation-operationId');

@@ -36,10 +36,15 @@ function declared(path: string, method: string, status: number, type = 'applicat
   const location = ['paths', path, method, 'responses', String(status)];
   const response = at(doc, ...location);
   expect(response, `${method} ${path} declares no ${status}`).toBeTypeOf('object');
-  return { response, example: (name: string) => at(response, 'content', type, 'examples', name, 'value'), validate: () => schemaOf(...location, 'content', type, 'schema') };
+  return {
+    response,
+    example: (name: string) => at(response, 'content', type, 'examples', name, 'value'),
+    validate: () => schemaOf(...location, 'content', type, 'schema'),
+  };
 }
 
-const requestExample = (name: string) => at(doc, 'paths', '/mcp', 'post', 'requestBody', 'content', 'application/json', 'examples', name, 'value');
+const requestExample = (name: string) =>
+  at(doc, 'paths', '/mcp', 'post', 'requestBody', 'content', 'application/json', 'examples', name, 'value');
 
 describe('POST and DELETE /mcp', () => {
   it('answers the documented initialize example 200 with Mcp-Session-Id and the documented result', async () => {
@@ -80,40 +85,75 @@ describe('POST and DELETE /mcp', () => {
     ['post', 'parseError', 400, () => ({ body: '{not json' })],
     ['post', 'invalidRequest', 400, () => ({ body: { hello: 'world' } })],
     ['post', 'batch', 400, (sessionId) => ({ sessionId, body: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }] })],
-    ['post', 'origin', 403, () => ({ headers: { origin: 'https://elsewhere.example' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })],
-    ['post', 'sessionNotFound', 404, () => ({ sessionId: 'forged.session', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })],
-    ['post', 'notAcceptable', 406, () => ({ headers: { accept: 'application/json' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })],
+    [
+      'post',
+      'origin',
+      403,
+      () => ({
+        headers: { origin: 'https://elsewhere.example' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      }),
+    ],
+    [
+      'post',
+      'sessionNotFound',
+      404,
+      () => ({ sessionId: 'forged.session', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+    ],
+    [
+      'post',
+      'notAcceptable',
+      406,
+      () => ({ headers: { accept: 'application/json' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+    ],
     ['post', 'tooLarge', 413, () => ({ body: big })],
-    ['post', 'unsupportedMediaType', 415, () => ({ headers: { 'content-type': 'text/plain' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })],
+    [
+      'post',
+      'unsupportedMediaType',
+      415,
+      () => ({ headers: { 'content-type': 'text/plain' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+    ],
     ['delete', 'endWithoutSession', 400, () => ({ method: 'DELETE' })],
     ['delete', 'endUnknownSession', 404, () => ({ method: 'DELETE', sessionId: 'forged.session' })],
     ['get', 'getNotAllowed', 405, () => ({ method: 'GET' })],
   ];
 
-  it.each(refusals)('%s /mcp: the %s refusal is %i with exactly the documented body and no-store', async (method, name, status, options) => {
-    const { sessionId } = await openSession(server.url);
-    const res = await mcpRequest(server.url, options(sessionId));
-    expect(res.status).toBe(status);
-    const { validate, example } = declared('/mcp', method, status);
-    const check = validate();
-    expect(check(res.json), JSON.stringify(check.errors)).toBe(true);
-    expect(res.json).toEqual(example(name));
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    if (status === 405) expect(res.headers.get('allow')).toBe(at(doc, 'paths', '/mcp', 'get', 'responses', '405', 'headers', 'Allow', 'example'));
-  });
+  it.each(refusals)(
+    '%s /mcp: the %s refusal is %i with exactly the documented body and no-store',
+    async (method, name, status, options) => {
+      const { sessionId } = await openSession(server.url);
+      const res = await mcpRequest(server.url, options(sessionId));
+      expect(res.status).toBe(status);
+      const { validate, example } = declared('/mcp', method, status);
+      const check = validate();
+      expect(check(res.json), JSON.stringify(check.errors)).toBe(true);
+      expect(res.json).toEqual(example(name));
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      if (status === 405)
+        expect(res.headers.get('allow')).toBe(
+          at(doc, 'paths', '/mcp', 'get', 'responses', '405', 'headers', 'Allow', 'example'),
+        );
+    },
+  );
 
   it('ends a session with DELETE (204), after which the session is not found (404)', async () => {
     const { sessionId } = await openSession(server.url);
     expect(at(doc, 'paths', '/mcp', 'delete', 'responses', '204')).toBeTypeOf('object');
     expect((await mcpRequest(server.url, { method: 'DELETE', sessionId })).status).toBe(204);
-    expect((await mcpRequest(server.url, { sessionId, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).status).toBe(404);
+    expect(
+      (await mcpRequest(server.url, { sessionId, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).status,
+    ).toBe(404);
   });
 });
 
 describe('the WebSub hub', () => {
   const topic = () => `${server.url}/feed.xml`;
   /** The plain-text example bodies a status of the hub's POST declares. */
-  const textExamples = (status: number) => Object.values((at(doc, 'paths', '/api/websub/hub', 'post', 'responses', String(status), 'content', 'text/plain', 'examples') ?? {}) as Json[]).map((e) => e.value);
+  const textExamples = (status: number) =>
+    Object.values(
+      (at(doc, 'paths', '/api/websub/hub', 'post', 'responses', String(status), 'content', 'text/plain', 'examples') ??
+        {}) as Json[],
+    ).map((e) => e.value);
 
   /** An https:// callback on loopback where nothing listens: verification fails at once, without leaving the machine. */
   async function deadCallback(): Promise<string> {
@@ -127,7 +167,16 @@ describe('the WebSub hub', () => {
   }
 
   it('accepts a well-formed subscription request 202 with no body, as the documented example', async () => {
-    const example = at(doc, 'paths', '/api/websub/hub', 'post', 'requestBody', 'content', 'application/x-www-form-urlencoded', 'example') as Record<string, unknown>;
+    const example = at(
+      doc,
+      'paths',
+      '/api/websub/hub',
+      'post',
+      'requestBody',
+      'content',
+      'application/x-www-form-urlencoded',
+      'example',
+    ) as Record<string, unknown>;
     const fields = Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)]));
     const answer = await hubRequest(server.url, { ...fields, 'hub.callback': await deadCallback() });
     expect(answer.status).toBe(202);
@@ -139,7 +188,10 @@ describe('the WebSub hub', () => {
     ['no mode', { 'hub.topic': 'x' }],
     ['an unknown topic', { 'hub.mode': 'subscribe', 'hub.topic': 'https://elsewhere.example/feed' }],
     ['a plain http callback', { 'hub.mode': 'subscribe', 'hub.callback': 'http://127.0.0.1/websub' }],
-    ['a lease that is not a whole number', { 'hub.mode': 'subscribe', 'hub.callback': 'https://127.0.0.1/websub', 'hub.lease_seconds': '1.5' }],
+    [
+      'a lease that is not a whole number',
+      { 'hub.mode': 'subscribe', 'hub.callback': 'https://127.0.0.1/websub', 'hub.lease_seconds': '1.5' },
+    ],
   ])('refuses %s 400 in plain text with one of the documented bodies', async (_what, fields) => {
     const answer = await hubRequest(server.url, { 'hub.topic': topic(), ...fields });
     expect(answer.status).toBe(400);
@@ -154,7 +206,11 @@ describe('the WebSub hub', () => {
   });
 
   it('refuses a body over the limit 413 with the documented body', async () => {
-    const answer = await hubRequest(server.url, {}, { contentType: 'application/x-www-form-urlencoded', body: `hub.secret=${'a'.repeat(70 * 1024)}` });
+    const answer = await hubRequest(
+      server.url,
+      {},
+      { contentType: 'application/x-www-form-urlencoded', body: `hub.secret=${'a'.repeat(70 * 1024)}` },
+    );
     expect(answer.status).toBe(413);
     expect(textExamples(413)).toEqual([answer.text]);
   });
@@ -164,7 +220,9 @@ describe('the WebSub hub', () => {
     const refused = at(doc, 'paths', '/api/websub/hub', 'get', 'responses', '405');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(at(refused, 'headers', 'Allow', 'example'));
-    expect(Object.values(at(refused, 'content', 'text/plain', 'examples') as Json[]).map((e) => e.value)).toEqual([await res.text()]);
+    expect(Object.values(at(refused, 'content', 'text/plain', 'examples') as Json[]).map((e) => e.value)).toEqual([
+      await res.text(),
+    ]);
   });
 
   // Last in this file: it spends this address's hub requests for the current minute.
@@ -176,6 +234,8 @@ describe('the WebSub hub', () => {
     expect(textExamples(429)).toEqual([answer.text]);
     expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
-    expect(at(doc, 'paths', '/api/websub/hub', 'post', 'responses', '429', 'headers', 'Retry-After', 'schema')).toMatchObject({ type: 'integer' });
+    expect(
+      at(doc, 'paths', '/api/websub/hub', 'post', 'responses', '429', 'headers', 'Retry-After', 'schema'),
+    ).toMatchObject({ type: 'integer' });
   });
 });

@@ -80,13 +80,39 @@ describe('the OpenAPI document', () => {
 
   it('describes every route the service serves, and nothing else', () => {
     const described = operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-    const reads = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/{date}', '/.well-known/openapi.json'];
-    const pages = ['/', '/reviews/{id}', '/docs', '/badge.svg', '/embed', '/verification', '/llms.txt', '/robots.txt', '/sitemap.xml', '/assets/{file}', '/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json'];
+    const reads = [
+      '/reviews.json',
+      '/insights.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/api/reviews/search',
+      '/api/reviews/since/{date}',
+      '/.well-known/openapi.json',
+    ];
+    const pages = [
+      '/',
+      '/reviews/{id}',
+      '/docs',
+      '/badge.svg',
+      '/embed',
+      '/verification',
+      '/llms.txt',
+      '/robots.txt',
+      '/sitemap.xml',
+      '/assets/{file}',
+      '/.well-known/mcp/server-card',
+      '/.well-known/mcp/server-card.json',
+    ];
     expect([...described].sort()).toEqual(
       [
         ...[...reads, ...pages].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
-        'POST /mcp', 'DELETE /mcp', 'GET /mcp', 'HEAD /mcp',
-        'POST /api/websub/hub', 'GET /api/websub/hub', 'HEAD /api/websub/hub',
+        'POST /mcp',
+        'DELETE /mcp',
+        'GET /mcp',
+        'HEAD /mcp',
+        'POST /api/websub/hub',
+        'GET /api/websub/hub',
+        'HEAD /api/websub/hub',
         ...['/healthz', '/readyz', '/metrics'].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
       ].sort(),
     );
@@ -99,7 +125,10 @@ describe('the OpenAPI document', () => {
     for (const { path, method, operation } of operationsOf(doc)) {
       expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
       expect(operation.summary, `${method} ${path}`).toBeTypeOf('string');
-      expect((operation.tags as string[]).every((t) => tags.has(t)), `${method} ${path}`).toBe(true);
+      expect(
+        (operation.tags as string[]).every((t) => tags.has(t)),
+        `${method} ${path}`,
+      ).toBe(true);
     }
   });
 
@@ -107,15 +136,25 @@ describe('the OpenAPI document', () => {
     for (const { path, method, operation } of operationsOf(doc).filter((o) => o.method === 'get')) {
       const head = at(doc, 'paths', path, 'head');
       expect(at(head, 'parameters'), `HEAD ${path}`).toEqual(operation.parameters);
-      expect(Object.keys(at(head, 'responses') as Json), `${method} ${path}`).toEqual(Object.keys(operation.responses as Json));
+      expect(Object.keys(at(head, 'responses') as Json), `${method} ${path}`).toEqual(
+        Object.keys(operation.responses as Json),
+      );
     }
   });
 
   // redocly.yaml switches operation-2xx-response off for these four alone; this keeps the exception that narrow.
   it('gives every operation a 2XX answer but GET and HEAD on /mcp and the hub, which only refuse (405)', () => {
-    const refusing = operationsOf(doc).filter(({ operation }) => !Object.keys(operation.responses as Json).some((s) => /^2/.test(s)));
-    expect(refusing.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(['get /api/websub/hub', 'get /mcp', 'head /api/websub/hub', 'head /mcp']);
-    for (const { operation } of refusing) expect(at(operation, 'responses', '405', 'headers', 'Allow')).toBeTypeOf('object');
+    const refusing = operationsOf(doc).filter(
+      ({ operation }) => !Object.keys(operation.responses as Json).some((s) => /^2/.test(s)),
+    );
+    expect(refusing.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'get /api/websub/hub',
+      'get /mcp',
+      'head /api/websub/hub',
+      'head /mcp',
+    ]);
+    for (const { operation } of refusing)
+      expect(at(operation, 'responses', '405', 'headers', 'Allow')).toBeTypeOf('object');
   });
 
   it.each([
@@ -136,7 +175,10 @@ describe('the OpenAPI document', () => {
     expect(at(ok, 'headers', 'Retry-After', 'schema')).toMatchObject({ type: 'integer' });
     expect(at(ok, 'headers', 'Cache-Control', 'description')).toMatch(/no-store/);
     expect(at(doc, 'components', 'schemas', 'Insights', 'properties', 'status', 'enum')).toEqual(['building', 'ready']);
-    expect(Object.keys(at(ok, 'content', 'application/json', 'examples') as Json).sort()).toEqual(['building', 'ready']);
+    expect(Object.keys(at(ok, 'content', 'application/json', 'examples') as Json).sort()).toEqual([
+      'building',
+      'ready',
+    ]);
   });
 
   it('offers as hub.topic exactly the topics the hub serves', () => {
@@ -147,7 +189,9 @@ describe('the OpenAPI document', () => {
   describe('search parameters', () => {
     function parameter(name: string): Json {
       const parameters = at(doc, 'paths', '/api/reviews/search', 'get', 'parameters');
-      const found = Array.isArray(parameters) ? parameters.filter((p) => isRecord(p) && p.name === name && p.in === 'query') : [];
+      const found = Array.isArray(parameters)
+        ? parameters.filter((p) => isRecord(p) && p.name === name && p.in === 'query')
+        : [];
       expect(found, name).toHaveLength(1);
       const [only] = found;
       if (!isRecord(only)) throw new Error(`no query parameter ${name}`);
@@ -177,20 +221,33 @@ describe('the OpenAPI document', () => {
 
     it('describes no query parameter beyond those of the interface', () => {
       const parameters = at(doc, 'paths', '/api/reviews/search', 'get', 'parameters');
-      const names = Array.isArray(parameters) ? parameters.filter((p) => isRecord(p) && p.in === 'query').map((p) => at(p, 'name')) : [];
-      expect([...names].sort()).toEqual(
-        ['limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'until'],
-      );
+      const names = Array.isArray(parameters)
+        ? parameters.filter((p) => isRecord(p) && p.in === 'query').map((p) => at(p, 'name'))
+        : [];
+      expect([...names].sort()).toEqual([
+        'limit',
+        'mentions_service',
+        'mentions_technician',
+        'min_rating',
+        'query',
+        'rating',
+        'since',
+        'until',
+      ]);
     });
 
     it('describes a 400 for invalid parameters', () => {
-      expect(at(doc, 'paths', '/api/reviews/search', 'get', 'responses', '400', 'content', 'application/json', 'schema')).toBeTypeOf('object');
+      expect(
+        at(doc, 'paths', '/api/reviews/search', 'get', 'responses', '400', 'content', 'application/json', 'schema'),
+      ).toBeTypeOf('object');
     });
   });
 
   it('describes the since path parameter as a required date', () => {
     const parameters = at(doc, 'paths', '/api/reviews/since/{date}', 'get', 'parameters');
-    const date = Array.isArray(parameters) ? parameters.find((p) => isRecord(p) && p.name === 'date' && p.in === 'path') : undefined;
+    const date = Array.isArray(parameters)
+      ? parameters.find((p) => isRecord(p) && p.name === 'date' && p.in === 'path')
+      : undefined;
     expect(date).toMatchObject({ required: true, schema: { type: 'string', format: 'date' } });
   });
 });
@@ -202,13 +259,17 @@ describe('the examples', () => {
     for (const { path, method, operation } of operationsOf(doc)) {
       const bodies: [string[], unknown][] = [
         [['requestBody'], operation.requestBody],
-        ...Object.entries(operation.responses as Json).map(([status, r]): [string[], unknown] => [['responses', status], r]),
+        ...Object.entries(operation.responses as Json).map(([status, r]): [string[], unknown] => [
+          ['responses', status],
+          r,
+        ]),
       ];
       for (const [key, body] of bodies) {
         for (const [type, media] of Object.entries((at(body, 'content') ?? {}) as Record<string, Json>)) {
           const where = ['paths', path, method, ...key, 'content', type];
           if ('example' in media) found.push({ where, name: 'example', value: media.example });
-          for (const [name, ex] of Object.entries((media.examples ?? {}) as Record<string, Json>)) found.push({ where, name, value: ex.value });
+          for (const [name, ex] of Object.entries((media.examples ?? {}) as Record<string, Json>))
+            found.push({ where, name, value: ex.value });
         }
       }
     }
@@ -226,17 +287,48 @@ describe('the examples', () => {
   });
 
   it('show the demo business of seed 42', () => {
-    const reviews = at(doc, 'paths', '/reviews.json', 'get', 'responses', '200', 'content', 'application/json', 'examples', 'demo', 'value');
+    const reviews = at(
+      doc,
+      'paths',
+      '/reviews.json',
+      'get',
+      'responses',
+      '200',
+      'content',
+      'application/json',
+      'examples',
+      'demo',
+      'value',
+    );
     expect(at(reviews, 'business', 'name')).toBe(generateDemo({ seed: 42, reviews: 0 }).business.name);
   });
 
   it('include the insights the insights engine computes for the same demo data (the committed file is its output)', async () => {
     const data = exampleData();
     const publishedAt = data.version.publishedAt!;
-    const { insights } = await new InsightsEngine().build({ business: data.business, reviews: data.reviews, asOf: publishedAt, generatedAt: publishedAt });
+    const { insights } = await new InsightsEngine().build({
+      business: data.business,
+      reviews: data.reviews,
+      asOf: publishedAt,
+      generatedAt: publishedAt,
+    });
     // Rewrite after a deliberate change to the engine or its schema: npx vitest run test/openapi.test.ts -u
-    await expect(`${JSON.stringify(insights, null, 2)}\n`).toMatchFileSnapshot(resolve(import.meta.dirname, '../src/openapi/insights-example.json'));
-    const served = at(doc, 'paths', '/insights.json', 'get', 'responses', '200', 'content', 'application/json', 'examples', 'ready', 'value');
+    await expect(`${JSON.stringify(insights, null, 2)}\n`).toMatchFileSnapshot(
+      resolve(import.meta.dirname, '../src/openapi/insights-example.json'),
+    );
+    const served = at(
+      doc,
+      'paths',
+      '/insights.json',
+      'get',
+      'responses',
+      '200',
+      'content',
+      'application/json',
+      'examples',
+      'ready',
+      'value',
+    );
     expect(served).toEqual(JSON.parse(JSON.stringify(insights)));
   });
 });
@@ -259,7 +351,11 @@ describe('live responses match the schemas the document declares', () => {
     ['/api/reviews/search', '/api/reviews/search', 200],
     ['/api/reviews/search', '/api/reviews/search?rating=5&limit=100', 200],
     ['/api/reviews/search', '/api/reviews/search?min_rating=3.5&since=2024-01-01&until=2025-12-31', 200],
-    ['/api/reviews/search', `/api/reviews/search?mentions_technician=${encodeURIComponent(technician.split(' ')[0] ?? '')}&mentions_service=${service}`, 200],
+    [
+      '/api/reviews/search',
+      `/api/reviews/search?mentions_technician=${encodeURIComponent(technician.split(' ')[0] ?? '')}&mentions_service=${service}`,
+      200,
+    ],
     ['/api/reviews/search', '/api/reviews/search?query=fixed%20the&limit=1', 200],
     ['/api/reviews/search', '/api/reviews/search?query=zzzz-nothing-matches', 200],
     ['/api/reviews/since/{date}', '/api/reviews/since/2026-01-01', 200],
@@ -278,7 +374,9 @@ describe('live responses match the schemas the document declares', () => {
     const declared = at(doc, ...location);
     expect(declared, `no schema declared at ${location.join(' → ')}`).toBeTypeOf('object');
     // Every JSON body the service defines is a named component, not an ad-hoc inline schema.
-    const refs = Array.isArray(at(declared, 'anyOf')) ? (at(declared, 'anyOf') as Json[]).map((s) => s.$ref) : [at(declared, '$ref')];
+    const refs = Array.isArray(at(declared, 'anyOf'))
+      ? (at(declared, 'anyOf') as Json[]).map((s) => s.$ref)
+      : [at(declared, '$ref')];
     for (const ref of refs) expect(ref).toMatch(NAMED);
     const validate = schemaOf(...location);
     const body: unknown = await res.json();
@@ -294,40 +392,71 @@ describe('live responses match the schemas the document declares', () => {
     ['/api/reviews/since/2025-02-30', '/api/reviews/since/{date}'],
   ])('answers GET %s with exactly the 400 example of %s', async (url, template) => {
     const res = await fetch(`${server.url}${url}`);
-    expect(await res.json()).toEqual(at(doc, 'paths', template, 'get', 'responses', '400', 'content', 'application/json', 'example'));
+    expect(await res.json()).toEqual(
+      at(doc, 'paths', template, 'get', 'responses', '400', 'content', 'application/json', 'example'),
+    );
   });
 
   it('answers any operation 431 in the declared shape when the request headers exceed 16 KiB', async () => {
     const res = await fetch(`${server.url}/reviews.json`, { headers: { 'x-padding': 'a'.repeat(17 * 1024) } });
     expect(res.status).toBe(431);
-    const validate = schemaOf('components', 'responses', 'RequestHeaderFieldsTooLarge', 'content', 'application/json', 'schema');
+    const validate = schemaOf(
+      'components',
+      'responses',
+      'RequestHeaderFieldsTooLarge',
+      'content',
+      'application/json',
+      'schema',
+    );
     const body: unknown = await res.json();
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it.each(['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/api/reviews/search?rating=5', '/api/reviews/since/2026-01-01', '/.well-known/openapi.json'])(
-    'answers HEAD %s as GET, with the declared headers and no body',
-    async (url) => {
-      const [get, head] = await Promise.all([fetch(`${server.url}${url}`), fetch(`${server.url}${url}`, { method: 'HEAD' })]);
-      expect(head.status).toBe(get.status);
-      expect(await head.text()).toBe('');
-      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
-      const path = url.split('?')[0]!.replace(/\/since\/.*$/, '/since/{date}');
-      const declared = Object.keys((at(doc, 'paths', path, 'head', 'responses', '200', 'headers') ?? {}) as Json).map((h) => h.toLowerCase());
-      for (const name of ['etag', 'cache-control', 'vary']) {
-        expect(declared, path).toContain(name);
-        expect(head.headers.get(name), `${name} on HEAD ${url}`).not.toBeNull();
-      }
-    },
-  );
+  it.each([
+    '/reviews.json',
+    '/insights.json',
+    '/api/feed.json',
+    '/feed.xml',
+    '/api/reviews/search?rating=5',
+    '/api/reviews/since/2026-01-01',
+    '/.well-known/openapi.json',
+  ])('answers HEAD %s as GET, with the declared headers and no body', async (url) => {
+    const [get, head] = await Promise.all([
+      fetch(`${server.url}${url}`),
+      fetch(`${server.url}${url}`, { method: 'HEAD' }),
+    ]);
+    expect(head.status).toBe(get.status);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    const path = url.split('?')[0]!.replace(/\/since\/.*$/, '/since/{date}');
+    const declared = Object.keys((at(doc, 'paths', path, 'head', 'responses', '200', 'headers') ?? {}) as Json).map(
+      (h) => h.toLowerCase(),
+    );
+    for (const name of ['etag', 'cache-control', 'vary']) {
+      expect(declared, path).toContain(name);
+      expect(head.headers.get(name), `${name} on HEAD ${url}`).not.toBeNull();
+    }
+  });
 
   it('rejects a body that breaks the declared schema, so the checks above can fail', async () => {
-    const ref = at(doc, 'paths', '/api/reviews/search', 'get', 'responses', '200', 'content', 'application/json', 'schema', '$ref');
+    const ref = at(
+      doc,
+      'paths',
+      '/api/reviews/search',
+      'get',
+      'responses',
+      '200',
+      'content',
+      'application/json',
+      'schema',
+      '$ref',
+    );
     if (typeof ref !== 'string') throw new Error('the search response declares no $ref');
     const validate = schemaOf(...ref.slice(2).split('/'));
     const body: unknown = await (await fetch(`${server.url}/api/reviews/search?limit=2`)).json();
     expect(validate(body)).toBe(true);
-    if (!isRecord(body) || !Array.isArray(body.reviews) || !isRecord(body.reviews[0])) throw new Error('no review in the search response');
+    if (!isRecord(body) || !Array.isArray(body.reviews) || !isRecord(body.reviews[0]))
+      throw new Error('no review in the search response');
     const review = body.reviews[0];
     expect(validate({ ...body, reviews: [{ ...review, rating: 6 }] })).toBe(false);
     expect(validate({ ...body, reviews: [{ ...review, date: '2025-02-30' }] })).toBe(false);
@@ -335,7 +464,16 @@ describe('live responses match the schemas the document declares', () => {
     const { count: _count, ...withoutCount } = body;
     expect(validate(withoutCount)).toBe(false);
     // The JSON-pointer route reaches the same schema through the operation.
-    const byPointer = schemaOf('paths', '/api/reviews/search', 'get', 'responses', '200', 'content', 'application/json', 'schema');
+    const byPointer = schemaOf(
+      'paths',
+      '/api/reviews/search',
+      'get',
+      'responses',
+      '200',
+      'content',
+      'application/json',
+      'schema',
+    );
     expect(byPointer(body)).toBe(true);
     expect(byPointer({ ...body, reviews: [{ ...review, rating: 6 }] })).toBe(false);
   });

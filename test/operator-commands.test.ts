@@ -26,20 +26,31 @@ interface Dataset {
   aggregateRating: { reviewCount: number };
   reviews: { id: string; verification: { method: string; date: string } }[];
 }
-const getJson = async <T>(server: RunningServer, path: string): Promise<T> => (await (await fetch(`${server.url}${path}`)).json()) as T;
+const getJson = async <T>(server: RunningServer, path: string): Promise<T> =>
+  (await (await fetch(`${server.url}${path}`)).json()) as T;
 const dataset = (server: RunningServer) => getJson<Dataset>(server, '/reviews.json');
 const servedIds = async (server: RunningServer) => (await dataset(server)).reviews.map((r) => r.id);
 /** Waits until the server serves the store's revision `revision` (or a later one): after that, what it serves is final. */
 const caughtUp = (server: RunningServer, revision: number) =>
-  until(() => server.app.publisher.current().snapshot.version.revision >= revision, 10_000, `the server to serve revision ${revision}`);
+  until(
+    () => server.app.publisher.current().snapshot.version.revision >= revision,
+    10_000,
+    `the server to serve revision ${revision}`,
+  );
 const status = async (url: string) => {
   const result = await runCli(['status', '--json'], url);
   expect(result.code, result.stderr).toBe(0);
   return lastJson<Status>(result.stdout);
 };
 interface Status {
-  reviews: Record<string, { published: number; unpublished: number; removed: number; withdrawn: number; newest: string | null }>;
-  lastImports: Record<string, { at: string; files: string[]; added: number; updated: number; withdrawn: number; removed: number }>;
+  reviews: Record<
+    string,
+    { published: number; unpublished: number; removed: number; withdrawn: number; newest: string | null }
+  >;
+  lastImports: Record<
+    string,
+    { at: string; files: string[]; added: number; updated: number; withdrawn: number; removed: number }
+  >;
   insights: { asOf: string | null; dataVersion: string | null; lagging: boolean };
   subscriptions: { pending: number; active: number; rejected: number; lapsed: number };
   pendingDeliveries: number;
@@ -76,8 +87,15 @@ describe('remove and restore', () => {
   const url = `sqlite:${db}`;
   const WORD = 'Zanzibarish';
   const REASON = 'customer asked by phone: PRIVATE-REASON-7731';
-  const target = newReview({ id: 'op-target', date: '2026-12-05', text: `The ${WORD} drain is finally clear, thank you.` });
-  const others = [newReview({ id: 'op-other-1', date: '2026-11-02' }), newReview({ id: 'op-other-2', date: '2026-11-03' })];
+  const target = newReview({
+    id: 'op-target',
+    date: '2026-12-05',
+    text: `The ${WORD} drain is finally clear, thank you.`,
+  });
+  const others = [
+    newReview({ id: 'op-other-1', date: '2026-11-02' }),
+    newReview({ id: 'op-other-2', date: '2026-11-03' }),
+  ];
   const file = `${dir.path}/remove.json`;
   let server: RunningServer;
   let mcpSession: string;
@@ -106,20 +124,36 @@ describe('remove and restore', () => {
     const feed = JSON.parse((await text('/api/feed.json')).body) as { items: { _review: { id: string } }[] };
     if (feed.items.some((i) => i._review.id === target.id)) shown.push('feed.json');
     if ((await text('/feed.xml')).body.includes(WORD)) shown.push('feed.xml');
-    const search = JSON.parse((await text(`/api/reviews/search?query=${WORD.toLowerCase()}`)).body) as { total: number };
+    const search = JSON.parse((await text(`/api/reviews/search?query=${WORD.toLowerCase()}`)).body) as {
+      total: number;
+    };
     if (search.total !== 0) shown.push('search');
     const since = JSON.parse((await text(`/api/reviews/since/${target.date}`)).body) as { reviews: { id: string }[] };
     if (since.reviews.some((r) => r.id === target.id)) shown.push('since');
     if ((await text(`/reviews/${target.id}`)).status !== 404) shown.push('permalink');
     if ((await text('/sitemap.xml')).body.includes(`/reviews/${target.id}<`)) shown.push('sitemap');
     if ((await text('/')).body.includes(WORD)) shown.push('home');
-    const called = await mcpRequest(server.url, { sessionId: mcpSession, body: rpc('tools/call', { name: 'search_reviews', arguments: { query: WORD } }) });
+    const called = await mcpRequest(server.url, {
+      sessionId: mcpSession,
+      body: rpc('tools/call', { name: 'search_reviews', arguments: { query: WORD } }),
+    });
     expect(called.text).not.toContain('PRIVATE-REASON');
     const mcp = resultOf<{ structuredContent: { reviews: { id: string }[] } }>(called).structuredContent;
     if (mcp.reviews.some((r) => r.id === target.id)) shown.push('mcp');
     return shown;
   }
-  const EVERYWHERE = ['reviews.json', 'reviewCount', 'feed.json', 'feed.xml', 'search', 'since', 'permalink', 'sitemap', 'home', 'mcp'];
+  const EVERYWHERE = [
+    'reviews.json',
+    'reviewCount',
+    'feed.json',
+    'feed.xml',
+    'search',
+    'since',
+    'permalink',
+    'sitemap',
+    'home',
+    'mcp',
+  ];
 
   it('shows the review everywhere before it is removed (so its absence below means something)', async () => {
     expect(await whereShown()).toEqual(EVERYWHERE);
@@ -130,7 +164,11 @@ describe('remove and restore', () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(lastJson(removed.stdout)).toMatchObject({ ok: true, review: { id: target.id, state: 'removed' } });
     let shown: string[] = [];
-    await until(async () => (shown = await whereShown()).length === 0, 8000, () => `the removed review to leave every output (still in ${shown.join(', ')})`);
+    await until(
+      async () => (shown = await whereShown()).length === 0,
+      8000,
+      () => `the removed review to leave every output (still in ${shown.join(', ')})`,
+    );
     expect((await status(url)).reviews.own).toMatchObject({ published: 2, removed: 1 });
   });
 
@@ -167,7 +205,11 @@ describe('remove and restore', () => {
     const restored = await runCli(['restore', target.id, '--json'], url);
     expect(restored.code, restored.stderr).toBe(0);
     let shown: string[] = [];
-    await until(async () => (shown = await whereShown()).length === EVERYWHERE.length, 8000, () => `the restored review everywhere (only in ${shown.join(', ')})`);
+    await until(
+      async () => (shown = await whereShown()).length === EVERYWHERE.length,
+      8000,
+      () => `the restored review everywhere (only in ${shown.join(', ')})`,
+    );
     expect(shown).toEqual(EVERYWHERE);
   });
 });
@@ -180,7 +222,10 @@ describe('verify and unverify', () => {
   const verified = newReview({ id: 'op-verified', date: '2026-12-03' });
 
   beforeAll(async () => {
-    const result = await runCli(['import', writeJson(`${dir.path}/verify.json`, { business, reviews: [unverified, verified] }), '--json'], url);
+    const result = await runCli(
+      ['import', writeJson(`${dir.path}/verify.json`, { business, reviews: [unverified, verified] }), '--json'],
+      url,
+    );
     expect(result.code, result.stderr).toBe(0);
     await caughtUp(server(), lastJson<{ version: { revision: number } }>(result.stdout).version.revision);
   });
@@ -189,16 +234,36 @@ describe('verify and unverify', () => {
     expect(await servedIds(server())).toEqual([verified.id]);
     const result = await runCli(['verify', unverified.id, '--reason', 'called the customer', '--json'], url);
     expect(result.code, result.stderr).toBe(0);
-    const review = await until(async () => (await dataset(server())).reviews.find((r) => r.id === unverified.id), 8000, 'the verified review to be served');
-    expect(review.verification).toEqual({ method: 'operator', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) as unknown });
+    const review = await until(
+      async () => (await dataset(server())).reviews.find((r) => r.id === unverified.id),
+      8000,
+      'the verified review to be served',
+    );
+    expect(review.verification).toEqual({
+      method: 'operator',
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) as unknown,
+    });
     expect((await dataset(server())).aggregateRating.reviewCount).toBe(2);
   });
 
   it('unpublishes a verified review, and an import saying "verified": true does not publish it again', async () => {
     const result = await runCli(['unverify', verified.id, '--reason', 'not our customer', '--json'], url);
     expect(result.code, result.stderr).toBe(0);
-    await until(async () => !(await servedIds(server())).includes(verified.id), 8000, 'the unverified review to leave /reviews.json');
-    const again = await runCli(['import', writeJson(`${dir.path}/verify-again.json`, { reviews: [{ ...verified, text: `${verified.text} Edited.`, verified: true }] }), '--json'], url);
+    await until(
+      async () => !(await servedIds(server())).includes(verified.id),
+      8000,
+      'the unverified review to leave /reviews.json',
+    );
+    const again = await runCli(
+      [
+        'import',
+        writeJson(`${dir.path}/verify-again.json`, {
+          reviews: [{ ...verified, text: `${verified.text} Edited.`, verified: true }],
+        }),
+        '--json',
+      ],
+      url,
+    );
     expect(again.code, again.stderr).toBe(0);
     await caughtUp(server(), lastJson<{ version: { revision: number } }>(again.stdout).version.revision);
     expect(await servedIds(server())).toEqual([unverified.id]);
@@ -239,7 +304,7 @@ describe('log and status', () => {
     }
   });
 
-  it('lists every operator change newest first, with reasons, times and the import\'s details', async () => {
+  it("lists every operator change newest first, with reasons, times and the import's details", async () => {
     const log = await readLog(url);
     expect(log.map((e) => [e.action, e.reviewId, e.reason])).toEqual([
       ['remove', 'log-a', 'asked again'],
@@ -252,12 +317,22 @@ describe('log and status', () => {
     const times = log.map((e) => e.at);
     for (const at of times) expect(new Date(at).toISOString() >= started, at).toBe(true);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(log.at(-1)!.details).toMatchObject({ files: [file], source: 'own', added: 3, updated: 0, removed: 0, withdrawn: 0 });
+    expect(log.at(-1)!.details).toMatchObject({
+      files: [file],
+      source: 'own',
+      added: 3,
+      updated: 0,
+      removed: 0,
+      withdrawn: 0,
+    });
   });
 
   it('limits the log with --limit and filters it with --action; refuses an unknown action with exit 2', async () => {
     expect((await readLog(url, '--limit', '2')).map((e) => e.action)).toEqual(['remove', 'unverify']);
-    expect((await readLog(url, '--action', 'remove')).map((e) => e.reason)).toEqual(['asked again', 'asked to be forgotten']);
+    expect((await readLog(url, '--action', 'remove')).map((e) => e.reason)).toEqual([
+      'asked again',
+      'asked to be forgotten',
+    ]);
     expect((await runCli(['log', '--action', 'delete', '--json'], url)).code).toBe(2);
   });
 
@@ -267,11 +342,17 @@ describe('log and status', () => {
       own: { published: 1, unpublished: 0, removed: 1, withdrawn: 0, newest: '2026-10-02' },
       google: { published: 0, unpublished: 1, removed: 0, withdrawn: 0, newest: '2026-10-03' },
     });
-    expect(s.lastImports).toEqual({ own: { at: expect.any(String) as unknown, files: [file], added: 3, updated: 0, withdrawn: 0, removed: 0 } });
+    expect(s.lastImports).toEqual({
+      own: { at: expect.any(String) as unknown, files: [file], added: 3, updated: 0, withdrawn: 0, removed: 0 },
+    });
     expect(s.insights).toEqual({ asOf: null, dataVersion: expect.any(String) as unknown, lagging: true });
     expect(s.subscriptions).toEqual({ pending: 0, active: 0, rejected: 0, lapsed: 0 });
     expect(s.pendingDeliveries).toBe(0);
-    expect(s.store).toMatchObject({ engine: 'sqlite', schemaVersion: expect.any(String) as unknown, revision: expect.any(Number) as unknown });
+    expect(s.store).toMatchObject({
+      engine: 'sqlite',
+      schemaVersion: expect.any(String) as unknown,
+      revision: expect.any(Number) as unknown,
+    });
     expect(s.store.sizeBytes).toBeGreaterThan(0);
   });
 });
@@ -299,9 +380,16 @@ describe('backup', () => {
   const inspect = (copy: string) => {
     const sqlite = openSqlite(copy, { readonly: true });
     try {
-      const integrity = (sqlite.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map((r) => r.integrity_check);
-      const { n } = sqlite.prepare('SELECT count(*) AS n FROM reviews WHERE published = 1 AND removed_at IS NULL AND withdrawn_at IS NULL').get() as { n: number };
-      const bulk = (sqlite.prepare("SELECT count(*) AS n FROM reviews WHERE id LIKE 'bulk-%'").get() as { n: number }).n;
+      const integrity = (sqlite.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
+        (r) => r.integrity_check,
+      );
+      const { n } = sqlite
+        .prepare(
+          'SELECT count(*) AS n FROM reviews WHERE published = 1 AND removed_at IS NULL AND withdrawn_at IS NULL',
+        )
+        .get() as { n: number };
+      const bulk = (sqlite.prepare("SELECT count(*) AS n FROM reviews WHERE id LIKE 'bulk-%'").get() as { n: number })
+        .n;
       return { integrity, published: n, bulk };
     } finally {
       sqlite.close();
@@ -318,7 +406,9 @@ describe('backup', () => {
   };
 
   it('copies the live store consistently while the server serves and an import writes', async () => {
-    const batch = Array.from({ length: 5000 }, (_, i) => newReview({ id: `bulk-${String(i).padStart(5, '0')}`, date: '2026-11-20', rating: 1 + (i % 5) }));
+    const batch = Array.from({ length: 5000 }, (_, i) =>
+      newReview({ id: `bulk-${String(i).padStart(5, '0')}`, date: '2026-11-20', rating: 1 + (i % 5) }),
+    );
     const bulkFile = writeJson(`${dir.path}/bulk.json`, { reviews: batch });
     const statuses = new Set<number>();
     let reading = true;
@@ -407,7 +497,11 @@ describe('a removed review in the insights', () => {
       expect(removed.code, removed.stderr).toBe(0);
       await until(async () => !(await servedIds(server)).includes(quoted!), 10_000, 'the removal to be served');
       const { publishedAt } = await server.store.currentVersion();
-      await until(async () => (await insights()).asOf === publishedAt, 60_000, 'the insights of the data without the review');
+      await until(
+        async () => (await insights()).asOf === publishedAt,
+        60_000,
+        'the insights of the data without the review',
+      );
       expect(JSON.stringify(await insights())).not.toContain(`"${quoted}"`);
     } finally {
       await server.close();

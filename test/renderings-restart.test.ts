@@ -25,7 +25,11 @@ async function get(server: RunningServer, path: string, coding = 'identity'): Pr
   const { request } = await import('undici');
   const res = await request(`${server.url}${path}`, { headers: { 'accept-encoding': coding } });
   const etag = res.headers.etag;
-  return { status: res.statusCode, etag: typeof etag === 'string' ? etag : null, body: Buffer.from(await res.body.arrayBuffer()) };
+  return {
+    status: res.statusCode,
+    etag: typeof etag === 'string' ? etag : null,
+    body: Buffer.from(await res.body.arrayBuffer()),
+  };
 }
 
 interface Row {
@@ -41,7 +45,9 @@ function storedRows(dbPath: string): Row[] {
   const db = openSqlite(dbPath, { readonly: true });
   try {
     return db
-      .prepare("SELECT d.name, d.tag, d.body, c.body AS br FROM rendered_documents d LEFT JOIN rendered_copies c ON c.tag = d.tag AND c.coding = 'br' ORDER BY d.name")
+      .prepare(
+        "SELECT d.name, d.tag, d.body, c.body AS br FROM rendered_documents d LEFT JOIN rendered_copies c ON c.tag = d.tag AND c.coding = 'br' ORDER BY d.name",
+      )
       .all() as Row[];
   } finally {
     db.close();
@@ -69,17 +75,28 @@ describe('stored renderings', () => {
       dataset = await get(server, '/reviews.json');
       expect(dataset.body.length).toBeGreaterThan(1 << 20);
       // The empty store's documents were stored first, at start: these replace them.
-      const rows = await until(() => {
-        const stored = storedRows(dbPath);
-        return stored.some((r) => r.name === 'reviews' && `"${r.tag}"` === dataset.etag) && stored;
-      }, 20_000, 'the rendered documents to be stored');
+      const rows = await until(
+        () => {
+          const stored = storedRows(dbPath);
+          return stored.some((r) => r.name === 'reviews' && `"${r.tag}"` === dataset.etag) && stored;
+        },
+        20_000,
+        'the rendered documents to be stored',
+      );
       expect(rows.map((r) => r.name)).toEqual(['atomFeed', 'jsonFeed', 'reviews']);
       const reviews = rows.find((r) => r.name === 'reviews')!;
       expect(reviews.body.equals(dataset.body)).toBe(true);
       expect(`"${reviews.tag}"`).toBe(dataset.etag);
       datasetBr = await get(server, '/reviews.json', 'br');
       expect(datasetBr.etag).toBe(`"${reviews.tag}-br"`);
-      await until(() => storedRows(dbPath).find((r) => r.name === 'reviews')?.br?.equals(datasetBr.body), 20_000, 'the brotli copy to be stored');
+      await until(
+        () =>
+          storedRows(dbPath)
+            .find((r) => r.name === 'reviews')
+            ?.br?.equals(datasetBr.body),
+        20_000,
+        'the brotli copy to be stored',
+      );
     } finally {
       await server.close();
     }
@@ -107,7 +124,9 @@ describe('stored renderings', () => {
       expect(since.status).toBe(200);
       const listed = JSON.parse(since.body.toString('utf8')) as { count: number; reviews: unknown[] };
       expect(listed.count).toBeGreaterThan(0);
-      expect(listed.reviews).toEqual((JSON.parse(dataset.body.toString('utf8')) as { reviews: unknown[] }).reviews.slice(0, listed.count));
+      expect(listed.reviews).toEqual(
+        (JSON.parse(dataset.body.toString('utf8')) as { reviews: unknown[] }).reviews.slice(0, listed.count),
+      );
     } finally {
       await server.close();
     }
@@ -119,14 +138,25 @@ describe('stored renderings', () => {
     const text = stored.body.toString('utf8');
     const cut = text.indexOf(',{"id":');
     const next = text.indexOf(',{"id":', cut + 1);
-    updateStored(dbPath, "UPDATE rendered_documents SET body = ? WHERE name = 'reviews'", Buffer.from(text.slice(0, cut) + text.slice(next)));
+    updateStored(
+      dbPath,
+      "UPDATE rendered_documents SET body = ? WHERE name = 'reviews'",
+      Buffer.from(text.slice(0, cut) + text.slice(next)),
+    );
 
     const server = await startServer(dbPath, env);
     try {
       const again = await get(server, '/reviews.json');
       expect(again.etag).toBe(dataset.etag);
       expect(again.body.equals(dataset.body)).toBe(true);
-      await until(() => storedRows(dbPath).find((r) => r.name === 'reviews')?.body.equals(dataset.body), 20_000, 'the dataset rendered again to be stored');
+      await until(
+        () =>
+          storedRows(dbPath)
+            .find((r) => r.name === 'reviews')
+            ?.body.equals(dataset.body),
+        20_000,
+        'the dataset rendered again to be stored',
+      );
       // Its copies were of other bytes: they went with them, and a br request is compressed afresh from the right ones.
       const br = await get(server, '/reviews.json', 'br');
       expect(brotliDecompressSync(br.body).equals(dataset.body)).toBe(true);

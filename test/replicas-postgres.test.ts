@@ -97,14 +97,22 @@ interface InsightsBody {
  * Waits until every replica serves the same /insights.json bytes and they describe the data version the replicas
  * serve (its `asOf` is that version's publishedAt).
  */
-async function settledInsights(replicas: ServiceProcess[], timeoutMs = 30_000): Promise<{ version: DataVersion; served: Fetched[]; document: InsightsBody }> {
+async function settledInsights(
+  replicas: ServiceProcess[],
+  timeoutMs = 30_000,
+): Promise<{ version: DataVersion; served: Fetched[]; document: InsightsBody }> {
   let last = '';
   return until(
     async () => {
       const versions = await Promise.all(replicas.map(servedVersion));
       const served = await Promise.all(replicas.map((r) => get(r.url, '/insights.json')));
       const documents = served.map((s) => JSON.parse(s.text) as InsightsBody);
-      last = replicas.map((r, i) => `${r.url}: version ${JSON.stringify(versions[i])}, insights asOf ${documents[i]!.asOf} ${served[i]!.etag}`).join('\n');
+      last = replicas
+        .map(
+          (r, i) =>
+            `${r.url}: version ${JSON.stringify(versions[i])}, insights asOf ${documents[i]!.asOf} ${served[i]!.etag}`,
+        )
+        .join('\n');
       const version = versions[0]!;
       if (versions.some((v) => v.revision !== version.revision)) return undefined;
       if (documents.some((d) => d.asOf !== version.publishedAt)) return undefined;
@@ -112,7 +120,8 @@ async function settledInsights(replicas: ServiceProcess[], timeoutMs = 30_000): 
       return { version, served, document: documents[0]! };
     },
     timeoutMs,
-    () => `every replica to serve the same insights of the data it serves:\n${last}\n${replicas.map((r) => `--- ${r.url}\n${r.log(10)}`).join('\n')}`,
+    () =>
+      `every replica to serve the same insights of the data it serves:\n${last}\n${replicas.map((r) => `--- ${r.url}\n${r.log(10)}`).join('\n')}`,
   );
 }
 
@@ -120,7 +129,11 @@ async function settledInsights(replicas: ServiceProcess[], timeoutMs = 30_000): 
 const report = (line: string): void => void process.stdout.write(`${line}\n`);
 
 /** The pino lines a replica logged with this message (and these fields). */
-function logLines(replica: ServiceProcess, msg: string, fields: Record<string, unknown> = {}): Record<string, unknown>[] {
+function logLines(
+  replica: ServiceProcess,
+  msg: string,
+  fields: Record<string, unknown> = {},
+): Record<string, unknown>[] {
   const lines: Record<string, unknown>[] = [];
   for (const line of replica.logged().split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -130,7 +143,9 @@ function logLines(replica: ServiceProcess, msg: string, fields: Record<string, u
       // A line cut in two by a chunk boundary is complete in a later read.
     }
   }
-  return lines.filter((entry) => entry.msg === msg && Object.entries(fields).every(([key, value]) => entry[key] === value));
+  return lines.filter(
+    (entry) => entry.msg === msg && Object.entries(fields).every(([key, value]) => entry[key] === value),
+  );
 }
 
 describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', () => {
@@ -154,7 +169,9 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
       async () => {
         const list = await subscriptions();
         listed = JSON.stringify(list.map((s) => [s.state, s.topic, s.callback]));
-        return wanted.every((w) => list.some((s) => s.topic === w.topic && s.callback === w.callback && s.state === 'active'));
+        return wanted.every((w) =>
+          list.some((s) => s.topic === w.topic && s.callback === w.callback && s.state === 'active'),
+        );
       },
       20_000,
       () => `the subscriptions to be active: ${listed}\n${a.log()}\n${b.log()}`,
@@ -169,7 +186,11 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
       { topic: `${base}/feed.xml`, path: `/${prefix}-atom`, contentType: 'application/atom+xml' },
     ].map((t) => ({ ...t, callback: subscriber!.url(t.path, behaviour) }));
     for (const w of wanted) {
-      const answer = await hubRequest(hub.url, { 'hub.mode': 'subscribe', 'hub.topic': w.topic, 'hub.callback': w.callback });
+      const answer = await hubRequest(hub.url, {
+        'hub.mode': 'subscribe',
+        'hub.topic': w.topic,
+        'hub.callback': w.callback,
+      });
       expect(answer.status, answer.text).toBe(202);
     }
     await untilActive(wanted);
@@ -191,16 +212,26 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     await settledInsights([a, b], 60_000);
   }, 120_000);
 
-  it('serves a CLI import on both replicas before their poll interval is up (the store\'s notice), and both settle on one insights document built once', async () => {
+  it("serves a CLI import on both replicas before their poll interval is up (the store's notice), and both settle on one insights document built once", async () => {
     const before = await Promise.all([a, b].map((r) => get(r.url, '/reviews.json')));
     expect(before[0]!.etag).toBeTruthy();
     expect(before[1]!.etag).toBe(before[0]!.etag);
-    const countBefore = (JSON.parse(before[0]!.text) as { aggregateRating: { reviewCount: number } }).aggregateRating.reviewCount;
+    const countBefore = (JSON.parse(before[0]!.text) as { aggregateRating: { reviewCount: number } }).aggregateRating
+      .reviewCount;
     expect(countBefore).toBe(demo.reviews.filter((r) => r.verified).length);
 
     // 20 new reviews and 10 changed ones (another rating and text) in one import.
-    const added = Array.from({ length: 20 }, (_, i) => newReview({ id: `replica-added-${i}`, text: `Added ${i}: the plumber arrived late and the price was too high.`, rating: 2 }));
-    const changed = demo.reviews.filter((r) => r.verified).slice(0, 10).map((r) => ({ ...r, rating: 1, text: `${r.text} Update: the problem came back a week later.` }));
+    const added = Array.from({ length: 20 }, (_, i) =>
+      newReview({
+        id: `replica-added-${i}`,
+        text: `Added ${i}: the plumber arrived late and the price was too high.`,
+        rating: 2,
+      }),
+    );
+    const changed = demo.reviews
+      .filter((r) => r.verified)
+      .slice(0, 10)
+      .map((r) => ({ ...r, rating: 1, text: `${r.text} Update: the problem came back a week later.` }));
     await importDocument(databaseUrl, { reviews: [...added, ...changed] });
     const committed = performance.now();
 
@@ -208,7 +239,9 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
       [a, b].map((replica) =>
         until(
           async () => {
-            const response = await fetch(`${replica.url}/reviews.json`, { headers: { 'accept-encoding': 'identity', 'if-none-match': before[0]!.etag! } });
+            const response = await fetch(`${replica.url}/reviews.json`, {
+              headers: { 'accept-encoding': 'identity', 'if-none-match': before[0]!.etag! },
+            });
             await response.arrayBuffer();
             if (response.status === 304) return undefined;
             expect(response.status).toBe(200);
@@ -226,7 +259,10 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     expect(after[0]!.etag).not.toBe(before[0]!.etag);
     expect(after[1]!.etag).toBe(after[0]!.etag);
     expect(after[1]!.body.equals(after[0]!.body)).toBe(true);
-    const dataset = JSON.parse(after[0]!.text) as { aggregateRating: { reviewCount: number }; reviews: { id: string; rating: number; text: string }[] };
+    const dataset = JSON.parse(after[0]!.text) as {
+      aggregateRating: { reviewCount: number };
+      reviews: { id: string; rating: number; text: string }[];
+    };
     expect(dataset.aggregateRating.reviewCount).toBe(countBefore + added.length);
     expect(dataset.reviews).toHaveLength(countBefore + added.length);
     const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
@@ -249,7 +285,9 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     expect(built().sort(), `'insights built' with asOf ${version.publishedAt} in A's and B's logs`).toEqual([0, 1]);
     // Each replica's own account: how long it took from noticing the import to serving it, and who built the insights.
     const viewMs = [a, b].map((r) => logLines(r, 'serving a new data version', { revision: version.revision })[0]?.ms);
-    report(`insights of ${version.publishedAt} built by ${built()[0] === 1 ? 'A' : 'B'}; 'serving a new data version' ms: A ${viewMs[0]}, B ${viewMs[1]}`);
+    report(
+      `insights of ${version.publishedAt} built by ${built()[0] === 1 ? 'A' : 'B'}; 'serving a new data version' ms: A ${viewMs[0]}, B ${viewMs[1]}`,
+    );
   });
 
   it('sends one POST per changed topic to a subscriber of B, not one per replica, with the new content', async () => {
@@ -257,7 +295,11 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     for (const s of subscribed) expect(posts(s.path)).toHaveLength(0);
 
     await importDocument(databaseUrl, { reviews: [newReview({ id: 'websub-once-1' })] });
-    await until(() => subscribed.every((s) => posts(s.path).length >= 1), 15_000, () => `every topic to be delivered\n${a.log()}\n${b.log()}`);
+    await until(
+      () => subscribed.every((s) => posts(s.path).length >= 1),
+      15_000,
+      () => `every topic to be delivered\n${a.log()}\n${b.log()}`,
+    );
     // Several worker polls (1 s) and far past either replica's notice of the import: a second copy would be here.
     await sleep(3000);
     for (const s of subscribed) {
@@ -273,15 +315,21 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     }
   });
 
-  it('uses an MCP session of A on B, and refuses it on B once it ended on A, told by the store\'s notice', async () => {
+  it("uses an MCP session of A on B, and refuses it on B once it ended on A, told by the store's notice", async () => {
     const { sessionId, protocolVersion } = await openSession(a.url, '2025-06-18');
     expect(protocolVersion).toBe('2025-06-18');
     const listed = await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('tools/list') });
     expect(listed.status, listed.text).toBe(200);
     expect(resultOf<{ tools: { name: string }[] }>(listed).tools.map((t) => t.name)).toContain('search_reviews');
-    const called = await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('tools/call', { name: 'search_reviews', arguments: { query: 'websub-once-1', limit: 5 } }) });
+    const called = await mcpRequest(b.url, {
+      sessionId,
+      protocolVersion,
+      body: rpc('tools/call', { name: 'search_reviews', arguments: { query: 'websub-once-1', limit: 5 } }),
+    });
     expect(called.status, called.text).toBe(200);
-    const found = resultOf<{ isError?: boolean; structuredContent: { count: number; reviews: { id: string }[] } }>(called);
+    const found = resultOf<{ isError?: boolean; structuredContent: { count: number; reviews: { id: string }[] } }>(
+      called,
+    );
     expect(found.isError ?? false).toBe(false);
     // The review imported through the CLI in the test before: B's data, reached with A's session.
     expect(found.structuredContent.reviews.map((r) => r.id)).toEqual(['websub-once-1']);
@@ -292,7 +340,10 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     expect(deleted.status, deleted.text).toBe(204);
     const ended = performance.now();
     const refusedAfter = await until(
-      async () => ((await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('ping') })).status === 404 ? Math.round(performance.now() - ended) : undefined),
+      async () =>
+        (await mcpRequest(b.url, { sessionId, protocolVersion, body: rpc('ping') })).status === 404
+          ? Math.round(performance.now() - ended)
+          : undefined,
       5000,
       'B to refuse the ended session',
     );
@@ -313,7 +364,11 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     await b.stop('SIGTERM');
 
     await importDocument(databaseUrl, { reviews: [newReview({ id: 'while-a-alone' })] });
-    await until(() => subscribed.every((s) => posts(s.path).length === 1), 15_000, () => `A to send the deliveries\n${a.log()}`);
+    await until(
+      () => subscribed.every((s) => posts(s.path).length === 1),
+      15_000,
+      () => `A to send the deliveries\n${a.log()}`,
+    );
     await a.stop('SIGKILL');
     const killed = Date.now();
     const firstAttempts = subscribed.map((s) => posts(s.path)[0]!.at);
@@ -323,7 +378,11 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
     // A change while A's claims are held joins the pending deliveries: the subscriber gets the newest content once.
     await importDocument(databaseUrl, { reviews: [newReview({ id: 'after-a-died' })] });
     await b.start();
-    await until(() => subscribed.every((s) => posts(s.path).length >= 2), CLAIM_MS + 20_000, () => `B to deliver what A held\n${b.log(30)}`);
+    await until(
+      () => subscribed.every((s) => posts(s.path).length >= 2),
+      CLAIM_MS + 20_000,
+      () => `B to deliver what A held\n${b.log(30)}`,
+    );
     // Several worker polls (1 s) past B's deliveries: a second copy would be here.
     await sleep(2500);
     const waited: number[] = [];
@@ -338,11 +397,14 @@ describe.skipIf(!postgres)('two replicas and the CLI on one PostgreSQL schema', 
       expect(delivery.headers['content-type']?.split(';')[0]).toBe(s.contentType);
       waited.push(delivery.at - firstAttempts[i]!);
     }
-    report(`A killed holding ${subscribed.length} claims → B delivered them ${waited.join(', ')} ms after A's attempts (claims last ${CLAIM_MS} ms)`);
+    report(
+      `A killed holding ${subscribed.length} claims → B delivered them ${waited.join(', ')} ms after A's attempts (claims last ${CLAIM_MS} ms)`,
+    );
     // B honoured A's claims (never two attempts at once), then took them over: nothing is lost.
     for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(CLAIM_MS - 1500);
     const listed = await subscriptions();
-    for (const s of subscribed) expect(listed.find((l) => l.topic === s.topic && l.callback === s.callback)?.state).toBe('active');
+    for (const s of subscribed)
+      expect(listed.find((l) => l.topic === s.topic && l.callback === s.callback)?.state).toBe('active');
   }, 90_000);
 });
 
@@ -350,10 +412,21 @@ describe.skipIf(!postgres)('a replica on PostgreSQL without MCP_SESSION_SECRET',
   async function serveWithout(databaseUrl: string, secret: Record<string, string>) {
     const port = await freePort();
     // inheritedEnv() drops every MCP_* variable: the only secret is the one given here, if any.
-    const env = { ...inheritedEnv(), DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...secret };
-    const ended = await new Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }>((done) => {
-      const child = execFile(process.execPath, [CLI, 'serve'], { env, timeout: 30_000 }, (_error, stdout, stderr) => done({ code: child.exitCode, signal: child.signalCode, stdout, stderr }));
-    });
+    const env = {
+      ...inheritedEnv(),
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...secret,
+    };
+    const ended = await new Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }>(
+      (done) => {
+        const child = execFile(process.execPath, [CLI, 'serve'], { env, timeout: 30_000 }, (_error, stdout, stderr) =>
+          done({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
+        );
+      },
+    );
     const listening = await fetch(`http://127.0.0.1:${port}/healthz`).then(
       () => true,
       () => false,
@@ -388,7 +461,11 @@ describe.skipIf(!postgres)('two replicas started at the same moment on a new, em
       expect(y!.etag, path).toBe(x!.etag);
       expect(y!.body.equals(x!.body), path).toBe(true);
     }
-    const dataset = JSON.parse((await get(first.url, '/reviews.json')).text) as { business: unknown; aggregateRating: { reviewCount: number }; reviews: unknown[] };
+    const dataset = JSON.parse((await get(first.url, '/reviews.json')).text) as {
+      business: unknown;
+      aggregateRating: { reviewCount: number };
+      reviews: unknown[];
+    };
     expect(dataset.business).toBeNull();
     expect(dataset.reviews).toEqual([]);
     expect(dataset.aggregateRating.reviewCount).toBe(0);
@@ -404,7 +481,11 @@ describe.skipIf(!postgres)('two replicas started at the same moment on a new, em
     // The schema both migrated is whole: an import through the CLI is served by both.
     await importDocument(databaseUrl, { reviews: [newReview({ id: 'into-the-new-schema' })] });
     for (const replica of [first, second]) {
-      await until(async () => (await get(replica.url, '/reviews.json')).text.includes('into-the-new-schema'), 10_000, () => `${replica.url} to serve the import\n${replica.log()}`);
+      await until(
+        async () => (await get(replica.url, '/reviews.json')).text.includes('into-the-new-schema'),
+        10_000,
+        () => `${replica.url} to serve the import\n${replica.log()}`,
+      );
     }
     await Promise.all([first.stop('SIGTERM'), second.stop('SIGTERM')]);
   }, 90_000);

@@ -12,15 +12,53 @@ let server: RunningServer;
 const demo = generateDemo({ seed: 7, reviews: 800 });
 // Hand-made records that exercise accents, case and ordering ties on the same date.
 const extra: ImportedReview[] = [
-  { id: 'zz-accent-1', date: '2024-06-01', rating: 5, text: 'Zoë was PUNCTUAL and the café owner next door said the Crème job was perfect.', author: 'Émile R.', technicians: ['Zoë Martínez'], services: [], verified: true },
-  { id: 'zz-accent-2', date: '2024-06-01', rating: 4, text: 'Façade wiring redone; señor Núñez explained everything.', author: 'Ana P.', technicians: ['José Núñez'], services: [], verified: true },
-  { id: 'zz-accent-0', date: '2024-06-01', rating: 1, text: 'Never showed up.', author: 'Al K.', technicians: [], services: [], verified: true },
-  { id: 'zz-hidden', date: '2024-06-02', rating: 5, text: 'Unverified: must never appear in search.', author: 'X Y.', technicians: ['Zoë Martínez'], services: [], verified: false },
+  {
+    id: 'zz-accent-1',
+    date: '2024-06-01',
+    rating: 5,
+    text: 'Zoë was PUNCTUAL and the café owner next door said the Crème job was perfect.',
+    author: 'Émile R.',
+    technicians: ['Zoë Martínez'],
+    services: [],
+    verified: true,
+  },
+  {
+    id: 'zz-accent-2',
+    date: '2024-06-01',
+    rating: 4,
+    text: 'Façade wiring redone; señor Núñez explained everything.',
+    author: 'Ana P.',
+    technicians: ['José Núñez'],
+    services: [],
+    verified: true,
+  },
+  {
+    id: 'zz-accent-0',
+    date: '2024-06-01',
+    rating: 1,
+    text: 'Never showed up.',
+    author: 'Al K.',
+    technicians: [],
+    services: [],
+    verified: true,
+  },
+  {
+    id: 'zz-hidden',
+    date: '2024-06-02',
+    rating: 5,
+    text: 'Unverified: must never appear in search.',
+    author: 'X Y.',
+    technicians: ['Zoë Martínez'],
+    services: [],
+    verified: false,
+  },
 ];
 const all = [...demo.reviews, ...extra];
 const published = newestFirst(all.filter((r) => r.verified));
 
-async function search(p: SearchFilters): Promise<{ status: number; body: { count: number; total: number; reviews: { id: string }[] } }> {
+async function search(
+  p: SearchFilters,
+): Promise<{ status: number; body: { count: number; total: number; reviews: { id: string }[] } }> {
   const qs = new URLSearchParams(Object.entries(p).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await fetch(`${server.url}/api/reviews/search?${qs}`);
   return { status: res.status, body: (await res.json()) as never };
@@ -28,17 +66,33 @@ async function search(p: SearchFilters): Promise<{ status: number; body: { count
 
 const technicianNames = [...demo.business.technicians.map((t) => t.name), 'Zoë Martínez', 'José Núñez'];
 const varyCase = (s: string) => fc.constantFrom(s, s.toUpperCase(), s.toLowerCase(), strip(s));
-const dates = fc.date({ min: new Date('2021-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const dates = fc
+  .date({ min: new Date('2021-06-01'), max: new Date('2026-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const queries = fc.oneof(
-  fc.tuple(fc.constantFrom(...published.slice(0, 300)), fc.nat(), fc.integer({ min: 2, max: 12 })).chain(([r, start, len]) => {
-    const from = start % Math.max(1, r.text.length - len);
-    return varyCase(r.text.slice(from, from + len));
-  }),
-  fc.constantFrom('ZOË', 'zoe', 'cafe', 'CRÈME', 'facade', 'nunez', 'the', 'ac', 'water heater', 'late', 'zzzz-not-there'),
+  fc
+    .tuple(fc.constantFrom(...published.slice(0, 300)), fc.nat(), fc.integer({ min: 2, max: 12 }))
+    .chain(([r, start, len]) => {
+      const from = start % Math.max(1, r.text.length - len);
+      return varyCase(r.text.slice(from, from + len));
+    }),
+  fc.constantFrom(
+    'ZOË',
+    'zoe',
+    'cafe',
+    'CRÈME',
+    'facade',
+    'nunez',
+    'the',
+    'ac',
+    'water heater',
+    'late',
+    'zzzz-not-there',
+  ),
 );
-const technicianQueries = fc.constantFrom(...technicianNames).chain((name) =>
-  fc.oneof(varyCase(name), varyCase(name.split(' ')[0]!), fc.constant('Nobody Atall')),
-);
+const technicianQueries = fc
+  .constantFrom(...technicianNames)
+  .chain((name) => fc.oneof(varyCase(name), varyCase(name.split(' ')[0]!), fc.constant('Nobody Atall')));
 
 const paramsArb: fc.Arbitrary<SearchFilters> = fc
   .record(

@@ -9,7 +9,10 @@ import { CLI, freePort, tempDir, untilServing } from './support/server.js';
 const dir = tempDir();
 afterAll(() => dir.remove());
 
-async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir.path,
@@ -34,7 +37,10 @@ describe('serve --demo (npm run demo)', () => {
   it('creates data/demo.db with the demo business when missing, serves it, and exits 0 on SIGTERM', async () => {
     const { child, url, stderr } = await startProcess(['serve', '--demo'], {});
     expect(existsSync(join(dir.path, 'data/demo.db'))).toBe(true);
-    const dataset = (await (await fetch(`${url}/reviews.json`)).json()) as { business: { name: string }; reviews: unknown[] };
+    const dataset = (await (await fetch(`${url}/reviews.json`)).json()) as {
+      business: { name: string };
+      reviews: unknown[];
+    };
     const demo = generateDemo();
     expect(dataset.business.name).toBe(demo.business.name);
     expect(dataset.reviews).toHaveLength(demo.reviews.filter((r) => r.verified).length);
@@ -58,7 +64,10 @@ describe('serve (npm start)', () => {
   });
 
   it('refuses an invalid configuration with a message and exit code 2', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: { PATH: process.env.PATH ?? '', PORT: 'eighty' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise<number | null>((done) => child.once('exit', done));
@@ -69,7 +78,10 @@ describe('serve (npm start)', () => {
 
 describe('SIGTERM under load', () => {
   it('answers every request it took in full, says it is closing, and resets no connection', async () => {
-    const { child, url } = await startProcess(['serve', '--demo'], { SHUTDOWN_DRAIN_MS: '800', SHUTDOWN_GRACE_MS: '5000' });
+    const { child, url } = await startProcess(['serve', '--demo'], {
+      SHUTDOWN_DRAIN_MS: '800',
+      SHUTDOWN_GRACE_MS: '5000',
+    });
     const statuses = new Map<number, number>();
     const errors: string[] = [];
     let stopping = false;

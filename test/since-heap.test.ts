@@ -37,11 +37,13 @@ afterAll(async () => {
 });
 
 describe('since-date listings and memory', () => {
-  it('1,000 distinct early dates in every coding grow memory by less than the listings\' bounds', async () => {
+  it("1,000 distinct early dates in every coding grow memory by less than the listings' bounds", async () => {
     const datasetBytes = Buffer.byteLength(JSON.stringify(published));
     // Dates before the oldest review share one listing; the oldest dates of the data each have one of their own.
     const oldest = Date.parse(published.at(-1)!.date);
-    const before = Array.from({ length: 500 }, (_, i) => new Date(oldest - (i + 1) * 86_400_000).toISOString().slice(0, 10));
+    const before = Array.from({ length: 500 }, (_, i) =>
+      new Date(oldest - (i + 1) * 86_400_000).toISOString().slice(0, 10),
+    );
     const within = [...new Set(published.map((r) => r.date))].reverse().slice(0, 500);
     expect(within.length).toBe(500);
     const dates = [...before, ...within];

@@ -24,27 +24,33 @@ afterAll(async () => {
   dir.remove();
 });
 
-const get = (date: string, encoding: string) => fetch(`${server.url}/api/reviews/since/${date}`, { headers: { 'accept-encoding': encoding } });
+const get = (date: string, encoding: string) =>
+  fetch(`${server.url}/api/reviews/since/${date}`, { headers: { 'accept-encoding': encoding } });
 
 describe('since-date listings', () => {
   it('lists the reviews dated on or after the date, the same in identity, gzip and br', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.date({ min: new Date('2019-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }), async (day) => {
-        const date = day.toISOString().slice(0, 10);
-        const expected = published.filter((r) => r.date >= date).map((r) => r.id);
-        const identity = await get(date, 'identity');
-        const text = await identity.text();
-        const body = JSON.parse(text) as { since: string; count: number; reviews: { id: string }[] };
-        expect(Object.keys(body)).toEqual(['since', 'count', 'reviews']);
-        expect(body.since).toBe(date);
-        expect(body.count).toBe(expected.length);
-        expect(body.reviews.map((r) => r.id)).toEqual(expected);
-        // fetch decodes transparently: the gzip member (joined from separately compressed parts) must be valid.
-        const gzip = await fetch(`${server.url}/api/reviews/since/${date}`, { headers: { 'accept-encoding': 'gzip' } });
-        expect(gzip.headers.get('content-encoding')).toBe('gzip');
-        expect(await gzip.text()).toBe(text);
-        expect(gzip.headers.get('etag')).toBe(`${identity.headers.get('etag')!.slice(0, -1)}-gzip"`);
-      }),
+      fc.asyncProperty(
+        fc.date({ min: new Date('2019-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }),
+        async (day) => {
+          const date = day.toISOString().slice(0, 10);
+          const expected = published.filter((r) => r.date >= date).map((r) => r.id);
+          const identity = await get(date, 'identity');
+          const text = await identity.text();
+          const body = JSON.parse(text) as { since: string; count: number; reviews: { id: string }[] };
+          expect(Object.keys(body)).toEqual(['since', 'count', 'reviews']);
+          expect(body.since).toBe(date);
+          expect(body.count).toBe(expected.length);
+          expect(body.reviews.map((r) => r.id)).toEqual(expected);
+          // fetch decodes transparently: the gzip member (joined from separately compressed parts) must be valid.
+          const gzip = await fetch(`${server.url}/api/reviews/since/${date}`, {
+            headers: { 'accept-encoding': 'gzip' },
+          });
+          expect(gzip.headers.get('content-encoding')).toBe('gzip');
+          expect(await gzip.text()).toBe(text);
+          expect(gzip.headers.get('etag')).toBe(`${identity.headers.get('etag')!.slice(0, -1)}-gzip"`);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -58,7 +64,10 @@ describe('since-date listings', () => {
     const bytes = await new Promise<Buffer>((resolve, reject) => {
       request(`${server.url}/api/reviews/since/${date}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+        res
+          .on('data', (c: Buffer) => chunks.push(c))
+          .on('end', () => resolve(Buffer.concat(chunks)))
+          .on('error', reject);
       })
         .on('error', reject)
         .end();
@@ -89,7 +98,9 @@ describe('since-date listings', () => {
 
   it('answers 304 to a repeated request without making a body', async () => {
     const first = await get(oldest, 'gzip');
-    const again = await fetch(`${server.url}/api/reviews/since/${oldest}`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': first.headers.get('etag')! } });
+    const again = await fetch(`${server.url}/api/reviews/since/${oldest}`, {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': first.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
   });

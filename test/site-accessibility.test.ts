@@ -44,7 +44,10 @@ const PAGE_TAGS = [...WCAG_AA_TAGS, 'best-practice'];
 const SCHEMES = ['light', 'dark'] as const;
 const WIDTHS = [390, 1280] as const;
 const VIEWS = SCHEMES.flatMap((colorScheme) => WIDTHS.map((width) => ({ colorScheme, width })));
-const contextOptions = (view: (typeof VIEWS)[number]): BrowserContextOptions => ({ viewport: { width: view.width, height: 844 }, colorScheme: view.colorScheme });
+const contextOptions = (view: (typeof VIEWS)[number]): BrowserContextOptions => ({
+  viewport: { width: view.width, height: 844 },
+  colorScheme: view.colorScheme,
+});
 
 const CHARTS = ['chart-ratings', 'chart-aspects', 'chart-trend'];
 /** More Tab presses than the home page has stops: the walk ends when focus comes back round. */
@@ -127,7 +130,12 @@ describe.skipIf(!browserPresent)('the pages at WCAG 2.2 AA', () => {
   });
 
   /** Opens `path` in a fresh context with `options`, expects `status` and hands the page to `run`. */
-  function visit<T>(options: BrowserContextOptions, path: string, status: number, run: (page: Page) => Promise<T>): Promise<T> {
+  function visit<T>(
+    options: BrowserContextOptions,
+    path: string,
+    status: number,
+    run: (page: Page) => Promise<T>,
+  ): Promise<T> {
     if (!browser) throw new Error('the browser is not running');
     return withPage(browser, server.url, options, async ({ page }) => {
       const response = await page.goto(new URL(path, server.url).href);
@@ -142,34 +150,52 @@ describe.skipIf(!browserPresent)('the pages at WCAG 2.2 AA', () => {
       const path = target.path(data);
       await visit(contextOptions(view), path, target.status, async (page) => {
         if (target.ready) await page.locator(target.ready).first().waitFor({ state: 'visible', timeout: 15_000 });
-        expectNoViolations(await runAxe(page, { exclude: target.exclude, tags: PAGE_TAGS }), `${path} (${view.colorScheme}, ${view.width} px)`);
+        expectNoViolations(
+          await runAxe(page, { exclude: target.exclude, tags: PAGE_TAGS }),
+          `${path} (${view.colorScheme}, ${view.width} px)`,
+        );
       });
     });
   });
 
-  it.each(VIEWS)('tabbing through the home page shows focus at every stop and opens the three charts’ tables ($colorScheme, $width px)', async (view) => {
-    await visit(contextOptions(view), '/', 200, async (page) => {
-      const stops = await tabThrough(page);
-      expect(stops.length, 'focus stops').toBeGreaterThan(20);
-      expect(stops[0]?.element, 'the first stop').toContain('Skip to content');
-      expect(
-        stops.filter((stop) => !stop.visible).map((stop) => stop.element),
-        'stops without a visible focus indicator',
-      ).toEqual([]);
-      expect(stops.flatMap((stop) => (stop.chart ? [stop.chart] : [])), 'charts whose figures were reached').toEqual(CHARTS);
-      for (const chart of CHARTS) expect(await page.locator(`#${chart} table`).isVisible(), `#${chart}'s table, opened from the keyboard`).toBe(true);
-    });
-  });
+  it.each(VIEWS)(
+    'tabbing through the home page shows focus at every stop and opens the three charts’ tables ($colorScheme, $width px)',
+    async (view) => {
+      await visit(contextOptions(view), '/', 200, async (page) => {
+        const stops = await tabThrough(page);
+        expect(stops.length, 'focus stops').toBeGreaterThan(20);
+        expect(stops[0]?.element, 'the first stop').toContain('Skip to content');
+        expect(
+          stops.filter((stop) => !stop.visible).map((stop) => stop.element),
+          'stops without a visible focus indicator',
+        ).toEqual([]);
+        expect(
+          stops.flatMap((stop) => (stop.chart ? [stop.chart] : [])),
+          'charts whose figures were reached',
+        ).toEqual(CHARTS);
+        for (const chart of CHARTS)
+          expect(await page.locator(`#${chart} table`).isVisible(), `#${chart}'s table, opened from the keyboard`).toBe(
+            true,
+          );
+      });
+    },
+  );
 
   it('fails a page with a deliberate violation', async () => {
     await visit(contextOptions({ colorScheme: 'light', width: 1280 }), '/', 200, async (page) => {
       // The home page, spoilt: the search field loses its label (and placeholder), the business name its contrast.
-      await page.evaluate(`document.querySelector('label[for=q]').remove(); document.querySelector('#q').removeAttribute('placeholder'); document.querySelector('h1').style.color = '#c8c8c8'`);
+      await page.evaluate(
+        `document.querySelector('label[for=q]').remove(); document.querySelector('#q').removeAttribute('placeholder'); document.querySelector('h1').style.color = '#c8c8c8'`,
+      );
       const spoilt = await runAxe(page);
       expect(new Set(spoilt.violations.map((v) => v.id))).toEqual(new Set(['label', 'color-contrast']));
-      expect(() => expectNoViolations(spoilt, 'the spoilt home page')).toThrow(/axe-core violations on the spoilt home page/);
+      expect(() => expectNoViolations(spoilt, 'the spoilt home page')).toThrow(
+        /axe-core violations on the spoilt home page/,
+      );
       // And a page of nothing but an image without a text alternative.
-      await page.setContent('<!doctype html><html lang="en"><head><title>An image</title></head><body><main><img src="/badge.svg"></main></body></html>');
+      await page.setContent(
+        '<!doctype html><html lang="en"><head><title>An image</title></head><body><main><img src="/badge.svg"></main></body></html>',
+      );
       expect((await runAxe(page)).violations.map((v) => v.id)).toEqual(['image-alt']);
     });
   });

@@ -49,11 +49,14 @@ const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** The permalinks of the reviews the page lists, in order, as the page wrote them. */
 function listedPermalinks(watch: PageWatch): Promise<string[]> {
-  return watch.page.locator('ol.review-list article.review a.permalink').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  return watch.page
+    .locator('ol.review-list article.review a.permalink')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
 }
 
 /** The page's width as laid out: wider than the viewport means horizontal scroll. */
-const scrollWidth = (watch: PageWatch): Promise<number> => watch.page.evaluate<number>('document.documentElement.scrollWidth');
+const scrollWidth = (watch: PageWatch): Promise<number> =>
+  watch.page.evaluate<number>('document.documentElement.scrollWidth');
 
 function expectNoProblems(watch: PageWatch): void {
   expect(watch.errors, 'console errors and uncaught errors').toEqual([]);
@@ -101,7 +104,8 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
     });
   }
 
-  const screenshot = (watch: PageWatch, name: string) => watch.page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  const screenshot = (watch: PageWatch, name: string) =>
+    watch.page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 
   it('shows the business name, its rating and three titled charts, from its own origin alone and without console errors', async () => {
     await visit(DESKTOP, '/', async (watch) => {
@@ -126,7 +130,10 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
   it("opens an aspect's quotes on demand", async () => {
     await visit(DESKTOP, '/', async (watch) => {
       // By its id: once open, the element no longer matches :not([open]).
-      const id = await watch.page.locator('details.aspect-quotes:not([open])').first().getAttribute('id', { timeout: 5_000 });
+      const id = await watch.page
+        .locator('details.aspect-quotes:not([open])')
+        .first()
+        .getAttribute('id', { timeout: 5_000 });
       expect(id, 'a closed details.aspect-quotes with an id').toMatch(/^aspect-/);
       const details = watch.page.locator(`details.aspect-quotes#${id}`);
       const quote = details.locator('blockquote').first();
@@ -134,7 +141,10 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
       await details.locator('summary').click();
       await quote.waitFor({ state: 'visible' });
       // The link goes with the quote: inside it or beside it.
-      expect(await quote.locator('xpath=..').locator('a[href^="/reviews/"]').count(), 'a link to the quoted review').toBeGreaterThan(0);
+      expect(
+        await quote.locator('xpath=..').locator('a[href^="/reviews/"]').count(),
+        'a link to the quoted review',
+      ).toBeGreaterThan(0);
       expectNoProblems(watch);
     });
   });
@@ -145,12 +155,21 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
       const summary = page.locator('#results-summary');
       const before = await summary.textContent();
       await page.locator('#search [name=query]').fill(word);
-      await page.locator('#search').locator('button:not([type]), button[type=submit], input[type=submit]').first().click();
+      await page
+        .locator('#search')
+        .locator('button:not([type]), button[type=submit], input[type=submit]')
+        .first()
+        .click();
       await expect.poll(() => summary.textContent(), { timeout: 10_000 }).not.toBe(before);
-      await expect.poll(() => listedPermalinks(watch), { timeout: 10_000 }).toEqual(permalinks(found.reviews.map((r) => r.id)));
+      await expect
+        .poll(() => listedPermalinks(watch), { timeout: 10_000 })
+        .toEqual(permalinks(found.reviews.map((r) => r.id)));
       expect(await summary.textContent()).toContain(String(found.total));
       expect(new URL(page.url()).searchParams.get('query')).toBe(word);
-      expect(watch.requests.some((url) => new URL(url).pathname === '/api/reviews/search'), 'the script called /api/reviews/search').toBe(true);
+      expect(
+        watch.requests.some((url) => new URL(url).pathname === '/api/reviews/search'),
+        'the script called /api/reviews/search',
+      ).toBe(true);
       expectNoProblems(watch);
     });
   });
@@ -159,7 +178,11 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
     await visit(NO_JS, '/', async (watch) => {
       const { page } = watch;
       await page.locator('#search [name=query]').fill(word);
-      await page.locator('#search').locator('button:not([type]), button[type=submit], input[type=submit]').first().click();
+      await page
+        .locator('#search')
+        .locator('button:not([type]), button[type=submit], input[type=submit]')
+        .first()
+        .click();
       await page.waitForURL((url) => url.searchParams.get('query') === word);
       expect(await listedPermalinks(watch)).toEqual(permalinks(found.reviews.map((r) => r.id)));
       expect(await page.locator('#results-summary').textContent()).toContain(String(found.total));
@@ -187,7 +210,9 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
     const atom = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'entry' || name === 'link' });
     const atomText = await (await fetch(`${server.url}/feed.xml`)).text();
     const atomFeed = atom.parse(atomText) as AtomDocument;
-    const atomLink = atomFeed.feed.entry[0]?.link.find((link) => (link['@_rel'] ?? 'alternate') === 'alternate')?.['@_href'];
+    const atomLink = atomFeed.feed.entry[0]?.link.find((link) => (link['@_rel'] ?? 'alternate') === 'alternate')?.[
+      '@_href'
+    ];
     const links = { 'JSON Feed': jsonFeed.items[0]?.url ?? '', Atom: atomLink ?? '' };
     for (const [feed, link] of Object.entries(links)) {
       expect(link, `the ${feed}'s first link`).toMatch(new RegExp(`^${server.url}/reviews/`));
@@ -195,7 +220,9 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
       const review = dataset.reviews.find((r) => r.id === id);
       expect(review, `review ${id} is published`).toBeDefined();
       await visit(PHONE, link, async (watch) => {
-        expect(squash(await watch.page.locator('article.review').first().innerText())).toContain(squash(review?.text ?? ''));
+        expect(squash(await watch.page.locator('article.review').first().innerText())).toContain(
+          squash(review?.text ?? ''),
+        );
         if (feed === 'JSON Feed') {
           await screenshot(watch, 'review-390');
           expect(await scrollWidth(watch), 'scroll width at 390 px').toBeLessThanOrEqual(390);
@@ -212,14 +239,20 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
       // Swagger UI breaks long paths with zero-width spaces.
       const operations = (await page.locator('.opblock').allInnerTexts()).map((text) => text.replace(/\u200b/g, ''));
       expect(operations.length).toBeGreaterThan(5);
-      expect(operations.some((text) => text.includes('/api/reviews/search')), 'an .opblock for /api/reviews/search').toBe(true);
+      expect(
+        operations.some((text) => text.includes('/api/reviews/search')),
+        'an .opblock for /api/reviews/search',
+      ).toBe(true);
       await screenshot(watch, 'docs-1280');
       expectNoProblems(watch);
     });
   });
 
   it('fits the home page to a 390 px phone screen without horizontal scroll, in light and dark', async () => {
-    for (const [colorScheme, name] of [['light', 'home-390'], ['dark', 'home-390-dark']] as const) {
+    for (const [colorScheme, name] of [
+      ['light', 'home-390'],
+      ['dark', 'home-390-dark'],
+    ] as const) {
       await visit({ ...PHONE, colorScheme }, '/', async (watch) => {
         expect(await scrollWidth(watch), `scroll width at 390 px, ${colorScheme}`).toBeLessThanOrEqual(390);
         await screenshot(watch, name);
@@ -230,9 +263,12 @@ describe.skipIf(!browserPresent)('the site in a real browser', () => {
 
   it('renders /embed with the three newest reviews linked in a new tab', async () => {
     await visit(PHONE, '/embed', async (watch) => {
-      const hrefs = await watch.page.locator('a[target=_blank]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+      const hrefs = await watch.page
+        .locator('a[target=_blank]')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
       const opened = hrefs.map((href) => new URL(href, server.url).pathname);
-      for (const review of dataset.reviews.slice(0, 3)) expect(opened).toContain(`/reviews/${encodeURIComponent(review.id)}`);
+      for (const review of dataset.reviews.slice(0, 3))
+        expect(opened).toContain(`/reviews/${encodeURIComponent(review.id)}`);
       await screenshot(watch, 'embed-390');
       expectNoProblems(watch);
     });

@@ -14,7 +14,14 @@ const demo = generateDemo({ seed: 11, reviews: 300 });
 // A valid id that needs escaping in a URL and in XML; dated first so it lands on the last page of the list.
 const oddId = 'zz odd/ü & 1';
 const oddReview: ImportedReview = {
-  id: oddId, date: '2020-06-01', rating: 4, text: 'An <odd> id & "quoted" text.', author: 'Ö. Test', technicians: [], services: [], verified: true,
+  id: oddId,
+  date: '2020-06-01',
+  rating: 4,
+  text: 'An <odd> id & "quoted" text.',
+  author: 'Ö. Test',
+  technicians: [],
+  services: [],
+  verified: true,
 };
 const unverified = demo.reviews.find((r) => !r.verified);
 
@@ -39,13 +46,18 @@ const permalinkOf = (id: string, base = server.url) => `${base}/reviews/${encode
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 const decodeHtml = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) =>
-    name.startsWith('#') ? String.fromCodePoint(Number(name.replace(/^#x/i, '0x').replace(/^#/, ''))) : (ENTITIES[name] ?? whole));
+    name.startsWith('#')
+      ? String.fromCodePoint(Number(name.replace(/^#x/i, '0x').replace(/^#/, '')))
+      : (ENTITIES[name] ?? whole),
+  );
 
 /** The decoded attributes of every start tag named `tag`, in document order. */
 function startTags(html: string, tag: string): Record<string, string>[] {
   return [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'gi'))].map(([, attributes = '']) =>
     Object.fromEntries(
-      [...attributes.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)].map(([, name = '', a, b, c]) => [name.toLowerCase(), decodeHtml(a ?? b ?? c ?? '')]),
+      [...attributes.matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)].map(
+        ([, name = '', a, b, c]) => [name.toLowerCase(), decodeHtml(a ?? b ?? c ?? '')],
+      ),
     ),
   );
 }
@@ -81,7 +93,13 @@ const LdBusiness = z.looseObject({
   telephone: z.string(),
   address: z.looseObject({ '@type': z.literal('PostalAddress') }),
   areaServed: z.array(z.union([z.string(), z.looseObject({ name: z.string() })])),
-  aggregateRating: z.looseObject({ '@type': z.literal('AggregateRating'), ratingValue: z.number(), reviewCount: z.number(), bestRating: z.number(), worstRating: z.number() }),
+  aggregateRating: z.looseObject({
+    '@type': z.literal('AggregateRating'),
+    ratingValue: z.number(),
+    reviewCount: z.number(),
+    bestRating: z.number(),
+    worstRating: z.number(),
+  }),
   review: z.array(LdReview),
 });
 const LdPermalink = LdReview.extend({
@@ -89,7 +107,11 @@ const LdPermalink = LdReview.extend({
   itemReviewed: z.looseObject({ '@id': z.string(), '@type': z.array(z.string()), name: z.string() }),
 });
 
-const TYPE_OF_CATEGORY: Record<string, string> = { cooling: 'HVACBusiness', plumbing: 'Plumber', electrical: 'Electrician' };
+const TYPE_OF_CATEGORY: Record<string, string> = {
+  cooling: 'HVACBusiness',
+  plumbing: 'Plumber',
+  electrical: 'Electrician',
+};
 function expectedTypes(business: Business): string[] {
   const types = [...new Set(business.services.flatMap((s) => TYPE_OF_CATEGORY[s.category] ?? []))].sort();
   return types.length > 0 ? types : ['HomeAndConstructionBusiness'];
@@ -160,25 +182,55 @@ describe('JSON-LD', () => {
   });
 
   it("uses only schema.org's classes and properties, each property within its domain and each value within its range", async () => {
-    const pages = ['/', `/reviews/${encodeURIComponent(dataset.reviews[0]!.id)}`, `/reviews/${encodeURIComponent(oddId)}`];
-    for (const path of pages) expect(schemaOrgIssues(jsonLdOf(await (await page(path)).text()), vocabulary), path).toEqual([]);
+    const pages = [
+      '/',
+      `/reviews/${encodeURIComponent(dataset.reviews[0]!.id)}`,
+      `/reviews/${encodeURIComponent(oddId)}`,
+    ];
+    for (const path of pages)
+      expect(schemaOrgIssues(jsonLdOf(await (await page(path)).text()), vocabulary), path).toEqual([]);
   });
 
   it('has a vocabulary check that refuses unknown classes and properties, a property off its domain and values off their range', () => {
-    expect(vocabulary.ancestors('HVACBusiness')).toEqual(expect.arrayContaining(['HomeAndConstructionBusiness', 'LocalBusiness', 'Organization', 'Thing']));
+    expect(vocabulary.ancestors('HVACBusiness')).toEqual(
+      expect.arrayContaining(['HomeAndConstructionBusiness', 'LocalBusiness', 'Organization', 'Thing']),
+    );
     const valid = {
-      '@context': 'https://schema.org', '@type': ['Plumber'], '@id': 'https://example.org/#b', name: 'B', areaServed: ['Mesa'],
+      '@context': 'https://schema.org',
+      '@type': ['Plumber'],
+      '@id': 'https://example.org/#b',
+      name: 'B',
+      areaServed: ['Mesa'],
       aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2 },
-      review: [{ '@type': 'Review', author: { '@type': 'Person', name: 'Jo' }, datePublished: '2026-01-02', itemReviewed: { '@id': 'https://example.org/#b' } }],
+      review: [
+        {
+          '@type': 'Review',
+          author: { '@type': 'Person', name: 'Jo' },
+          datePublished: '2026-01-02',
+          itemReviewed: { '@id': 'https://example.org/#b' },
+        },
+      ],
     };
     expect(schemaOrgIssues(valid, vocabulary)).toEqual([]);
     const invalid = {
-      '@context': 'https://schema.org', '@type': ['HVACBuisness', 'Plumber'], reviewBody: 'a Review property', colour: 'blue',
+      '@context': 'https://schema.org',
+      '@type': ['HVACBuisness', 'Plumber'],
+      reviewBody: 'a Review property',
+      colour: 'blue',
       aggregateRating: { '@type': 'AggregateRating', reviewCount: 'many' },
-      review: [{ '@type': 'Rating', ratingValue: 5 }, { '@type': 'Review', author: 'Jo', itemReviewed: { '@id': 'not a url' } }],
+      review: [
+        { '@type': 'Rating', ratingValue: 5 },
+        { '@type': 'Review', author: 'Jo', itemReviewed: { '@id': 'not a url' } },
+      ],
     };
     expect(schemaOrgIssues(invalid, vocabulary).map((issue) => issue.split(': ')[0])).toEqual([
-      '$.@type', '$.reviewBody', '$.colour', '$.aggregateRating.reviewCount', '$.review[0]', '$.review[1].author', '$.review[1].itemReviewed.@id',
+      '$.@type',
+      '$.reviewBody',
+      '$.colour',
+      '$.aggregateRating.reviewCount',
+      '$.review[0]',
+      '$.review[1].author',
+      '$.review[1].itemReviewed.@id',
     ]);
   });
 });
@@ -187,10 +239,16 @@ describe('the business @type', () => {
   const own = serverPerBlock(`${dir.path}/types.db`);
   it.each([
     [['plumbing'], ['Plumber']],
-    [['cooling', 'electrical'], ['Electrician', 'HVACBusiness']],
+    [
+      ['cooling', 'electrical'],
+      ['Electrician', 'HVACBusiness'],
+    ],
     [[], ['HomeAndConstructionBusiness']],
   ])('follows the service categories %j as %j', async (categories, types) => {
-    const business: Business = { ...demo.business, services: categories.map((category, i) => ({ id: `service-${i}`, name: `Service ${i}`, category })) };
+    const business: Business = {
+      ...demo.business,
+      services: categories.map((category, i) => ({ id: `service-${i}`, name: `Service ${i}`, category })),
+    };
     await publish(own(), { business, reviews: [newReview()], replace: true });
     const ld = LdBusiness.parse(jsonLdOf(await (await get(`${own().url}/`)).text()));
     expect([...ld['@type']].sort()).toEqual(types);
@@ -199,10 +257,15 @@ describe('the business @type', () => {
 
 describe('links of the feeds', () => {
   const JsonFeed = z.looseObject({
-    home_page_url: z.string(), feed_url: z.string(), hubs: z.array(z.looseObject({ url: z.string() })), items: z.array(z.looseObject({ url: z.string() })),
+    home_page_url: z.string(),
+    feed_url: z.string(),
+    hubs: z.array(z.looseObject({ url: z.string() })),
+    items: z.array(z.looseObject({ url: z.string() })),
   });
   const AtomLink = z.looseObject({ '@_href': z.string(), '@_rel': z.string().optional() });
-  const Atom = z.object({ feed: z.looseObject({ link: z.array(AtomLink), entry: z.array(z.looseObject({ link: z.array(AtomLink) })) }) });
+  const Atom = z.object({
+    feed: z.looseObject({ link: z.array(AtomLink), entry: z.array(z.looseObject({ link: z.array(AtomLink) })) }),
+  });
 
   it('resolves every JSON Feed link: home page and item permalinks are HTML pages, the feed itself, the POST-only hub', async () => {
     const feed = JsonFeed.parse(await (await page('/api/feed.json')).json());
@@ -221,10 +284,20 @@ describe('links of the feeds', () => {
   });
 
   it('resolves every Atom link: self, the POST-only hub, the home page, and each entry permalink', async () => {
-    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', isArray: (name) => name === 'link' || name === 'entry' });
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@_',
+      isArray: (name) => name === 'link' || name === 'entry',
+    });
     const { feed } = Atom.parse(parser.parse(await (await page('/feed.xml')).text()));
     const rels = feed.link.map((l) => [l['@_rel'] ?? 'alternate', l['@_href']] as const);
-    expect(rels).toEqual(expect.arrayContaining([['self', `${server.url}/feed.xml`], ['hub', `${server.url}/api/websub/hub`], ['alternate', `${server.url}/`]]));
+    expect(rels).toEqual(
+      expect.arrayContaining([
+        ['self', `${server.url}/feed.xml`],
+        ['hub', `${server.url}/api/websub/hub`],
+        ['alternate', `${server.url}/`],
+      ]),
+    );
     for (const [rel, href] of rels) {
       if (rel === 'hub') await expectPostOnlyHub(href);
       else if (rel === 'alternate') await expectHomePage(href);
@@ -280,7 +353,15 @@ describe('/llms.txt', () => {
     const items = lines.slice(lines.findIndex((l) => l.startsWith('## '))).filter((l) => l.startsWith('- '));
     for (const item of items) expect(item).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)\s]+\)(: .+)?$/);
     for (const url of urls) expect(url.startsWith(`${server.url}/`), url).toBe(true);
-    const listed = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/.well-known/openapi.json', '/docs', '/mcp'];
+    const listed = [
+      '/reviews.json',
+      '/insights.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/.well-known/openapi.json',
+      '/docs',
+      '/mcp',
+    ];
     expect(urls).toEqual(expect.arrayContaining(listed.map((p) => `${server.url}${p}`)));
   });
 
@@ -306,16 +387,30 @@ describe('robots.txt and the sitemap', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/xml\b/);
     const body = await res.text();
     expect(XMLValidator.validate(body)).toBe(true);
-    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: (name) => name === 'url' });
-    const Sitemap = z.object({ urlset: z.looseObject({ '@_xmlns': z.string(), url: z.array(z.looseObject({ loc: z.string(), lastmod: z.string().optional() })) }) });
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@_',
+      parseTagValue: false,
+      isArray: (name) => name === 'url',
+    });
+    const Sitemap = z.object({
+      urlset: z.looseObject({
+        '@_xmlns': z.string(),
+        url: z.array(z.looseObject({ loc: z.string(), lastmod: z.string().optional() })),
+      }),
+    });
     const { urlset } = Sitemap.parse(parser.parse(body));
     expect(urlset['@_xmlns']).toBe('http://www.sitemaps.org/schemas/sitemap/0.9');
     const locs = urlset.url.map((u) => u.loc);
     expect(locs.filter((l) => l === `${server.url}/`)).toHaveLength(1);
     const prefix = `${server.url}/reviews/`;
     const permalinks = locs.filter((l) => l.startsWith(prefix));
-    expect(permalinks.map((l) => decodeURIComponent(l.slice(prefix.length))).sort()).toEqual(dataset.reviews.map((r) => r.id).sort());
-    for (const { lastmod } of urlset.url) if (lastmod !== undefined) expect(lastmod).toMatch(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/);
+    expect(permalinks.map((l) => decodeURIComponent(l.slice(prefix.length))).sort()).toEqual(
+      dataset.reviews.map((r) => r.id).sort(),
+    );
+    for (const { lastmod } of urlset.url)
+      if (lastmod !== undefined)
+        expect(lastmod).toMatch(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/);
     const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
     const step = Math.ceil(permalinks.length / 20);
     const sample = [...permalinks.filter((_, i) => i % step === 0), permalinkOf(oddId)];
@@ -361,30 +456,43 @@ describe('the badge and the embed', () => {
 });
 
 /** Only the page's own origin: keywords, hashes and nonces, and data:/blob: (no host, no http:/https:, no *). */
-const SAME_ORIGIN_SOURCE = /^('(self|none|unsafe-inline|unsafe-eval|unsafe-hashes|strict-dynamic|report-sample|wasm-unsafe-eval)'|'(nonce|sha256|sha384|sha512)-[^']+'|data:|blob:)$/;
+const SAME_ORIGIN_SOURCE =
+  /^('(self|none|unsafe-inline|unsafe-eval|unsafe-hashes|strict-dynamic|report-sample|wasm-unsafe-eval)'|'(nonce|sha256|sha384|sha512)-[^']+'|data:|blob:)$/;
 
 function expectPageHeaders(res: Response, frameAncestors: string): void {
   expect(res.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8$/i);
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   const csp = new Map(
-    (res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+/)).filter(([name]) => name).map(([name = '', ...sources]) => [name.toLowerCase(), sources]),
+    (res.headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name = '', ...sources]) => [name.toLowerCase(), sources]),
   );
   expect(csp.get('frame-ancestors')).toEqual([frameAncestors]);
-  const foreign = [...csp].flatMap(([name, sources]) => (name === 'frame-ancestors' ? [] : sources.filter((s) => !SAME_ORIGIN_SOURCE.test(s)).map((s) => `${name} ${s}`)));
+  const foreign = [...csp].flatMap(([name, sources]) =>
+    name === 'frame-ancestors' ? [] : sources.filter((s) => !SAME_ORIGIN_SOURCE.test(s)).map((s) => `${name} ${s}`),
+  );
   expect(foreign).toEqual([]);
   const scriptDirectives = [...csp].filter(([name]) => name.startsWith('script-src'));
-  const scriptSources = scriptDirectives.length > 0 ? scriptDirectives.flatMap(([, s]) => s) : (csp.get('default-src') ?? ["'unsafe-inline'"]);
+  const scriptSources =
+    scriptDirectives.length > 0
+      ? scriptDirectives.flatMap(([, s]) => s)
+      : (csp.get('default-src') ?? ["'unsafe-inline'"]);
   expect(scriptSources.filter((s) => s === "'unsafe-inline'" || s === "'unsafe-eval'")).toEqual([]);
 }
 
 describe('security headers', () => {
-  it.each(['/', '/reviews/:first', '/docs'])('%s forbids framing and sniffing, names no other origin and allows no inline or eval script', async (path) => {
-    const res = await page(path.replace(':first', encodeURIComponent(dataset.reviews[0]!.id)));
-    expect(res.status).toBe(200);
-    expectPageHeaders(res, "'none'");
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
-  });
+  it.each(['/', '/reviews/:first', '/docs'])(
+    '%s forbids framing and sniffing, names no other origin and allows no inline or eval script',
+    async (path) => {
+      const res = await page(path.replace(':first', encodeURIComponent(dataset.reviews[0]!.id)));
+      expect(res.status).toBe(200);
+      expectPageHeaders(res, "'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    },
+  );
 });
 
 describe('paging and searching on the server', () => {
@@ -396,7 +504,9 @@ describe('paging and searching on the server', () => {
 
   it('answers a page past the last with a 404 page, and an invalid filter with a 400 page that shows the form', async () => {
     const last = Math.ceil(dataset.reviews.length / 20);
-    expect(articleIds(await (await page(`/?page=${last}`)).text())).toEqual(dataset.reviews.slice((last - 1) * 20).map((r) => r.id));
+    expect(articleIds(await (await page(`/?page=${last}`)).text())).toEqual(
+      dataset.reviews.slice((last - 1) * 20).map((r) => r.id),
+    );
     const past = await page(`/?page=${last + 1}`);
     expect(past.status).toBe(404);
     expect(past.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8$/i);
@@ -418,7 +528,9 @@ describe('paging and searching on the server', () => {
 
 describe('the OpenAPI description', () => {
   it('has every page route in its paths', async () => {
-    const { paths } = z.object({ paths: z.record(z.string(), z.unknown()) }).parse(await (await page('/.well-known/openapi.json')).json());
+    const { paths } = z
+      .object({ paths: z.record(z.string(), z.unknown()) })
+      .parse(await (await page('/.well-known/openapi.json')).json());
     // Path parameter names are the description's own choice; the routes are what must be there.
     const described = Object.keys(paths).map((p) => p.replace(/\{[^}]+\}/g, '{}'));
     const pages = ['/', '/reviews/{}', '/docs', '/badge.svg', '/embed', '/llms.txt', '/robots.txt', '/sitemap.xml'];
@@ -462,7 +574,9 @@ describe('home page caching', () => {
     const after = await get(`${own().url}/`, { ...identity, 'if-none-match': etag });
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
-    expect(Date.parse(after.headers.get('last-modified') ?? '')).toBeGreaterThanOrEqual(Date.parse(before.headers.get('last-modified') ?? ''));
+    expect(Date.parse(after.headers.get('last-modified') ?? '')).toBeGreaterThanOrEqual(
+      Date.parse(before.headers.get('last-modified') ?? ''),
+    );
     const html = await after.text();
     expect(articleIds(html)[0]).toBe(review.id);
     expect(LdBusiness.parse(jsonLdOf(html)).review[0]?.['@id']).toBe(permalinkOf(review.id, own().url));

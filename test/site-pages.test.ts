@@ -18,9 +18,25 @@ describe('hostile text in the data', () => {
   const server = serverPerBlock(`${dir.path}/hostile.db`);
   beforeAll(async () => {
     await publish(server(), {
-      business: { name: `Bad <b>Biz</b> & "Co" </script>`, areaServed: [`Town <i>`], services: [{ id: 'ac-repair', name: 'AC <repair>', category: 'cooling' }], technicians: [{ name: 'Zoë <x>' }], telephone: '+1 555 <0>' },
+      business: {
+        name: `Bad <b>Biz</b> & "Co" </script>`,
+        areaServed: [`Town <i>`],
+        services: [{ id: 'ac-repair', name: 'AC <repair>', category: 'cooling' }],
+        technicians: [{ name: 'Zoë <x>' }],
+        telephone: '+1 555 <0>',
+      },
       reviews: [
-        newReview({ id: 'hostile-1', date: '2026-01-02', text: HOSTILE, author: `<b>Mallory</b>`, title: `Title ${HOSTILE}`, technicians: ['Zoë <x>'], services: ['ac-repair'], serviceArea: 'Area <y>', response: { date: '2026-01-03', text: HOSTILE } }),
+        newReview({
+          id: 'hostile-1',
+          date: '2026-01-02',
+          text: HOSTILE,
+          author: `<b>Mallory</b>`,
+          title: `Title ${HOSTILE}`,
+          technicians: ['Zoë <x>'],
+          services: ['ac-repair'],
+          serviceArea: 'Area <y>',
+          response: { date: '2026-01-03', text: HOSTILE },
+        }),
       ],
       replace: true,
     });
@@ -41,7 +57,8 @@ describe('hostile text in the data', () => {
       expect(html, path).not.toContain('<b>Biz');
       expect(html, path).toContain('&lt;b&gt;Mallory&lt;/b&gt;');
       // The only scripts are the page's own file and the JSON-LD data block.
-      for (const [tag] of html.matchAll(/<script\b[^>]*>/g)) expect(tag, path).toMatch(/src="\/assets\/site\.[\w-]+\.js"|type="application\/ld\+json"/);
+      for (const [tag] of html.matchAll(/<script\b[^>]*>/g))
+        expect(tag, path).toMatch(/src="\/assets\/site\.[\w-]+\.js"|type="application\/ld\+json"/);
     }
   });
 
@@ -82,7 +99,9 @@ describe('an empty store', () => {
     expect((await get('/?page=1')).status).toBe(200);
     expect((await get('/?page=2')).status).toBe(404);
     expect(await (await get('/badge.svg')).text()).toContain('none yet');
-    const urls = new XMLParser().parse(await (await get('/sitemap.xml')).text()) as { urlset: { url: { loc: string } } };
+    const urls = new XMLParser().parse(await (await get('/sitemap.xml')).text()) as {
+      urlset: { url: { loc: string } };
+    };
     expect(urls.urlset.url.loc).toBe(`${server().url}/`);
   });
 
@@ -115,11 +134,27 @@ describe('the rating trend', () => {
   });
 
   it('breaks its line at quarters without reviews and labels each year once, without overlapping labels', () => {
-    const svg = trendChart(quarterFigures([{ date: '2019-02-01', rating: 4 }, { date: '2019-05-01', rating: 5 }, { date: '2020-08-01', rating: 3 }, { date: '2020-11-01', rating: 4 }])).text;
+    const svg = trendChart(
+      quarterFigures([
+        { date: '2019-02-01', rating: 4 },
+        { date: '2019-05-01', rating: 5 },
+        { date: '2020-08-01', rating: 3 },
+        { date: '2020-11-01', rating: 4 },
+      ]),
+    ).text;
     expect(svg.match(/<polyline/g)).toHaveLength(2);
     expect(svg.match(/<circle/g)).toHaveLength(4);
-    const ten = quarterFigures(Array.from({ length: 40 }, (_, i) => ({ date: `${2015 + Math.floor(i / 4)}-${String((i % 4) * 3 + 1).padStart(2, '0')}-01`, rating: 4 })));
-    const labels = [...trendChart(ten).text.matchAll(/<text class="chart-axis" x="([\d.]+)" y="[\d.]+" text-anchor="middle">(\d{4})<\/text>/g)];
+    const ten = quarterFigures(
+      Array.from({ length: 40 }, (_, i) => ({
+        date: `${2015 + Math.floor(i / 4)}-${String((i % 4) * 3 + 1).padStart(2, '0')}-01`,
+        rating: 4,
+      })),
+    );
+    const labels = [
+      ...trendChart(ten).text.matchAll(
+        /<text class="chart-axis" x="([\d.]+)" y="[\d.]+" text-anchor="middle">(\d{4})<\/text>/g,
+      ),
+    ];
     expect(labels.length).toBeGreaterThan(2);
     const xs = labels.map((m) => Number(m[1]));
     for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!).toBeGreaterThanOrEqual(30);
@@ -137,8 +172,15 @@ describe('a sitemap past 50,000 URLs', () => {
   it('is an index of parts that together list the home page and every permalink once', () => {
     const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
     const index = parser.parse(sitemap(links, reviews, null)) as { sitemapindex: { sitemap: { loc: string }[] } };
-    expect(index.sitemapindex.sitemap.map((s) => s.loc)).toEqual(['https://reviews.example/sitemap.xml?part=1', 'https://reviews.example/sitemap.xml?part=2']);
-    const locs = [1, 2].flatMap((part) => (parser.parse(sitemapPart(links, reviews, null, part)) as { urlset: { url: { loc: string }[] } }).urlset.url.map((u) => u.loc));
+    expect(index.sitemapindex.sitemap.map((s) => s.loc)).toEqual([
+      'https://reviews.example/sitemap.xml?part=1',
+      'https://reviews.example/sitemap.xml?part=2',
+    ]);
+    const locs = [1, 2].flatMap((part) =>
+      (parser.parse(sitemapPart(links, reviews, null, part)) as { urlset: { url: { loc: string }[] } }).urlset.url.map(
+        (u) => u.loc,
+      ),
+    );
     expect(locs).toHaveLength(reviews.length + 1);
     expect(new Set(locs).size).toBe(locs.length);
     expect(locs[0]).toBe('https://reviews.example/');
@@ -149,7 +191,7 @@ describe('a sitemap past 50,000 URLs', () => {
 describe('searching from the home page', () => {
   const server = serverPerBlock(`${dir.path}/limited.db`, { RATE_LIMIT_QUERIES_PER_MINUTE: '3' });
 
-  it('counts with the search API against the client\'s query allowance, while the pages themselves are not limited', async () => {
+  it("counts with the search API against the client's query allowance, while the pages themselves are not limited", async () => {
     const get = (path: string) => fetch(`${server().url}${path}`).then((r) => r.status);
     expect(await get('/api/reviews/search?query=a')).toBe(200);
     expect(await get('/?query=b')).toBe(200);

@@ -35,7 +35,11 @@ process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(refs).map(
 
 describe('SQLite objects and the garbage collector', () => {
   it(`keeps closed connections and their statements from being collected (${process.version})`, async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { cwd: resolve(import.meta.dirname, '..') });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', script],
+      { cwd: resolve(import.meta.dirname, '..') },
+    );
     expect(JSON.parse(stdout)).toEqual({ connection: true, statement: true, control: false });
   });
 });

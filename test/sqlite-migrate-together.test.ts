@@ -21,7 +21,9 @@ process.stdout.write('opened');
 `;
 
 function openInProcess(url: string, at: number): Promise<{ stdout: string }> {
-  return promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, url, String(at)], { cwd: resolve(import.meta.dirname, '..') });
+  return promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, url, String(at)], {
+    cwd: resolve(import.meta.dirname, '..'),
+  });
 }
 
 const folders: string[] = [];
@@ -41,7 +43,9 @@ describe('opening one new SQLite file from several processes at once', () => {
       // Far enough ahead for four Node processes to start and import the store on two cores.
       const at = Date.now() + 1500;
       const results = await Promise.allSettled([1, 2, 3, 4].map(() => openInProcess(`sqlite:${path}`, at)));
-      const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : []));
+      const failures = results.flatMap((r) =>
+        r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : [],
+      );
       expect(failures).toEqual([]);
       const db = new Database(path, { readonly: true });
       const applied = db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[];

@@ -7,7 +7,15 @@ import type { StoreChange } from '../src/store/engine.js';
 import { ownFields } from '../src/store/import-staging.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
-import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, schemaOf, schemasPerFile, withPostgres } from './support/postgres.js';
+import {
+  dropPostgresSchema,
+  freshPostgresUrl,
+  POSTGRES_URL,
+  postgres,
+  schemaOf,
+  schemasPerFile,
+  withPostgres,
+} from './support/postgres.js';
 import { newReview } from './support/reviews.js';
 import { until } from './support/wait.js';
 
@@ -35,7 +43,12 @@ const TOPIC = 'https://reviews.example/reviews.json';
 /** `n` active subscriptions of TOPIC with a day's lease. */
 async function subscribers(store: Store, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    await store.websub.activate(TOPIC, `https://s${i}.example/cb`, { secret: null, leaseSeconds: 86_400, expiresAt: at(86_400_000) }, at(0));
+    await store.websub.activate(
+      TOPIC,
+      `https://s${i}.example/cb`,
+      { secret: null, leaseSeconds: 86_400, expiresAt: at(86_400_000) },
+      at(0),
+    );
   }
 }
 
@@ -50,7 +63,9 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
   it('migrates once when six processes open a new database at the same moment', async () => {
     const url = await freshUrl();
     await Promise.all(Array.from({ length: 6 }, () => open(url)));
-    const applied = await query<{ name: string; n: string }>(`SELECT name, count(*) AS n FROM ${schemaOf(url)}.kysely_migration GROUP BY name`);
+    const applied = await query<{ name: string; n: string }>(
+      `SELECT name, count(*) AS n FROM ${schemaOf(url)}.kysely_migration GROUP BY name`,
+    );
     expect(applied.length).toBeGreaterThanOrEqual(7);
     expect(applied.every((row) => Number(row.n) === 1)).toBe(true);
     expect((await stores[5]!.currentVersion()).revision).toBe(0);
@@ -60,7 +75,15 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     // Kysely's stock introspection read every schema's tables, and failed when one was dropped meanwhile.
     for (let round = 0; round < 3; round++) {
       const others = await Promise.all(Array.from({ length: 24 }, () => freshPostgresUrl()));
-      await Promise.all(others.map((other) => withPostgres(other, (client) => client.query(Array.from({ length: 8 }, (_, i) => `CREATE TABLE t${i} (id serial PRIMARY KEY, v text)`).join(';')))));
+      await Promise.all(
+        others.map((other) =>
+          withPostgres(other, (client) =>
+            client.query(
+              Array.from({ length: 8 }, (_, i) => `CREATE TABLE t${i} (id serial PRIMARY KEY, v text)`).join(';'),
+            ),
+          ),
+        ),
+      );
       const opening = Promise.all(Array.from({ length: 4 }, async () => open(await freshUrl())));
       await Promise.all([opening, ...others.map((other) => dropPostgresSchema(other))]);
     }
@@ -71,7 +94,9 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     const [a, b, c] = await Promise.all([open(url), open(url), open(url)]);
     await subscribers(a!, 60);
     expect(await a!.websub.announce(TOPIC, 'tag-1', 1, at(0))).toBe(60);
-    const claims = await Promise.all([a!, b!, c!, a!, b!, c!].map((store) => store.websub.claimDue(15, at(1), at(60_000), 1)));
+    const claims = await Promise.all(
+      [a!, b!, c!, a!, b!, c!].map((store) => store.websub.claimDue(15, at(1), at(60_000), 1)),
+    );
     const ids = claims.flat().map((d) => d.subscription.id);
     expect(ids).toHaveLength(60);
     expect(new Set(ids).size).toBe(60);
@@ -86,7 +111,9 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     const replicas = await Promise.all([open(url), open(url), open(url)]);
     await subscribers(replicas[0]!, 20);
     for (let revision = 1; revision <= 5; revision++) {
-      const queued = await Promise.all(replicas.map((store) => store.websub.announce(TOPIC, `tag-${revision}`, revision, at(revision))));
+      const queued = await Promise.all(
+        replicas.map((store) => store.websub.announce(TOPIC, `tag-${revision}`, revision, at(revision))),
+      );
       expect(queued.sort()).toEqual([0, 0, 20]);
       const due = await replicas[1]!.websub.claimDue(100, at(revision), at(revision), revision);
       expect(due).toHaveLength(20);
@@ -101,12 +128,27 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
       const seen = await reader.readPublished();
       const known = new Map(seen.reviews.map((r) => [r.id, r]));
       const [first, second] = await Promise.all([
-        a.applyImport({ reviews: Array.from({ length: 300 }, (_, i) => newReview({ id: `a-${round}-${i}` })), replace: false }),
-        b.applyImport({ reviews: Array.from({ length: 300 }, (_, i) => newReview({ id: `b-${round}-${i}` })), replace: false }),
+        a.applyImport({
+          reviews: Array.from({ length: 300 }, (_, i) => newReview({ id: `a-${round}-${i}` })),
+          replace: false,
+        }),
+        b.applyImport({
+          reviews: Array.from({ length: 300 }, (_, i) => newReview({ id: `b-${round}-${i}` })),
+          replace: false,
+        }),
       ]);
-      expect([first.version.revision, second.version.revision].sort((x, y) => x - y)).toEqual([seen.version.revision + 1, seen.version.revision + 2]);
-      const rows = await query<{ revision: number; n: string }>(`SELECT revision, count(*) AS n FROM ${schemaOf(url)}.reviews WHERE revision > $1 GROUP BY revision ORDER BY revision`, [seen.version.revision]);
-      expect(rows.map((r) => [r.revision, Number(r.n)])).toEqual([[seen.version.revision + 1, 300], [seen.version.revision + 2, 300]]);
+      expect([first.version.revision, second.version.revision].sort((x, y) => x - y)).toEqual([
+        seen.version.revision + 1,
+        seen.version.revision + 2,
+      ]);
+      const rows = await query<{ revision: number; n: string }>(
+        `SELECT revision, count(*) AS n FROM ${schemaOf(url)}.reviews WHERE revision > $1 GROUP BY revision ORDER BY revision`,
+        [seen.version.revision],
+      );
+      expect(rows.map((r) => [r.revision, Number(r.n)])).toEqual([
+        [seen.version.revision + 1, 300],
+        [seen.version.revision + 2, 300],
+      ]);
       const changes = await reader.readChanges(seen.version.revision, known);
       expect(changes.delta.upsert).toHaveLength(600);
       expect(changes.version.revision).toBe(seen.version.revision + 2);
@@ -117,7 +159,10 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     const url = await freshUrl();
     const store = await open(url);
     const day = (i: number) => new Date(Date.UTC(2020, 0, 1) + (i % 2000) * 86_400_000).toISOString().slice(0, 10);
-    await store.applyImport({ reviews: Array.from({ length: 20_000 }, (_, i) => newReview({ id: `big-${i}`, date: day(i) })), replace: false });
+    await store.applyImport({
+      reviews: Array.from({ length: 20_000 }, (_, i) => newReview({ id: `big-${i}`, date: day(i) })),
+      replace: false,
+    });
     // The query of each page after the first (src/store/kysely-store.ts, readPublished), from the middle.
     const plan = await query<{ 'QUERY PLAN': unknown }>(
       `EXPLAIN (FORMAT JSON) SELECT * FROM ${schemaOf(url)}.reviews WHERE published = 1 AND (date, id) < ($1, $2) ORDER BY date DESC, id DESC LIMIT 2000`,
@@ -127,7 +172,9 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     // Without statistics the planner took a bitmap scan of every row left and sorted them, at every page.
     expect(text).not.toContain('"Node Type":"Sort"');
     expect(text).toContain('reviews_published_order');
-    const [table] = await query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '${schemaOf(url)}.reviews'::regclass`);
+    const [table] = await query<{ reltuples: number }>(
+      `SELECT reltuples FROM pg_class WHERE oid = '${schemaOf(url)}.reviews'::regclass`,
+    );
     expect(Number(table!.reltuples)).toBeGreaterThan(10_000);
     expect((await store.readPublished()).reviews).toHaveLength(20_000);
   });
@@ -139,16 +186,45 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     const changes = heard(reader);
     const elsewhere = heard(other);
     // The listener connects when the first watcher comes.
-    await until(async () => (await query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [`reviews-service notices ${schemaOf(url)}`])).length === 1, 5000, () => 'the listener to connect');
+    await until(
+      async () =>
+        (
+          await query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [
+            `reviews-service notices ${schemaOf(url)}`,
+          ])
+        ).length === 1,
+      5000,
+      () => 'the listener to connect',
+    );
 
     await writer.applyImport({ reviews: [newReview({ id: 'r1' })], replace: false });
-    await until(async () => changes.some((c) => c.kind === 'data'), 2000, () => `the import to be heard: ${JSON.stringify(changes)}`);
+    await until(
+      async () => changes.some((c) => c.kind === 'data'),
+      2000,
+      () => `the import to be heard: ${JSON.stringify(changes)}`,
+    );
     expect(changes.filter((c) => c.kind === 'data')).toHaveLength(1);
 
     await writer.revokeSession('session-1', at(86_400_000));
-    await until(async () => changes.some((c) => c.kind === 'revoked' && c.id === 'session-1'), 2000, () => 'the revocation to be heard');
-    await writer.insights.saveDocument({ engineVersion: 'e', asOf: at(1), generatedAt: at(2), lastModified: at(1), reviewCount: 1, document: '{}', compressed: null });
-    await until(async () => changes.some((c) => c.kind === 'insights'), 2000, () => 'the stored insights to be heard');
+    await until(
+      async () => changes.some((c) => c.kind === 'revoked' && c.id === 'session-1'),
+      2000,
+      () => 'the revocation to be heard',
+    );
+    await writer.insights.saveDocument({
+      engineVersion: 'e',
+      asOf: at(1),
+      generatedAt: at(2),
+      lastModified: at(1),
+      reviewCount: 1,
+      document: '{}',
+      compressed: null,
+    });
+    await until(
+      async () => changes.some((c) => c.kind === 'insights'),
+      2000,
+      () => 'the stored insights to be heard',
+    );
     expect(elsewhere).toEqual([]);
   });
 
@@ -159,12 +235,20 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
     const name = `reviews-ended-${schemaOf(url.href)}`;
     url.searchParams.set('application_name', name);
     const logged: string[] = [];
-    const log = { info: () => undefined, warn: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`) };
+    const log = {
+      info: () => undefined,
+      warn: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`),
+    };
     const store = await openStore(url.href, { log });
     stores.push(store);
-    const backends = () => query<{ pid: number; state: string }>(`SELECT pid, state FROM pg_stat_activity WHERE application_name = $1`, [name]);
+    const backends = () =>
+      query<{ pid: number; state: string }>(`SELECT pid, state FROM pg_stat_activity WHERE application_name = $1`, [
+        name,
+      ]);
     const import_ = store.stageImport(async (staging) => {
-      await staging.add([{ review: { ...ownFields(newReview({ id: 'in-flight' })), language: 'en' }, location: 'reviews[0]' }]);
+      await staging.add([
+        { review: { ...ownFields(newReview({ id: 'in-flight' })), language: 'en' }, location: 'reviews[0]' },
+      ]);
       // Every connection of this store ends: the import's own, checked out and between two statements, and those idle in the pool.
       const ended = await backends();
       expect(ended.length).toBeGreaterThanOrEqual(1);
@@ -183,26 +267,42 @@ describe.skipIf(!postgres)('PostgreSQL with several processes', () => {
   it('listens again after its connection is killed, says so, and tells its watchers to look for what they missed', async () => {
     const url = await freshUrl();
     const logged: string[] = [];
-    const log = { info: (_: object, message: string) => logged.push(message), warn: (_: object, message: string) => logged.push(message) };
+    const log = {
+      info: (_: object, message: string) => logged.push(message),
+      warn: (_: object, message: string) => logged.push(message),
+    };
     const reader = await openStore(url, { log });
     stores.push(reader);
     const writer = await open(url);
     const changes = heard(reader);
     const listener = `reviews-service notices ${schemaOf(url)}`;
-    const backend = () => query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [listener]);
-    await until(async () => (await backend()).length === 1, 5000, () => 'the listener to connect');
+    const backend = () =>
+      query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [listener]);
+    await until(
+      async () => (await backend()).length === 1,
+      5000,
+      () => 'the listener to connect',
+    );
     const [{ pid }] = (await backend()) as [{ pid: number }];
 
     await query('SELECT pg_terminate_backend($1)', [pid]);
     // Committed while nobody listened: its notice is lost, and `resumed` stands for it.
     await writer.applyImport({ reviews: [newReview({ id: 'while-away' })], replace: false });
-    await until(async () => changes.some((c) => c.kind === 'resumed'), 10_000, () => `the listener to come back: ${logged.join(' | ')}`);
+    await until(
+      async () => changes.some((c) => c.kind === 'resumed'),
+      10_000,
+      () => `the listener to come back: ${logged.join(' | ')}`,
+    );
     expect(logged.some((m) => m.startsWith('store notices: connection to PostgreSQL lost'))).toBe(true);
     expect(logged.some((m) => m.startsWith('store notices: listening again'))).toBe(true);
     expect((await backend())[0]?.pid).not.toBe(pid);
 
     const before = changes.length;
     await writer.applyImport({ reviews: [newReview({ id: 'after' })], replace: false });
-    await until(async () => changes.slice(before).some((c) => c.kind === 'data'), 2000, () => 'the next import to be heard');
+    await until(
+      async () => changes.slice(before).some((c) => c.kind === 'data'),
+      2000,
+      () => 'the next import to be heard',
+    );
   });
 });

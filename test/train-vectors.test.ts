@@ -13,15 +13,28 @@ let compiled: string;
 let work: string;
 
 function run(...args: string[]) {
-  return spawnSync(process.execPath, [join(compiled, 'training', 'src', 'train-vectors.js'), ...args], { encoding: 'utf8' });
+  return spawnSync(process.execPath, [join(compiled, 'training', 'src', 'train-vectors.js'), ...args], {
+    encoding: 'utf8',
+  });
 }
 
-const vector = (seed: number) => Array.from({ length: WORD_VECTOR_DIMENSIONS }, (_, d) => Math.round(Math.sin(seed * 7 + d) * 1e4) / 1e4);
+const vector = (seed: number) =>
+  Array.from({ length: WORD_VECTOR_DIMENSIONS }, (_, d) => Math.round(Math.sin(seed * 7 + d) * 1e4) / 1e4);
 
 beforeAll(() => {
   mkdirSync(cache, { recursive: true });
   compiled = mkdtempSync(join(cache, 'train-vectors-'));
-  execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(repo, 'training', 'tsconfig.json'), '--outDir', compiled], { cwd: repo });
+  execFileSync(
+    process.execPath,
+    [
+      join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(repo, 'training', 'tsconfig.json'),
+      '--outDir',
+      compiled,
+    ],
+    { cwd: repo },
+  );
   work = mkdtempSync(join(tmpdir(), 'train-vectors-'));
 }, 180_000);
 
@@ -34,7 +47,10 @@ describe('train:vectors', () => {
   it('writes word-vectors.json in the shipped format from a `word v1 v2 …` file', () => {
     const words = ['the', 'plumber', 'was', 'late', 'zzzunseen'];
     const source = join(work, 'vectors.vec');
-    writeFileSync(source, `${words.length} ${WORD_VECTOR_DIMENSIONS}\n${words.map((w, i) => `${w} ${vector(i + 1).join(' ')}`).join('\n')}\n`);
+    writeFileSync(
+      source,
+      `${words.length} ${WORD_VECTOR_DIMENSIONS}\n${words.map((w, i) => `${w} ${vector(i + 1).join(' ')}`).join('\n')}\n`,
+    );
     const out = join(work, 'word-vectors.json');
     const result = run(source, '--out', out);
     expect(result.stderr).toBe('');
@@ -42,7 +58,10 @@ describe('train:vectors', () => {
     expect(result.stdout).toMatch(/^5 words \(\d+ of the \d+ training words\); wrote /);
 
     const file = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
-    const shipped = JSON.parse(readFileSync(join(repo, 'src/insights/models/word-vectors.json'), 'utf8')) as Record<string, unknown>;
+    const shipped = JSON.parse(readFileSync(join(repo, 'src/insights/models/word-vectors.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(file)).toEqual(Object.keys(shipped));
     expect(file.dimensions).toBe(WORD_VECTOR_DIMENSIONS);
     expect(file.words).toBe(words.join('\n'));

@@ -3,7 +3,13 @@
 // that decided.
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
-import { aspectProbability, PART_DISCOUNT, decideAspects, sentenceMargin, type AspectModel } from '../src/insights/analysis/aspect-model.js';
+import {
+  aspectProbability,
+  PART_DISCOUNT,
+  decideAspects,
+  sentenceMargin,
+  type AspectModel,
+} from '../src/insights/analysis/aspect-model.js';
 import shipped from '../src/insights/models/aspect-model.json' with { type: 'json' };
 
 const model = shipped as AspectModel;
@@ -49,9 +55,16 @@ describe('the analyzer reads a long sentence part by part', () => {
   });
 
   it('cuts a sentence of one clause at its commas, and finds the result said in one of its parts', () => {
-    const [sentence] = analyzer.explain({ id: 'commas', text: 'Came out on a Sunday, fixed the leak in twenty minutes, and charged a fair price.' }).sentences;
+    const [sentence] = analyzer.explain({
+      id: 'commas',
+      text: 'Came out on a Sunday, fixed the leak in twenty minutes, and charged a fair price.',
+    }).sentences;
     expect(sentence!.clauses).toHaveLength(1);
-    expect(sentence!.parts).toEqual(['Came out on a Sunday', 'fixed the leak in twenty minutes', 'and charged a fair price']);
+    expect(sentence!.parts).toEqual([
+      'Came out on a Sunday',
+      'fixed the leak in twenty minutes',
+      'and charged a fair price',
+    ]);
     const quality = sentence!.model!.find((d) => d.aspect === 'quality')!;
     expect(quality.found).toBe(true);
     expect(sentence!.parts[quality.part!]).toBe('fixed the leak in twenty minutes');
@@ -62,6 +75,8 @@ describe('the analyzer reads a long sentence part by part', () => {
     const one = 'He had the diagnosis before I finished the story.';
     const decisions = decideAspects(model, analyzer.features(one), [analyzer.features(one)]);
     expect(decisions.every((d) => d.part === undefined)).toBe(true);
-    expect(analyzer.explain({ id: 'one', text: one }).sentences[0]!.model!.every((d) => d.part === undefined)).toBe(true);
+    expect(analyzer.explain({ id: 'one', text: one }).sentences[0]!.model!.every((d) => d.part === undefined)).toBe(
+      true,
+    );
   });
 });

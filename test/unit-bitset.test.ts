@@ -28,10 +28,17 @@ describe('bitsets', () => {
           };
           // What was in the buffer before must not leak into the answer.
           const into = bitsOf(stale);
-          const [first, end] = combine(into, from, to, all.map(bitsOf), any.map((group) => group.map(bitsOf)));
+          const [first, end] = combine(
+            into,
+            from,
+            to,
+            all.map(bitsOf),
+            any.map((group) => group.map(bitsOf)),
+          );
           const expected: number[] = [];
           for (let p = from; p < to; p++) {
-            if (all.every((s) => s.includes(p)) && any.every((group) => group.some((s) => s.includes(p)))) expected.push(p);
+            if (all.every((s) => s.includes(p)) && any.every((group) => group.some((s) => s.includes(p))))
+              expected.push(p);
           }
           expect(countBits(into, first, end)).toBe(expected.length);
           const visited: number[] = [];

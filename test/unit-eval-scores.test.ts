@@ -46,7 +46,10 @@ describe('the evaluation sets', () => {
     // Every aspect has both polarities, many times.
     for (const aspect of AspectId.options) {
       for (const polarity of ['positive', 'negative']) {
-        expect(corpus.filter((i) => i.aspects.some((a) => a.aspect === aspect && a.polarity === polarity)).length, `${aspect} ${polarity}`).toBeGreaterThanOrEqual(20);
+        expect(
+          corpus.filter((i) => i.aspects.some((a) => a.aspect === aspect && a.polarity === polarity)).length,
+          `${aspect} ${polarity}`,
+        ).toBeGreaterThanOrEqual(20);
       }
     }
   });

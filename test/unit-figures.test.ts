@@ -88,7 +88,11 @@ describe('count', () => {
 });
 
 /** The mean rating of reviews, as every document computes it: from their sum and count. */
-const averageRating = (reviews: PublishedReview[]) => meanRating(reviews.reduce((sum, r) => sum + r.rating, 0), reviews.length);
+const averageRating = (reviews: PublishedReview[]) =>
+  meanRating(
+    reviews.reduce((sum, r) => sum + r.rating, 0),
+    reviews.length,
+  );
 
 describe('meanRating', () => {
   it('is the mean rating of the reviews', () => {

@@ -17,10 +17,18 @@ function demoDocument(): InsightsDocument {
   const analyzer = new Analyzer(demo.business);
   const reviews: PublishedReview[] = demo.reviews
     .filter((r) => r.verified)
-    .map((r, i) => ({ ...publishedFrom(r, '2026-11-01T00:00:00.000Z'), id: `${TRICKY_IDS[i % TRICKY_IDS.length]}${i}`, text: r.text + (i % 3 === 0 ? TRICKY_TEXT : '') }))
+    .map((r, i) => ({
+      ...publishedFrom(r, '2026-11-01T00:00:00.000Z'),
+      id: `${TRICKY_IDS[i % TRICKY_IDS.length]}${i}`,
+      text: r.text + (i % 3 === 0 ? TRICKY_TEXT : ''),
+    }))
     .sort(compareNewestFirst);
   const analyses = new Map(reviews.map((r) => [r.id, analyzer.analyze(r)]));
-  return JSON.parse(JSON.stringify(aggregate(demo.business, reviews, analyses, { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' }))) as InsightsDocument;
+  return JSON.parse(
+    JSON.stringify(
+      aggregate(demo.business, reviews, analyses, { generatedAt: '2026-11-01T00:00:00.000Z', lexiconVersion: 'test' }),
+    ),
+  ) as InsightsDocument;
 }
 
 /** The contract, path by path: every list of review ids in the document's shape, empty. */
@@ -57,7 +65,17 @@ describe('the overview of a stored insights document', () => {
   });
 
   it('is the pending document as it is', () => {
-    const pending = { status: 'building', generatedAt: null, asOf: null, reviewCount: 0, aspects: [], entities: { technicians: [], services: [], serviceAreas: [] }, topics: [], faq: [], summary: { text: '', basis: [] } };
+    const pending = {
+      status: 'building',
+      generatedAt: null,
+      asOf: null,
+      reviewCount: 0,
+      aspects: [],
+      entities: { technicians: [], services: [], serviceAreas: [] },
+      topics: [],
+      faq: [],
+      summary: { text: '', basis: [] },
+    };
     expect(overviewOf(Buffer.from(JSON.stringify(pending)))).toEqual(pending);
   });
 });

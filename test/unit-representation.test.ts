@@ -4,7 +4,16 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { isNotModified, negotiateCoding, sendRepresentation } from '../src/http/conditional.js';
 import { RepresentationCache } from '../src/publishing/query-cache.js';
-import { contentTag, DEFER_ABOVE_BYTES, encodeRepresentation, succeeding, withLastModified, type Coding, type EncodeOptions, type Representation } from '../src/publishing/representation.js';
+import {
+  contentTag,
+  DEFER_ABOVE_BYTES,
+  encodeRepresentation,
+  succeeding,
+  withLastModified,
+  type Coding,
+  type EncodeOptions,
+  type Representation,
+} from '../src/publishing/representation.js';
 import { header, rawRequest } from './support/wire.js';
 
 const ALL: readonly Coding[] = ['identity', 'gzip', 'br'];
@@ -26,7 +35,12 @@ describe('negotiateCoding', () => {
     ['identity asked for', 'identity', ALL, 'identity'],
     ['identity weighed above gzip', 'identity;q=0.5, gzip;q=0.2', ALL, 'identity'],
     ['identity refused, gzip acceptable', 'identity;q=0, gzip', ALL, 'gzip'],
-    ['identity refused and nothing else offered: identity all the same (RFC 9110 §12.5.3)', 'identity;q=0', ALL, 'identity'],
+    [
+      'identity refused and nothing else offered: identity all the same (RFC 9110 §12.5.3)',
+      'identity;q=0',
+      ALL,
+      'identity',
+    ],
     ['*;q=0 (nothing acceptable): identity all the same', '*;q=0', ALL, 'identity'],
     ['every coding refused: identity', 'br;q=0, gzip;q=0', ALL, 'identity'],
     ['an unknown coding only: identity, still acceptable unlisted', 'deflate, zstd', ALL, 'identity'],
@@ -47,9 +61,16 @@ const ETAG = '"abc123"';
 const LAST_MODIFIED = new Date('2024-03-05T10:20:30.000Z');
 
 /** isNotModified as a route calls it: on a real Fastify request carrying `headers`. */
-async function notModified(headers: Record<string, string>, etag = ETAG, lastModified: Date | null = LAST_MODIFIED, lastModifiedShared = false): Promise<boolean> {
+async function notModified(
+  headers: Record<string, string>,
+  etag = ETAG,
+  lastModified: Date | null = LAST_MODIFIED,
+  lastModifiedShared = false,
+): Promise<boolean> {
   const app = Fastify();
-  app.get('/', async (request) => ({ notModified: isNotModified(request.headers, etag, { lastModified, lastModifiedShared }) }));
+  app.get('/', async (request) => ({
+    notModified: isNotModified(request.headers, etag, { lastModified, lastModifiedShared }),
+  }));
   try {
     const response = await app.inject({ method: 'GET', url: '/', headers });
     return (response.json() as { notModified: boolean }).notModified;
@@ -126,7 +147,9 @@ describe('isNotModified: If-Modified-Since', () => {
 
   it('is false for the Last-Modified time itself when another body was served under that second, true after it', async () => {
     expect(await notModified({ 'if-modified-since': imf }, ETAG, LAST_MODIFIED, true)).toBe(false);
-    expect(await notModified({ 'if-modified-since': 'Tue, 05 Mar 2024 10:20:31 GMT' }, ETAG, LAST_MODIFIED, true)).toBe(true);
+    expect(await notModified({ 'if-modified-since': 'Tue, 05 Mar 2024 10:20:31 GMT' }, ETAG, LAST_MODIFIED, true)).toBe(
+      true,
+    );
   });
 
   it('is false when nothing was ever published (no Last-Modified)', async () => {
@@ -157,7 +180,12 @@ describe('isNotModified: If-Modified-Since', () => {
 
 /** About 1.3 kB of text that compresses well. */
 const LARGE = 'The technician arrived on time, explained the repair and left the kitchen spotless. '.repeat(16);
-const options: EncodeOptions = { contentType: 'application/json', cacheControl: 'public, max-age=300', lastModified: LAST_MODIFIED, effort: 'fast' };
+const options: EncodeOptions = {
+  contentType: 'application/json',
+  cacheControl: 'public, max-age=300',
+  lastModified: LAST_MODIFIED,
+  effort: 'fast',
+};
 
 describe('encodeRepresentation', () => {
   it('keeps a small body as identity only, tagged by its content', async () => {
@@ -174,15 +202,18 @@ describe('encodeRepresentation', () => {
     expect(Object.keys(at.variants).sort()).toEqual(['br', 'gzip', 'identity']);
   });
 
-  it.each(['fast', 'best'] as const)('encodes variants that decode to the same bytes, smaller, with effort %s', async (effort) => {
-    const rep = await encodeRepresentation(LARGE, { ...options, effort });
-    const body = Buffer.from(LARGE, 'utf8');
-    expect(rep.variants.identity.body.equals(body)).toBe(true);
-    expect(gunzipSync(rep.variants.gzip!.body).equals(body)).toBe(true);
-    expect(brotliDecompressSync(rep.variants.br!.body).equals(body)).toBe(true);
-    expect(rep.variants.gzip!.body.length).toBeLessThan(body.length);
-    expect(rep.variants.br!.body.length).toBeLessThan(body.length);
-  });
+  it.each(['fast', 'best'] as const)(
+    'encodes variants that decode to the same bytes, smaller, with effort %s',
+    async (effort) => {
+      const rep = await encodeRepresentation(LARGE, { ...options, effort });
+      const body = Buffer.from(LARGE, 'utf8');
+      expect(rep.variants.identity.body.equals(body)).toBe(true);
+      expect(gunzipSync(rep.variants.gzip!.body).equals(body)).toBe(true);
+      expect(brotliDecompressSync(rep.variants.br!.body).equals(body)).toBe(true);
+      expect(rep.variants.gzip!.body.length).toBeLessThan(body.length);
+      expect(rep.variants.br!.body.length).toBeLessThan(body.length);
+    },
+  );
 
   it('gives each coding its own strong tag, derived from the content', async () => {
     const rep = await encodeRepresentation(LARGE, options);
@@ -194,7 +225,11 @@ describe('encodeRepresentation', () => {
 
   it('uses the tag the caller already computed', async () => {
     const rep = await encodeRepresentation(LARGE, { ...options, tag: 'precomputed' });
-    expect([rep.variants.identity.etag, rep.variants.gzip!.etag, rep.variants.br!.etag]).toEqual(['"precomputed"', '"precomputed-gzip"', '"precomputed-br"']);
+    expect([rep.variants.identity.etag, rep.variants.gzip!.etag, rep.variants.br!.etag]).toEqual([
+      '"precomputed"',
+      '"precomputed-gzip"',
+      '"precomputed-br"',
+    ]);
   });
 
   it('tags the same bytes alike whether given as a string or a Buffer, and other bytes otherwise', async () => {
@@ -300,7 +335,12 @@ describe('contentTag', () => {
 });
 
 describe('RepresentationCache', () => {
-  const options: EncodeOptions = { contentType: 'application/json', cacheControl: 'no-store', lastModified: null, effort: 'fast' };
+  const options: EncodeOptions = {
+    contentType: 'application/json',
+    cacheControl: 'no-store',
+    lastModified: null,
+    effort: 'fast',
+  };
   const body = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(4000 + n) });
   const held = async (cache: RepresentationCache) => {
     await new Promise((done) => setTimeout(done, 20));
@@ -312,16 +352,22 @@ describe('RepresentationCache', () => {
     const made = new Map<string, number>();
     for (let i = 0; i < 30; i++) {
       const rep = await cache.get(`k${i}`, () => encodeRepresentation(body(i), options));
-      made.set(`k${i}`, Object.values(rep.variants).reduce((n, v) => n + v.body.length, 0));
+      made.set(
+        `k${i}`,
+        Object.values(rep.variants).reduce((n, v) => n + v.body.length, 0),
+      );
     }
     // Answers asked for at once: some are evicted before they are made.
-    await Promise.all(Array.from({ length: 30 }, (_, i) => cache.get(`p${i}`, () => encodeRepresentation(body(100 + i), options))));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => cache.get(`p${i}`, () => encodeRepresentation(body(100 + i), options))),
+    );
     const size = await held(cache);
     expect(size.bytes).toBeGreaterThan(0);
     expect(size.bytes).toBeLessThanOrEqual(40_000);
     // The count matches what is held: asking again for every held key makes nothing new.
     let remade = 0;
-    for (let i = 0; i < 30; i++) await cache.get(`p${i}`, () => ((remade += 1), encodeRepresentation(body(100 + i), options)));
+    for (let i = 0; i < 30; i++)
+      await cache.get(`p${i}`, () => ((remade += 1), encodeRepresentation(body(100 + i), options)));
     expect(remade).toBeGreaterThan(0);
     const after = await held(cache);
     expect(after.bytes).toBeLessThanOrEqual(40_000);
@@ -336,7 +382,12 @@ describe('RepresentationCache', () => {
 });
 
 describe('succeeding: a Last-Modified second shared by two bodies', () => {
-  const options = (lastModified: string): EncodeOptions => ({ contentType: 'application/json', cacheControl: 'no-cache', lastModified: new Date(lastModified), effort: 'fast' });
+  const options = (lastModified: string): EncodeOptions => ({
+    contentType: 'application/json',
+    cacheControl: 'no-cache',
+    lastModified: new Date(lastModified),
+    effort: 'fast',
+  });
   const encoded = (body: string, lastModified: string) => encodeRepresentation(body, options(lastModified));
 
   it('is shared when other bytes come within the same second, and stays shared while that second is served', async () => {

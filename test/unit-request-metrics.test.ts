@@ -7,7 +7,12 @@ import { RequestMetrics } from '../src/http/request-metrics.js';
 /** What the service registered with prom-client before it kept these metrics itself. */
 function promClientMetrics() {
   const registry = new Registry();
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from request to response, by method and route',

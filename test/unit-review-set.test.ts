@@ -21,9 +21,25 @@ const review = (id: string, date: string, version = 0): PublishedReview => ({
 describe('ReviewSet', () => {
   it('keeps the reviews newest first, date then id, through upserts and removals', () => {
     const set = new ReviewSet();
-    expect(set.apply({ reset: true, upsert: [review('a', '2025-01-01'), review('c', '2025-03-01'), review('b', '2025-01-01')], remove: [] }).map((r) => r.id)).toEqual(['c', 'b', 'a']);
-    const next = set.apply({ reset: false, upsert: [review('a', '2025-04-01', 1), review('d', '2025-02-01')], remove: ['c'] });
-    expect(next.map((r) => [r.id, r.text])).toEqual([['a', 'a v1'], ['d', 'd v0'], ['b', 'b v0']]);
+    expect(
+      set
+        .apply({
+          reset: true,
+          upsert: [review('a', '2025-01-01'), review('c', '2025-03-01'), review('b', '2025-01-01')],
+          remove: [],
+        })
+        .map((r) => r.id),
+    ).toEqual(['c', 'b', 'a']);
+    const next = set.apply({
+      reset: false,
+      upsert: [review('a', '2025-04-01', 1), review('d', '2025-02-01')],
+      remove: ['c'],
+    });
+    expect(next.map((r) => [r.id, r.text])).toEqual([
+      ['a', 'a v1'],
+      ['d', 'd v0'],
+      ['b', 'b v0'],
+    ]);
     expect(set.has('c')).toBe(false);
     expect([...set.ids.keys()].sort()).toEqual(['a', 'b', 'd']);
   });
@@ -62,7 +78,10 @@ describe('ReviewSet', () => {
   });
 
   it('follows any sequence of versions through the deltas the server sends the insights thread', async () => {
-    const version = fc.uniqueArray(fc.tuple(fc.constantFrom(...'abcdefghij'), fc.constantFrom('2025-01-01', '2025-02-01'), fc.nat(3)), { selector: ([i]) => i, maxLength: 10 });
+    const version = fc.uniqueArray(
+      fc.tuple(fc.constantFrom(...'abcdefghij'), fc.constantFrom('2025-01-01', '2025-02-01'), fc.nat(3)),
+      { selector: ([i]) => i, maxLength: 10 },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(version, { minLength: 1, maxLength: 10 }), fc.nat(9), async (versions, lostAt) => {
         const deltas = new ReviewDeltas();
@@ -74,7 +93,9 @@ describe('ReviewSet', () => {
             thread = new ReviewSet();
           }
           // A record's updatedAt moves whenever its content does (the store stamps every write).
-          const reviews = v.map(([i, dt, ver]) => review(i, dt, ver + (dt === '2025-02-01' ? 4 : 0))).sort(compareNewestFirst);
+          const reviews = v
+            .map(([i, dt, ver]) => review(i, dt, ver + (dt === '2025-02-01' ? 4 : 0)))
+            .sort(compareNewestFirst);
           const delta = await deltas.next(reviews);
           if (!delta.reset) expect(delta.upsert.length + delta.remove.length).toBeLessThanOrEqual(20);
           expect(thread.apply(delta)).toEqual(reviews);
@@ -85,7 +106,9 @@ describe('ReviewSet', () => {
 
   it('computes a delta again when the thread is replaced while it is being computed', async () => {
     const deltas = new ReviewDeltas();
-    const reviews = Array.from({ length: 50_000 }, (_, i) => review(`r${String(i).padStart(6, '0')}`, '2025-01-01', 0)).sort(compareNewestFirst);
+    const reviews = Array.from({ length: 50_000 }, (_, i) =>
+      review(`r${String(i).padStart(6, '0')}`, '2025-01-01', 0),
+    ).sort(compareNewestFirst);
     await deltas.next(reviews);
     const changed = reviews.map((r, i) => (i === 0 ? { ...r, updatedAt: 'later' } : r));
     let pauses = 0;

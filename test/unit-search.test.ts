@@ -11,7 +11,18 @@ import { bruteForceSearch } from './support/search-oracle.js';
 type Input = z.input<typeof SearchParams>;
 
 function review(id: string, date: string, overrides: Partial<PublishedReview> = {}): PublishedReview {
-  return { id, date, rating: 5, text: `Review ${id}.`, author: 'A. Customer', technicians: [], services: [], updatedAt: '2026-01-01T00:00:00.000Z', ...PUBLIC_FIELDS, ...overrides };
+  return {
+    id,
+    date,
+    rating: 5,
+    text: `Review ${id}.`,
+    author: 'A. Customer',
+    technicians: [],
+    services: [],
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...PUBLIC_FIELDS,
+    ...overrides,
+  };
 }
 
 /** An index over `reviews` in the order the store hands them over: newest first. */
@@ -72,7 +83,10 @@ describe('SearchIndex text, technician and service filters', () => {
     review('cafe', '2024-01-01', { text: 'The CAFÉ next door recommended them; crème brûlée afterwards.' }),
     review('plain', '2024-01-02', { text: 'The cafe owner was happy. Facade lights fixed.' }),
     review('zoe', '2024-01-03', { technicians: ['Zoë Martínez'], services: ['ac-repair'] }),
-    review('jose', '2024-01-04', { technicians: ['José Núñez', 'Zoë Martínez'], services: ['ac-repair', 'drain-cleaning'] }),
+    review('jose', '2024-01-04', {
+      technicians: ['José Núñez', 'Zoë Martínez'],
+      services: ['ac-repair', 'drain-cleaning'],
+    }),
     review('mono', '2024-01-05', { technicians: ['Madonna'], services: ['drain-cleaning'] }),
   ]);
 
@@ -111,21 +125,55 @@ describe('SearchIndex text, technician and service filters', () => {
 
 describe('SearchIndex filters combined', () => {
   const index = indexOf([
-    review('a', '2024-01-01', { rating: 5, technicians: ['Zoë Martínez'], services: ['ac-repair'], text: 'Quick and tidy.' }),
-    review('b', '2024-02-01', { rating: 4, technicians: ['Zoë Martínez'], services: ['ac-repair'], text: 'Quick but pricey.' }),
+    review('a', '2024-01-01', {
+      rating: 5,
+      technicians: ['Zoë Martínez'],
+      services: ['ac-repair'],
+      text: 'Quick and tidy.',
+    }),
+    review('b', '2024-02-01', {
+      rating: 4,
+      technicians: ['Zoë Martínez'],
+      services: ['ac-repair'],
+      text: 'Quick but pricey.',
+    }),
     review('c', '2024-03-01', { rating: 5, technicians: ['Sam Lee'], services: ['ac-repair'], text: 'Quick work.' }),
-    review('d', '2024-04-01', { rating: 5, technicians: ['Zoë Martínez'], services: ['drain-cleaning'], text: 'Quick work.' }),
+    review('d', '2024-04-01', {
+      rating: 5,
+      technicians: ['Zoë Martínez'],
+      services: ['drain-cleaning'],
+      text: 'Quick work.',
+    }),
     review('e', '2024-05-01', { rating: 5, technicians: ['Zoë Martínez'], services: ['ac-repair'], text: 'Slow.' }),
-    review('f', '2024-06-01', { rating: 5, technicians: ['Zoë Martínez'], services: ['ac-repair'], text: 'Quick again.' }),
+    review('f', '2024-06-01', {
+      rating: 5,
+      technicians: ['Zoë Martínez'],
+      services: ['ac-repair'],
+      text: 'Quick again.',
+    }),
   ]);
 
   it('keeps only the reviews that pass every filter', () => {
-    const result = search(index, { rating: 5, mentions_technician: 'zoe', mentions_service: 'ac-repair', query: 'quick', since: '2024-01-01', until: '2024-05-31' });
+    const result = search(index, {
+      rating: 5,
+      mentions_technician: 'zoe',
+      mentions_service: 'ac-repair',
+      query: 'quick',
+      since: '2024-01-01',
+      until: '2024-05-31',
+    });
     expect(ids(result)).toEqual(['a']);
   });
 
   it('drops a review for failing any single one of the filters', () => {
-    const all = { min_rating: 5, mentions_technician: 'zoe', mentions_service: 'ac-repair', query: 'quick', since: '2024-01-01', until: '2024-06-30' } as const;
+    const all = {
+      min_rating: 5,
+      mentions_technician: 'zoe',
+      mentions_service: 'ac-repair',
+      query: 'quick',
+      since: '2024-01-01',
+      until: '2024-06-30',
+    } as const;
     expect(ids(search(index, all))).toEqual(['f', 'a']);
     // Each review from b to e fails exactly one filter; lifting that filter lets it back in.
     expect(ids(search(index, { ...all, min_rating: undefined }))).toEqual(['f', 'b', 'a']);
@@ -137,7 +185,11 @@ describe('SearchIndex filters combined', () => {
 });
 
 describe('SearchIndex limit, total and order', () => {
-  const many = Array.from({ length: 30 }, (_, i) => review(`m${String(i).padStart(2, '0')}`, `2024-01-${String(1 + (i % 10)).padStart(2, '0')}`, { rating: (i % 5) + 1 }));
+  const many = Array.from({ length: 30 }, (_, i) =>
+    review(`m${String(i).padStart(2, '0')}`, `2024-01-${String(1 + (i % 10)).padStart(2, '0')}`, {
+      rating: (i % 5) + 1,
+    }),
+  );
   const index = indexOf(many);
 
   it('returns 20 reviews by default, and total counts every match', () => {
@@ -151,7 +203,11 @@ describe('SearchIndex limit, total and order', () => {
     const result = search(index, { limit });
     expect(result.count).toBe(Math.min(limit, 30));
     expect(result.total).toBe(30);
-    expect(ids(result)).toEqual(newestFirst(many).slice(0, limit).map((r) => r.id));
+    expect(ids(result)).toEqual(
+      newestFirst(many)
+        .slice(0, limit)
+        .map((r) => r.id),
+    );
   });
 
   it('counts the total of a filtered search beyond the limit', () => {
@@ -161,7 +217,12 @@ describe('SearchIndex limit, total and order', () => {
   });
 
   it('orders reviews of the same date by id, descending, through every filter path', () => {
-    const sameDay = indexOf([review('b', '2024-06-01'), review('c', '2024-06-01'), review('a', '2024-06-01'), review('z', '2024-05-31')]);
+    const sameDay = indexOf([
+      review('b', '2024-06-01'),
+      review('c', '2024-06-01'),
+      review('a', '2024-06-01'),
+      review('z', '2024-05-31'),
+    ]);
     expect(ids(search(sameDay, {}))).toEqual(['c', 'b', 'a', 'z']);
     expect(ids(search(sameDay, { rating: 5 }))).toEqual(['c', 'b', 'a', 'z']);
     expect(ids(search(sameDay, { since: '2024-06-01', until: '2024-06-01' }))).toEqual(['c', 'b', 'a']);
@@ -176,7 +237,12 @@ describe('SearchIndex limit, total and order', () => {
 });
 
 describe('SearchIndex.since and SearchIndex.get', () => {
-  const reviews = [review('old', '2023-12-31'), review('jan-a', '2024-01-01'), review('jan-b', '2024-01-01'), review('feb', '2024-02-01')];
+  const reviews = [
+    review('old', '2023-12-31'),
+    review('jan-a', '2024-01-01'),
+    review('jan-b', '2024-01-01'),
+    review('feb', '2024-02-01'),
+  ];
   const index = indexOf(reviews);
 
   it('lists the reviews dated on or after the date, newest first', () => {
@@ -203,7 +269,22 @@ describe('SearchIndex.since and SearchIndex.get', () => {
 });
 
 describe('SearchIndex against a brute-force filter', () => {
-  const WORDS = ['Zoë', 'zoe', 'café', 'CAFE', 'on', 'time', 'late', 'tidy', 'crème', 'price', 'Façade', 'the', 'AC', 'fixed'];
+  const WORDS = [
+    'Zoë',
+    'zoe',
+    'café',
+    'CAFE',
+    'on',
+    'time',
+    'late',
+    'tidy',
+    'crème',
+    'price',
+    'Façade',
+    'the',
+    'AC',
+    'fixed',
+  ];
   const TECHNICIANS = ['Zoë Martínez', 'José Núñez', 'Sam Lee', 'Sam Ortiz', 'Priya'];
   const SERVICES = ['ac-repair', 'drain-cleaning', 'panel-upgrade'];
   const DATES = ['2024-01-01', '2024-01-02', '2024-02-15', '2024-03-01', '2024-03-02', '2025-07-04'];
@@ -229,7 +310,12 @@ describe('SearchIndex against a brute-force filter', () => {
         min_rating: fc.constantFrom(1, 2.5, 3, 4, 4.5, 5),
         since: fc.constantFrom(...DATES, '2023-12-31', '2024-02-16', '2026-01-01'),
         until: fc.constantFrom(...DATES, '2023-12-31', '2024-02-16', '2026-01-01'),
-        query: fc.oneof(fc.constantFrom(...WORDS, 'zoe cafe', 'ZOË', 'nothing-like-it'), fc.constantFrom(...WORDS).map((w) => w.slice(1))).filter((q) => q.length > 0),
+        query: fc
+          .oneof(
+            fc.constantFrom(...WORDS, 'zoe cafe', 'ZOË', 'nothing-like-it'),
+            fc.constantFrom(...WORDS).map((w) => w.slice(1)),
+          )
+          .filter((q) => q.length > 0),
         mentions_technician: fc.constantFrom(...TECHNICIANS, 'zoe', 'SAM', 'jose nunez', 'Martinez', 'Nobody'),
         mentions_service: fc.constantFrom(...SERVICES, 'no-such-service'),
         limit: fc.integer({ min: 1, max: 100 }),
@@ -255,7 +341,12 @@ describe('SearchIndex against a brute-force filter', () => {
   it('builds the same index a slice at a time, pausing between slices', async () => {
     const reviews = newestFirst(
       Array.from({ length: 12_345 }, (_, i) =>
-        review(`r${i}`, DATES[i % DATES.length]!, { rating: (i % 5) + 1, text: `${WORDS[i % WORDS.length]} ${i}`, technicians: [TECHNICIANS[i % TECHNICIANS.length]!], services: [SERVICES[i % 3]!] }),
+        review(`r${i}`, DATES[i % DATES.length]!, {
+          rating: (i % 5) + 1,
+          text: `${WORDS[i % WORDS.length]} ${i}`,
+          technicians: [TECHNICIANS[i % TECHNICIANS.length]!],
+          services: [SERVICES[i % 3]!],
+        }),
       ),
     );
     let pauses = 0;
@@ -266,7 +357,13 @@ describe('SearchIndex against a brute-force filter', () => {
     // Texts go into the word index 1,000 at a time: 13 slices; then three steps of sealing it.
     expect(pauses).toBe(3 + 13 + 3);
     const whole = new SearchIndex(reviews);
-    for (const input of [{}, { rating: 3 }, { mentions_technician: 'zoe' }, { query: WORDS[1]! }, { since: DATES[2]!, limit: 100 }]) {
+    for (const input of [
+      {},
+      { rating: 3 },
+      { mentions_technician: 'zoe' },
+      { query: WORDS[1]! },
+      { since: DATES[2]!, limit: 100 },
+    ]) {
       const params = SearchParams.parse(input);
       expect(ids(sliced.search(params))).toEqual(ids(whole.search(params)));
       expect(sliced.search(params).total).toBe(whole.search(params).total);
@@ -276,33 +373,73 @@ describe('SearchIndex against a brute-force filter', () => {
 });
 
 describe('text search through the word index', () => {
-  const VOCABULARY = ['water', 'heater', 'heaters', 'late', 'plate', 'latest', 'Zoë', 'café', 'a/c', "didn't", 'on-time', '24h', 'fix', 'fixed', 'prefix'];
-  const textArb = fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 8 }).chain((words) =>
-    fc.array(fc.constantFrom(' ', ', ', '. ', ' - ', '!'), { minLength: words.length, maxLength: words.length }).map((seps) => words.map((w, i) => w + seps[i]).join('')),
-  );
-  const reviewsArb = fc.array(textArb, { minLength: 20, maxLength: 120 }).map((texts) =>
-    newestFirst(texts.map((text, i) => review(`t${i}`, `2024-0${(i % 9) + 1}-1${i % 10}`, { text, rating: (i % 5) + 1 }))),
-  );
+  const VOCABULARY = [
+    'water',
+    'heater',
+    'heaters',
+    'late',
+    'plate',
+    'latest',
+    'Zoë',
+    'café',
+    'a/c',
+    "didn't",
+    'on-time',
+    '24h',
+    'fix',
+    'fixed',
+    'prefix',
+  ];
+  const textArb = fc
+    .array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 8 })
+    .chain((words) =>
+      fc
+        .array(fc.constantFrom(' ', ', ', '. ', ' - ', '!'), { minLength: words.length, maxLength: words.length })
+        .map((seps) => words.map((w, i) => w + seps[i]).join('')),
+    );
+  const reviewsArb = fc
+    .array(textArb, { minLength: 20, maxLength: 120 })
+    .map((texts) =>
+      newestFirst(
+        texts.map((text, i) => review(`t${i}`, `2024-0${(i % 9) + 1}-1${i % 10}`, { text, rating: (i % 5) + 1 })),
+      ),
+    );
 
   it('finds what reading every text finds, for any piece of a text (across words, partial words, punctuation)', () => {
     fc.assert(
-      fc.property(reviewsArb, fc.nat(), fc.nat(), fc.nat(), fc.boolean(), (reviews, pick, start, length, withRating) => {
-        const text = reviews[pick % reviews.length]!.text;
-        const from = start % text.length;
-        const query = text.slice(from, from + 1 + (length % 12));
-        const params = SearchParams.parse({ query, limit: 100, ...(withRating ? { min_rating: 3 } : {}) });
-        const expected = bruteForceSearch(reviews, params);
-        const result = new SearchIndex(reviews).search(params);
-        expect(result.total).toBe(expected.total);
-        expect(ids(result)).toEqual(expected.ids);
-      }),
+      fc.property(
+        reviewsArb,
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        (reviews, pick, start, length, withRating) => {
+          const text = reviews[pick % reviews.length]!.text;
+          const from = start % text.length;
+          const query = text.slice(from, from + 1 + (length % 12));
+          const params = SearchParams.parse({ query, limit: 100, ...(withRating ? { min_rating: 3 } : {}) });
+          const expected = bruteForceSearch(reviews, params);
+          const result = new SearchIndex(reviews).search(params);
+          expect(result.total).toBe(expected.total);
+          expect(ids(result)).toEqual(expected.ids);
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('narrows by words the query needs whole, at the start or at the end of a word', () => {
     const reviews = newestFirst(
-      Array.from({ length: 40 }, (_, i) => review(`w${i}`, '2024-05-01', { text: i % 4 === 0 ? 'The water heater was fixed.' : i % 4 === 1 ? 'Waterproofing heaters, prefixed.' : 'Nothing to say.' })),
+      Array.from({ length: 40 }, (_, i) =>
+        review(`w${i}`, '2024-05-01', {
+          text:
+            i % 4 === 0
+              ? 'The water heater was fixed.'
+              : i % 4 === 1
+                ? 'Waterproofing heaters, prefixed.'
+                : 'Nothing to say.',
+        }),
+      ),
     );
     const index = new SearchIndex(reviews);
     const total = (query: string) => search(index, { query }).total;
@@ -318,7 +455,13 @@ describe('text search through the word index', () => {
   });
 
   it('reads every text until a built index has made its words, then uses them, with the same answers', async () => {
-    const reviews = newestFirst(Array.from({ length: 300 }, (_, i) => review(`b${i}`, '2024-05-01', { text: `${VOCABULARY[i % VOCABULARY.length]} and ${VOCABULARY[(i * 7) % VOCABULARY.length]}` })));
+    const reviews = newestFirst(
+      Array.from({ length: 300 }, (_, i) =>
+        review(`b${i}`, '2024-05-01', {
+          text: `${VOCABULARY[i % VOCABULARY.length]} and ${VOCABULARY[(i * 7) % VOCABULARY.length]}`,
+        }),
+      ),
+    );
     const built = await SearchIndex.build(reviews, () => new Promise((done) => setImmediate(done)));
     const whole = new SearchIndex(reviews);
     for (const query of ['heater', 'late', "n't", 'fix and']) {

@@ -9,9 +9,15 @@ const sentiment = (text: string) => analyzer.analyze({ id: 's', text }).sentimen
 
 describe('sentence sentiment', () => {
   it('follows the aspects a sentence judges, where the general lean reads the fault as blame', () => {
-    for (const text of ['Fixed the leak fast.', 'Came out on a Sunday, fixed the leak in twenty minutes, and charged a fair price.']) {
+    for (const text of [
+      'Fixed the leak fast.',
+      'Came out on a Sunday, fixed the leak in twenty minutes, and charged a fair price.',
+    ]) {
       const { sentences, analysis } = analyzer.explain({ id: 's', text });
-      expect(sentences[0]!.clauses.every((c) => c.polarity < 0), `the lean of "${text}"`).toBe(true);
+      expect(
+        sentences[0]!.clauses.every((c) => c.polarity < 0),
+        `the lean of "${text}"`,
+      ).toBe(true);
       expect(analysis.aspects.every((a) => a.polarity === 'positive')).toBe(true);
       expect(analysis.sentiment.label, text).toBe('positive');
     }
@@ -21,8 +27,14 @@ describe('sentence sentiment', () => {
   it('weighs each judged aspect as its clause: the one after a contrast word more', () => {
     const text = 'Showed up right on time, but left drywall dust all over the hallway.';
     const { aspects, sentiment: s } = analyzer.analyze({ id: 's', text });
-    expect(aspects.map((a) => `${a.aspect} ${a.polarity}`).sort()).toEqual(['cleanliness negative', 'punctuality positive']);
-    const [good, bad] = [aspects.find((a) => a.polarity === 'positive')!.score, aspects.find((a) => a.polarity === 'negative')!.score];
+    expect(aspects.map((a) => `${a.aspect} ${a.polarity}`).sort()).toEqual([
+      'cleanliness negative',
+      'punctuality positive',
+    ]);
+    const [good, bad] = [
+      aspects.find((a) => a.polarity === 'positive')!.score,
+      aspects.find((a) => a.polarity === 'negative')!.score,
+    ];
     expect(s.score).toBeLessThan((good + bad) / 2);
     expect(s.score).toBeGreaterThan(bad);
   });

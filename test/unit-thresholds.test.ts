@@ -7,8 +7,15 @@ import { AspectId } from '../src/reviews/schemas.js';
 
 /** Sentences about quality or nothing, with the out-of-fold probabilities a model gave them. */
 function scoredExamples(scores: { about: boolean; probability: number }[]) {
-  const examples: TrainingExample[] = scores.map(({ about }) => ({ features: [], parts: [], aspects: new Set(about ? (['quality'] as const) : []), judged: [] }));
-  const probabilities = Object.fromEntries(AspectId.options.map((a) => [a, Float64Array.from(scores, (s) => (a === 'quality' ? s.probability : 0))]));
+  const examples: TrainingExample[] = scores.map(({ about }) => ({
+    features: [],
+    parts: [],
+    aspects: new Set(about ? (['quality'] as const) : []),
+    judged: [],
+  }));
+  const probabilities = Object.fromEntries(
+    AspectId.options.map((a) => [a, Float64Array.from(scores, (s) => (a === 'quality' ? s.probability : 0))]),
+  );
   return { examples, probabilities: probabilities as Record<AspectId, Float64Array> };
 }
 
@@ -29,7 +36,10 @@ describe('choosing thresholds for reviews’ aspect mix', () => {
       ...Array.from({ length: 38 }, () => ({ about: false, probability: 0.05 })),
     ];
     const { examples, probabilities } = scoredExamples(scores);
-    const share = Object.fromEntries(AspectId.options.map((a) => [a, a === 'quality' ? 0.5 : 0.1])) as Record<AspectId, number>;
+    const share = Object.fromEntries(AspectId.options.map((a) => [a, a === 'quality' ? 0.5 : 0.1])) as Record<
+      AspectId,
+      number
+    >;
     const asTrained = chooseThresholds(examples, share, probabilities).perAspect.quality;
     const plain = chooseThresholds(examples, undefined, probabilities).perAspect.quality;
     expect(asTrained).toEqual(plain);

@@ -33,7 +33,9 @@ it('runs a read-then-write transaction again when another connection wrote in be
 });
 
 it('does not run a transaction again for any other error', async () => {
-  const db = new Kysely<{ t: { n: number } }>({ dialect: new SqliteDialect({ database: openSqlite(`${dir.path}/plain.db`) }) });
+  const db = new Kysely<{ t: { n: number } }>({
+    dialect: new SqliteDialect({ database: openSqlite(`${dir.path}/plain.db`) }),
+  });
   try {
     let attempts = 0;
     await expect(

@@ -36,7 +36,12 @@ function hubWith(policy: Record<string, string>): () => HubUnderTest {
   beforeAll(async () => {
     const databaseUrl = `sqlite:${dir.path}/route-${++serial}.db`;
     const store = await openStore(databaseUrl);
-    const config = testConfig(databaseUrl, { BASE_URL, WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', WEBSUB_RATE_LIMIT_PER_MINUTE: '100000', ...policy });
+    const config = testConfig(databaseUrl, {
+      BASE_URL,
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_RATE_LIMIT_PER_MINUTE: '100000',
+      ...policy,
+    });
     hub = { app: await buildApp(config, { store }), store };
   });
   afterAll(async () => {
@@ -50,7 +55,10 @@ function hubWith(policy: Record<string, string>): () => HubUnderTest {
 }
 
 /** POSTs a hub request through inject, as a subscriber's form. */
-async function hubRequest(hub: HubUnderTest, fields: Record<string, string>): Promise<{ status: number; text: string }> {
+async function hubRequest(
+  hub: HubUnderTest,
+  fields: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   const response = await hub.app.http.inject({
     method: 'POST',
     url: '/api/websub/hub',
@@ -90,7 +98,11 @@ async function subscribeWithLease(hub: HubUnderTest, lease: string | undefined) 
 }
 
 describe('a requested lease under the policy min 120 s, max 7200 s, default 900 s', () => {
-  const hub = hubWith({ WEBSUB_LEASE_MIN_SECONDS: '120', WEBSUB_LEASE_MAX_SECONDS: '7200', WEBSUB_LEASE_DEFAULT_SECONDS: '900' });
+  const hub = hubWith({
+    WEBSUB_LEASE_MIN_SECONDS: '120',
+    WEBSUB_LEASE_MAX_SECONDS: '7200',
+    WEBSUB_LEASE_DEFAULT_SECONDS: '900',
+  });
 
   const cases: [string, string | undefined, number][] = [
     ['absent takes the default', undefined, 900],
@@ -105,15 +117,18 @@ describe('a requested lease under the policy min 120 s, max 7200 s, default 900 
     ['written with leading zeros is read as decimal', '0600', 600],
   ];
 
-  it.each(cases)('%s: the challenge offers it and the stored lease and expiry follow it', async (_name, requested, expected) => {
-    const { row, offered, sent, verified } = await subscribeWithLease(hub(), requested);
-    expect(offered).toBe(String(expected));
-    expect(row.leaseSeconds).toBe(expected);
-    // The lease runs from the moment the hub asked the subscriber, which lies between these two.
-    const expires = Date.parse(row.expiresAt!);
-    expect(expires).toBeGreaterThanOrEqual(sent + expected * 1000);
-    expect(expires).toBeLessThanOrEqual(verified + expected * 1000);
-  });
+  it.each(cases)(
+    '%s: the challenge offers it and the stored lease and expiry follow it',
+    async (_name, requested, expected) => {
+      const { row, offered, sent, verified } = await subscribeWithLease(hub(), requested);
+      expect(offered).toBe(String(expected));
+      expect(row.leaseSeconds).toBe(expected);
+      // The lease runs from the moment the hub asked the subscriber, which lies between these two.
+      const expires = Date.parse(row.expiresAt!);
+      expect(expires).toBeGreaterThanOrEqual(sent + expected * 1000);
+      expect(expires).toBeLessThanOrEqual(verified + expected * 1000);
+    },
+  );
 
   it.each([
     ['a fraction', '1.5'],
@@ -126,7 +141,12 @@ describe('a requested lease under the policy min 120 s, max 7200 s, default 900 
     ['in full-width digits', '６０'],
   ])('refuses a lease written %s with 400 in plain text, and asks the callback nothing', async (_name, lease) => {
     const cb = callback();
-    const answer = await hubRequest(hub(), { 'hub.mode': 'subscribe', 'hub.topic': TOPIC, 'hub.callback': cb.url, 'hub.lease_seconds': lease });
+    const answer = await hubRequest(hub(), {
+      'hub.mode': 'subscribe',
+      'hub.topic': TOPIC,
+      'hub.callback': cb.url,
+      'hub.lease_seconds': lease,
+    });
     expect(answer.status).toBe(400);
     expect(answer.text).toMatch(/lease_seconds/);
     expect(await hub().store.websub.get(TOPIC, cb.url)).toBeUndefined();
@@ -135,17 +155,34 @@ describe('a requested lease under the policy min 120 s, max 7200 s, default 900 
 
   it('offers no lease when verifying an unsubscribe', async () => {
     const { cb } = await subscribeWithLease(hub(), '600');
-    const answer = await hubRequest(hub(), { 'hub.mode': 'unsubscribe', 'hub.topic': TOPIC, 'hub.callback': cb.url, 'hub.lease_seconds': '600' });
+    const answer = await hubRequest(hub(), {
+      'hub.mode': 'unsubscribe',
+      'hub.topic': TOPIC,
+      'hub.callback': cb.url,
+      'hub.lease_seconds': '600',
+    });
     expect(answer.status).toBe(202);
-    await until(async () => (await hub().store.websub.get(TOPIC, cb.url)) === undefined, 10_000, 'the unsubscribe to be verified');
+    await until(
+      async () => (await hub().store.websub.get(TOPIC, cb.url)) === undefined,
+      10_000,
+      'the unsubscribe to be verified',
+    );
     const unsubscribe = subscriber.requests(cb.path, 'GET').find((r) => r.query.get('hub.mode') === 'unsubscribe');
     expect(unsubscribe?.query.has('hub.lease_seconds')).toBe(false);
   });
 });
 
 describe('a default lease outside the bounds', () => {
-  const below = hubWith({ WEBSUB_LEASE_MIN_SECONDS: '120', WEBSUB_LEASE_MAX_SECONDS: '7200', WEBSUB_LEASE_DEFAULT_SECONDS: '60' });
-  const above = hubWith({ WEBSUB_LEASE_MIN_SECONDS: '120', WEBSUB_LEASE_MAX_SECONDS: '7200', WEBSUB_LEASE_DEFAULT_SECONDS: '86400' });
+  const below = hubWith({
+    WEBSUB_LEASE_MIN_SECONDS: '120',
+    WEBSUB_LEASE_MAX_SECONDS: '7200',
+    WEBSUB_LEASE_DEFAULT_SECONDS: '60',
+  });
+  const above = hubWith({
+    WEBSUB_LEASE_MIN_SECONDS: '120',
+    WEBSUB_LEASE_MAX_SECONDS: '7200',
+    WEBSUB_LEASE_DEFAULT_SECONDS: '86400',
+  });
 
   it('is raised to the minimum when below it', async () => {
     const { row, offered } = await subscribeWithLease(below(), undefined);

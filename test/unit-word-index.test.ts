@@ -11,11 +11,22 @@ import { hasBit } from '../src/reviews/bitset.js';
 import { newestFirst, PUBLIC_FIELDS } from './support/reviews.js';
 
 function review(id: string, text: string, date = '2024-05-01'): PublishedReview {
-  return { id, date, rating: 5, text, author: 'A. Customer', technicians: [], services: [], updatedAt: '2026-01-01T00:00:00.000Z', ...PUBLIC_FIELDS };
+  return {
+    id,
+    date,
+    rating: 5,
+    text,
+    author: 'A. Customer',
+    technicians: [],
+    services: [],
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...PUBLIC_FIELDS,
+  };
 }
 
 /** The contract: the reviews whose folded text includes the folded query, newest first. */
-const holding = (reviews: readonly PublishedReview[], query: string) => reviews.filter((r) => fold(r.text).includes(fold(query))).map((r) => r.id);
+const holding = (reviews: readonly PublishedReview[], query: string) =>
+  reviews.filter((r) => fold(r.text).includes(fold(query))).map((r) => r.id);
 
 const answer = (index: SearchIndex, query: string) => {
   const result = index.evaluate(SearchParams.parse({ query, limit: 100 }));
@@ -49,18 +60,53 @@ async function expectContract(reviews: readonly PublishedReview[], queries: read
 describe('the shape of a query', () => {
   it.each([
     ['late', '', [['late', 'inside']], [], ''],
-    ['water heater', '', [['water', 'end'], ['heater', 'start']], [' '], ''],
-    ['a water heater was', '', [['a', 'end'], ['water', 'whole'], ['heater', 'whole'], ['was', 'start']], [' ', ' ', ' '], ''],
+    [
+      'water heater',
+      '',
+      [
+        ['water', 'end'],
+        ['heater', 'start'],
+      ],
+      [' '],
+      '',
+    ],
+    [
+      'a water heater was',
+      '',
+      [
+        ['a', 'end'],
+        ['water', 'whole'],
+        ['heater', 'whole'],
+        ['was', 'start'],
+      ],
+      [' ', ' ', ' '],
+      '',
+    ],
     [' fixed', ' ', [['fixed', 'start']], [], ''],
     ['heaters,', '', [['heaters', 'end']], [], ','],
     ['", late!! ', '", ', [['late', 'whole']], [], '!! '],
-    ['water,  heater', '', [['water', 'end'], ['heater', 'start']], [',  '], ''],
+    [
+      'water,  heater',
+      '',
+      [
+        ['water', 'end'],
+        ['heater', 'start'],
+      ],
+      [',  '],
+      '',
+    ],
   ])('%j: lead %j, fragments %j, between %j, trail %j', (query, lead, fragments, between, trail) => {
-    expect(shapeOf(query)).toEqual({ lead, fragments: fragments.map(([text, fit]) => ({ text, fit })), between, trail });
+    expect(shapeOf(query)).toEqual({
+      lead,
+      fragments: fragments.map(([text, fit]) => ({ text, fit })),
+      between,
+      trail,
+    });
   });
 
   it('has none without a letter or digit, or with half a surrogate pair', () => {
-    for (const query of ['', ' ', '. ', '!!', '\ud835', 'b\udc9c']) expect(shapeOf(query), JSON.stringify(query)).toBeUndefined();
+    for (const query of ['', ' ', '. ', '!!', '\ud835', 'b\udc9c'])
+      expect(shapeOf(query), JSON.stringify(query)).toBeUndefined();
     expect(shapeOf('\ud835\udc9cb')?.fragments).toEqual([{ text: '\ud835\udc9cb', fit: 'inside' }]);
   });
 });
@@ -87,47 +133,122 @@ describe('text search by words and separators, fixed cases', () => {
 
   it.each([
     ['a fragment inside a word', ['ate', 'otwat', 'eate', 'heater', 'ZOE', 'creme', '24']],
-    ['a fragment ending a word, then one starting one', ['water heater', 'ter hea', 'r h', 'WATER HEATER', 'cafe cr', 'e c']],
-    ['whole words between the first and last fragments', ['he water heater wa', 'the water heater was fixed', 'water was near the heater', 'heater heater heater']],
-    ['a separator before or after a fragment', [' heater', ' heaters', 'heater.', 'heater!', 'heater!!', 'heater!! ', '"water', '" they', ' fixed.', 'fixed. ']],
-    ['separators that must match exactly', ['water, heater', 'water,  heater', 'water  heater', 'water-heater', 'water - heater', 'water,heater', ', heater', 'r — t', '3/4 inch', 'h service, 3']],
-    ['separators alone, and queries no text has', ['.', '...', ' !!', '!! ', ', ', '😀!', ' 😀!! ', '—', ' — ', '…', '!!!', 'no such words', 'heater heater heater heater', 'the water heater was fixed. and more']],
+    [
+      'a fragment ending a word, then one starting one',
+      ['water heater', 'ter hea', 'r h', 'WATER HEATER', 'cafe cr', 'e c'],
+    ],
+    [
+      'whole words between the first and last fragments',
+      ['he water heater wa', 'the water heater was fixed', 'water was near the heater', 'heater heater heater'],
+    ],
+    [
+      'a separator before or after a fragment',
+      [' heater', ' heaters', 'heater.', 'heater!', 'heater!!', 'heater!! ', '"water', '" they', ' fixed.', 'fixed. '],
+    ],
+    [
+      'separators that must match exactly',
+      [
+        'water, heater',
+        'water,  heater',
+        'water  heater',
+        'water-heater',
+        'water - heater',
+        'water,heater',
+        ', heater',
+        'r — t',
+        '3/4 inch',
+        'h service, 3',
+      ],
+    ],
+    [
+      'separators alone, and queries no text has',
+      [
+        '.',
+        '...',
+        ' !!',
+        '!! ',
+        ', ',
+        '😀!',
+        ' 😀!! ',
+        '—',
+        ' — ',
+        '…',
+        '!!!',
+        'no such words',
+        'heater heater heater heater',
+        'the water heater was fixed. and more',
+      ],
+    ],
     ['letters split by a surrogate pair', ['\udc9cb', '\ud835\udc9cb', 'x\ud835', '𝒜b and', 'b and 𝒜']],
   ])('%s', async (_name, queries) => {
     await expectContract(reviews, queries);
   });
 
   it('does not match words in order across the end of one text and the start of the next', async () => {
-    const texts = newestFirst([review('ends', 'Fixed the water ', '2024-05-02'), review('starts', 'heater, all good', '2024-05-01'), review('whole', 'a water heater; water, water', '2024-04-01')]);
+    const texts = newestFirst([
+      review('ends', 'Fixed the water ', '2024-05-02'),
+      review('starts', 'heater, all good', '2024-05-01'),
+      review('whole', 'a water heater; water, water', '2024-04-01'),
+    ]);
     const { before, after, whole } = await answers(texts, ['water heater', 'water heater,', ' heater', 'good a']);
-    const expected = [{ total: 1, ids: ['whole'] }, { total: 0, ids: [] }, { total: 1, ids: ['whole'] }, { total: 0, ids: [] }];
+    const expected = [
+      { total: 1, ids: ['whole'] },
+      { total: 0, ids: [] },
+      { total: 1, ids: ['whole'] },
+      { total: 0, ids: [] },
+    ];
     expect({ before, after, whole }).toEqual({ before: expected, after: expected, whole: expected });
   });
 
   it('does not match words in order that other words or other separators part', async () => {
     const { after } = await answers(reviews, ['water heater', 'water  heater', 'water, heater']);
-    expect(after.map((a) => a.ids.sort())).toEqual([['later', 'partial', 'plain', 'quoted'], ['twoSpaces'], ['comma', 'later']]);
+    expect(after.map((a) => a.ids.sort())).toEqual([
+      ['later', 'partial', 'plain', 'quoted'],
+      ['twoSpaces'],
+      ['comma', 'later'],
+    ]);
   });
 });
 
 describe('text search by words and separators, when the other filters leave few texts', () => {
   it('tests those texts rather than marking the postings of words most texts have', () => {
     const reviews = newestFirst(
-      Array.from({ length: 200 }, (_, i) => review(`r${String(i).padStart(3, '0')}`, i % 3 ? 'water heater, water' : 'water, heater water', i < 2 ? '2024-06-01' : '2024-01-01')),
+      Array.from({ length: 200 }, (_, i) =>
+        review(
+          `r${String(i).padStart(3, '0')}`,
+          i % 3 ? 'water heater, water' : 'water, heater water',
+          i < 2 ? '2024-06-01' : '2024-01-01',
+        ),
+      ),
     );
     const index = new SearchIndex(reviews);
     for (const query of ['water', 'water heater', 'heater water', ', heater', 'ater']) {
       const result = index.evaluate(SearchParams.parse({ query, since: '2024-06-01', limit: 100 }));
       const expected = reviews.filter((r) => r.date >= '2024-06-01' && fold(r.text).includes(query)).map((r) => r.id);
-      expect({ total: result.total, ids: result.reviews.map((r) => r.id) }, query).toEqual({ total: expected.length, ids: expected });
+      expect({ total: result.total, ids: result.reviews.map((r) => r.id) }, query).toEqual({
+        total: expected.length,
+        ids: expected,
+      });
     }
   });
 });
 
 describe('text search by words and separators, over many words and long texts', () => {
   it('answers the same once words with their separators outnumber 65,536', async () => {
-    const reviews = newestFirst(Array.from({ length: 70_000 }, (_, i) => review(`r${String(i).padStart(5, '0')}`, `Item ${i}: u${i} water heater`)));
-    await expectContract(reviews, ['u69999 water', '12: u12 water heater', 'item 65537: u65537', '7: u7 w', 'heater', 'water heater', ': u1']);
+    const reviews = newestFirst(
+      Array.from({ length: 70_000 }, (_, i) =>
+        review(`r${String(i).padStart(5, '0')}`, `Item ${i}: u${i} water heater`),
+      ),
+    );
+    await expectContract(reviews, [
+      'u69999 water',
+      '12: u12 water heater',
+      'item 65537: u65537',
+      '7: u7 w',
+      'heater',
+      'water heater',
+      ': u1',
+    ]);
   });
 
   it('answers the same over texts of thousands of words', async () => {
@@ -138,21 +259,78 @@ describe('text search by words and separators, over many words and long texts', 
 });
 
 describe('text search by words and separators, against folding and includes', () => {
-  const WORDS = ['water', 'Water', 'heater', 'heaters', 'preheater', 'hotwater', 'waterproof', 'a', 'the', 'café', 'CAFE', 'Zoë', '24h', 'x', 'ß', 'naïve', '½', '日本', '𝒜b'];
+  const WORDS = [
+    'water',
+    'Water',
+    'heater',
+    'heaters',
+    'preheater',
+    'hotwater',
+    'waterproof',
+    'a',
+    'the',
+    'café',
+    'CAFE',
+    'Zoë',
+    '24h',
+    'x',
+    'ß',
+    'naïve',
+    '½',
+    '日本',
+    '𝒜b',
+  ];
   /** Lone surrogates among them: two in a row can make a letter of the text. */
-  const SEPARATORS = [' ', '  ', ', ', ',', '. ', '.', '!! ', ' - ', '-', '/', "'", '"', ' "', '; ', '\n', '—', '’', '👍', ' 👍 ', '\ud835', '\udc9c'];
+  const SEPARATORS = [
+    ' ',
+    '  ',
+    ', ',
+    ',',
+    '. ',
+    '.',
+    '!! ',
+    ' - ',
+    '-',
+    '/',
+    "'",
+    '"',
+    ' "',
+    '; ',
+    '\n',
+    '—',
+    '’',
+    '👍',
+    ' 👍 ',
+    '\ud835',
+    '\udc9c',
+  ];
   /** Common words, and rare ones: the index keeps the texts of a word as bits or as a list, by how many have it. */
-  const wordArb = fc.oneof(fc.constantFrom(...WORDS), fc.nat(299).map((n) => `Rare${n}é`));
+  const wordArb = fc.oneof(
+    fc.constantFrom(...WORDS),
+    fc.nat(299).map((n) => `Rare${n}é`),
+  );
   const textArb = fc
-    .tuple(fc.constantFrom('', ...SEPARATORS), fc.array(fc.tuple(wordArb, fc.constantFrom(...SEPARATORS)), { minLength: 0, maxLength: 10 }), fc.boolean())
+    .tuple(
+      fc.constantFrom('', ...SEPARATORS),
+      fc.array(fc.tuple(wordArb, fc.constantFrom(...SEPARATORS)), { minLength: 0, maxLength: 10 }),
+      fc.boolean(),
+    )
     .map(([lead, words, ends]) => {
       const text = lead + words.map(([word, separator]) => word + separator).join('');
       return ends ? text : text.replace(/[^\p{L}\p{N}]+$/u, '');
     });
-  const reviewsArb = fc.array(textArb, { minLength: 1, maxLength: 90, size: 'max' }).map((texts) => newestFirst(texts.map((text, i) => review(`t${i}`, text, `2024-0${(i % 9) + 1}-1${i % 10}`))));
+  const reviewsArb = fc
+    .array(textArb, { minLength: 1, maxLength: 90, size: 'max' })
+    .map((texts) => newestFirst(texts.map((text, i) => review(`t${i}`, text, `2024-0${(i % 9) + 1}-1${i % 10}`))));
   /** Words and separators put together: often in no text, or in one with other separators between them. */
   const composedArb = fc
-    .tuple(fc.constantFrom('', ...SEPARATORS), fc.array(fc.tuple(wordArb, fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 4 }), fc.nat(4), fc.nat(4), fc.boolean())
+    .tuple(
+      fc.constantFrom('', ...SEPARATORS),
+      fc.array(fc.tuple(wordArb, fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 4 }),
+      fc.nat(4),
+      fc.nat(4),
+      fc.boolean(),
+    )
     .map(([lead, words, cutStart, cutEnd, trail]) => {
       const query = lead + words.map(([word, separator]) => word + separator).join('');
       const end = trail ? query.length : query.length - words[words.length - 1]![1].length;
@@ -168,13 +346,17 @@ describe('text search by words and separators, against folding and includes', ()
 
   it('finds exactly the texts that include a piece of a text, before and after the words are made', async () => {
     await fc.assert(
-      fc.asyncProperty(reviewsArb, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.boolean()), { minLength: 1, maxLength: 5 }), async (reviews, picks) => {
-        const queries = picks.map(([pick, start, length, upper]) => {
-          const piece = pieceOf(reviews, pick, start, length);
-          return upper ? piece.toUpperCase() : piece;
-        });
-        await expectContract(reviews, queries);
-      }),
+      fc.asyncProperty(
+        reviewsArb,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.boolean()), { minLength: 1, maxLength: 5 }),
+        async (reviews, picks) => {
+          const queries = picks.map(([pick, start, length, upper]) => {
+            const piece = pieceOf(reviews, pick, start, length);
+            return upper ? piece.toUpperCase() : piece;
+          });
+          await expectContract(reviews, queries);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -193,26 +375,40 @@ describe('text search by words and separators, against folding and includes', ()
     const found = (words: WordIndex, texts: number, query: string, within: number, from = 0, to = texts) => {
       const match = words.match(fold(query), within, from, to);
       if (!match) return undefined;
-      const positions = Array.from({ length: to - from }, (_, i) => from + i).filter((p) => !match.candidates || hasBit(match.candidates, p));
+      const positions = Array.from({ length: to - from }, (_, i) => from + i).filter(
+        (p) => !match.candidates || hasBit(match.candidates, p),
+      );
       return match.exact ? positions : positions.filter((p) => match.test(p));
     };
     fc.assert(
-      fc.property(reviewsArb, fc.array(composedArb, { minLength: 1, maxLength: 5 }), fc.nat(), fc.nat(), (reviews, queries, a, b) => {
-        // A range of positions, as a date range gives one.
-        const [from, to] = [a % (reviews.length + 1), b % (reviews.length + 1)].sort((x, y) => x - y) as [number, number];
-        const words = new WordIndex(reviews.length);
-        for (const r of reviews) words.add(fold(r.text));
-        words.seal();
-        for (const query of queries) {
-          const expected = reviews.flatMap((r, p) => (fold(r.text).includes(fold(query)) ? [p] : []));
-          const byOccurrences = found(words, reviews.length, query, Infinity);
-          if (byOccurrences === undefined) continue;
-          expect(byOccurrences, `from occurrences: ${JSON.stringify(query)}`).toEqual(expected);
-          expect(found(words, reviews.length, query, 0), `reading texts: ${JSON.stringify(query)}`).toEqual(expected);
-          const inRange = expected.filter((p) => p >= from && p < to);
-          expect(found(words, reviews.length, query, Infinity, from, to), `from occurrences in [${from}, ${to}): ${JSON.stringify(query)}`).toEqual(inRange);
-        }
-      }),
+      fc.property(
+        reviewsArb,
+        fc.array(composedArb, { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        fc.nat(),
+        (reviews, queries, a, b) => {
+          // A range of positions, as a date range gives one.
+          const [from, to] = [a % (reviews.length + 1), b % (reviews.length + 1)].sort((x, y) => x - y) as [
+            number,
+            number,
+          ];
+          const words = new WordIndex(reviews.length);
+          for (const r of reviews) words.add(fold(r.text));
+          words.seal();
+          for (const query of queries) {
+            const expected = reviews.flatMap((r, p) => (fold(r.text).includes(fold(query)) ? [p] : []));
+            const byOccurrences = found(words, reviews.length, query, Infinity);
+            if (byOccurrences === undefined) continue;
+            expect(byOccurrences, `from occurrences: ${JSON.stringify(query)}`).toEqual(expected);
+            expect(found(words, reviews.length, query, 0), `reading texts: ${JSON.stringify(query)}`).toEqual(expected);
+            const inRange = expected.filter((p) => p >= from && p < to);
+            expect(
+              found(words, reviews.length, query, Infinity, from, to),
+              `from occurrences in [${from}, ${to}): ${JSON.stringify(query)}`,
+            ).toEqual(inRange);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -232,7 +428,9 @@ describe('text search by words and separators, against folding and includes', ()
 });
 
 describe('making the word index of a built SearchIndex', () => {
-  const reviews = newestFirst(Array.from({ length: 50 }, (_, i) => review(`r${i}`, i % 2 ? 'The water heater was fixed.' : 'Water, heater.')));
+  const reviews = newestFirst(
+    Array.from({ length: 50 }, (_, i) => review(`r${i}`, i % 2 ? 'The water heater was fixed.' : 'Water, heater.')),
+  );
   const params = SearchParams.parse({ query: 'water heater', limit: 100 });
   const expected = holding(reviews, 'water heater');
 

@@ -4,7 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import { AspectId } from '../src/reviews/schemas.js';
 import { Analyzer } from '../src/insights/analysis/analyzer.js';
-import { FILTERS, readNetwork, shippedNetwork, WIDTHS, WORD_ORDER_WEIGHT, WordOrderModel, wordOrderTokens, WordVectors } from '../src/insights/analysis/word-order.js';
+import {
+  FILTERS,
+  readNetwork,
+  shippedNetwork,
+  WIDTHS,
+  WORD_ORDER_WEIGHT,
+  WordOrderModel,
+  wordOrderTokens,
+  WordVectors,
+} from '../src/insights/analysis/word-order.js';
 import shippedWordOrder from '../src/insights/models/word-order-model.json' with { type: 'json' };
 import { networkLogits, trainNetwork, WORD_ORDER_TRAINING } from '../training/src/learn-word-order.js';
 import { trainingSentences } from '../training/src/labelled.js';
@@ -15,7 +24,17 @@ const vectors = new WordVectors();
 
 describe('word-order tokens', () => {
   it('split as GloVe wrote its corpus: lowercased, punctuation apart, "n\'t" read as "not", clitics apart', () => {
-    expect(wordOrderTokens("Didn't show up, CAN'T recommend.")).toEqual(['did', 'not', 'show', 'up', ',', 'can', 'not', 'recommend', '.']);
+    expect(wordOrderTokens("Didn't show up, CAN'T recommend.")).toEqual([
+      'did',
+      'not',
+      'show',
+      'up',
+      ',',
+      'can',
+      'not',
+      'recommend',
+      '.',
+    ]);
     expect(wordOrderTokens('The tech’s van won’t start')).toEqual(['the', 'tech', "'s", 'van', 'will', 'not', 'start']);
     expect(wordOrderTokens('A/C fixed in 2 hrs!')).toEqual(['a', '/', 'c', 'fixed', 'in', '2', 'hrs', '!']);
   });
@@ -48,7 +67,14 @@ describe('training a network', () => {
     // The shipped weights are float32: the plain computation reads the same rounded weights.
     const rounded = readNetwork(file.networks[0]!);
     const texts = ['He showed up two hours late and never called.', 'Great price, clean work.', 'Late.'];
-    const plain = networkLogits(rounded, wordOrderExamples(texts.map((text, i) => ({ id: `t${i}`, text, aspects: [], sentiment: 'neutral' })), vectors), vectors);
+    const plain = networkLogits(
+      rounded,
+      wordOrderExamples(
+        texts.map((text, i) => ({ id: `t${i}`, text, aspects: [], sentiment: 'neutral' })),
+        vectors,
+      ),
+      vectors,
+    );
     for (const [i, text] of texts.entries()) {
       const cold = model.read(text).logits;
       const warm = model.read(text).logits;
@@ -60,7 +86,12 @@ describe('training a network', () => {
 
 describe('the shipped networks', () => {
   it('were trained with the settings the code names, one network per seed', () => {
-    expect(shippedWordOrder.settings).toEqual({ ...WORD_ORDER_TRAINING, widths: [...WIDTHS], filters: FILTERS, seeds: SEEDS });
+    expect(shippedWordOrder.settings).toEqual({
+      ...WORD_ORDER_TRAINING,
+      widths: [...WIDTHS],
+      filters: FILTERS,
+      seeds: SEEDS,
+    });
     expect(shippedWordOrder.networks).toHaveLength(SEEDS.length);
   });
 

@@ -63,7 +63,9 @@ describe('search parameter validation', () => {
   it('rejects an unknown parameter, naming it', async () => {
     const { status, body } = await get('/api/reviews/search?ratng=5');
     expect(status).toBe(400);
-    expect(body.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', message: expect.stringContaining('ratng') })]);
+    expect(body.issues).toEqual([
+      expect.objectContaining({ code: 'unrecognized_keys', message: expect.stringContaining('ratng') }),
+    ]);
   });
 
   it('reports every problem at once', async () => {
@@ -74,7 +76,16 @@ describe('search parameter validation', () => {
   });
 
   it('accepts the boundaries', async () => {
-    for (const qs of ['rating=1', 'rating=5', 'min_rating=1', 'min_rating=5', 'min_rating=4.5', 'limit=1', 'limit=100', 'since=2024-02-29&until=2024-02-29']) {
+    for (const qs of [
+      'rating=1',
+      'rating=5',
+      'min_rating=1',
+      'min_rating=5',
+      'min_rating=4.5',
+      'limit=1',
+      'limit=100',
+      'since=2024-02-29&until=2024-02-29',
+    ]) {
       const res = await fetch(`${server.url}/api/reviews/search?${qs}`);
       expect(res.status, qs).toBe(200);
     }
@@ -82,12 +93,15 @@ describe('search parameter validation', () => {
 });
 
 describe('since path validation', () => {
-  it.each(['2025-13-01', '2025-02-30', '20250101', 'yesterday', '2025-1-01'])('rejects /api/reviews/since/%s', async (date) => {
-    const { status, body } = await get(`/api/reviews/since/${date}`);
-    expect(status).toBe(400);
-    expect(body.error).toBe('invalid_request');
-    expect(body.issues).toEqual([expect.objectContaining({ path: ['date'] })]);
-  });
+  it.each(['2025-13-01', '2025-02-30', '20250101', 'yesterday', '2025-1-01'])(
+    'rejects /api/reviews/since/%s',
+    async (date) => {
+      const { status, body } = await get(`/api/reviews/since/${date}`);
+      expect(status).toBe(400);
+      expect(body.error).toBe('invalid_request');
+      expect(body.issues).toEqual([expect.objectContaining({ path: ['date'] })]);
+    },
+  );
 
   it('rejects query parameters on since', async () => {
     const { status, body } = await get('/api/reviews/since/2025-01-01?limit=5');

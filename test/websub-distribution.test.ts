@@ -8,7 +8,14 @@ import { cliImport } from './support/cli-import.js';
 import { newestFirst, newReview } from './support/reviews.js';
 import { runCli } from './support/server.js';
 import { sleep, until } from './support/wait.js';
-import { demo, startHubServer, topicBytes, waitForState, websubFixture, type HubServer } from './support/websub-harness.js';
+import {
+  demo,
+  startHubServer,
+  topicBytes,
+  waitForState,
+  websubFixture,
+  type HubServer,
+} from './support/websub-harness.js';
 
 const { dir, subscriber, unique, hubServer, callback, activeSubscription } = websubFixture('distribution');
 
@@ -28,12 +35,17 @@ async function subscribedToEveryTopic(server: HubServer, prefix: string) {
 }
 
 /** Imports a file through the built CLI, as an operator would while the server runs. */
-const importReviews = (server: HubServer, reviews: ImportedReview[]) => cliImport(server.databaseUrl, `${dir.path}/${unique('import')}.json`, { reviews });
+const importReviews = (server: HubServer, reviews: ImportedReview[]) =>
+  cliImport(server.databaseUrl, `${dir.path}/${unique('import')}.json`, { reviews });
 
 /** Waits until the server serves the store's current revision (it polls for changes made by other processes). */
 async function serverCaughtUp(server: HubServer): Promise<void> {
   const revision = (await server.store.currentVersion()).revision;
-  await until(() => server.app.publisher.current().snapshot.version.revision === revision, 10_000, `the server to serve revision ${revision}`);
+  await until(
+    () => server.app.publisher.current().snapshot.version.revision === revision,
+    10_000,
+    `the server to serve revision ${revision}`,
+  );
 }
 
 const hmac = (secret: string, body: Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -56,7 +68,11 @@ describe('content distribution after a CLI import', () => {
       await activeSubscription(server, reviews, 'reviews-signed', { extra: { 'hub.secret': 'r'.repeat(199) } }),
       await activeSubscription(server, reviews, 'reviews-plain'),
     ];
-    const contentTypes: Record<string, string> = { [atom]: 'application/atom+xml', [jsonFeed]: 'application/feed+json', [reviews]: 'application/json' };
+    const contentTypes: Record<string, string> = {
+      [atom]: 'application/atom+xml',
+      [jsonFeed]: 'application/feed+json',
+      [reviews]: 'application/json',
+    };
 
     const imported = newReview({ text: 'Imported through the CLI while the hub runs.' });
     await importReviews(server, [imported]);
@@ -71,11 +87,15 @@ describe('content distribution after a CLI import', () => {
       expect(delivery.body.equals(served.body), `${s.path}: body equals GET ${s.topic}`).toBe(true);
       expect(delivery.headers['content-type']?.split(';')[0]?.trim(), s.path).toBe(contentTypes[s.topic]);
       expect(served.contentType?.split(';')[0]?.trim()).toBe(contentTypes[s.topic]);
-      expect(linkEntries(delivery.headers.link)).toEqual(expect.arrayContaining([`<${server.hubUrl}>; rel="hub"`, `<${s.topic}>; rel="self"`]));
+      expect(linkEntries(delivery.headers.link)).toEqual(
+        expect.arrayContaining([`<${server.hubUrl}>; rel="hub"`, `<${s.topic}>; rel="self"`]),
+      );
       if (s.secret) expect(delivery.headers['x-hub-signature'], s.path).toBe(hmac(s.secret, delivery.body));
       else expect(delivery.headers['x-hub-signature'], s.path).toBeUndefined();
     }
-    const feed = JSON.parse(posts(subscriptions[2]!.path)[0]!.body.toString('utf8')) as { items: { _review: { id: string } }[] };
+    const feed = JSON.parse(posts(subscriptions[2]!.path)[0]!.body.toString('utf8')) as {
+      items: { _review: { id: string } }[];
+    };
     expect(feed.items[0]?._review.id).toBe(imported.id);
   });
 
@@ -100,7 +120,9 @@ describe('content distribution after a CLI import', () => {
     expect(posts(feedSub.path)).toHaveLength(0);
     // The Atom feed holds the same 50 entries as before: its subscribers should hear nothing, and its bytes not move.
     expect.soft(posts(atomSub.path), 'POSTs to the Atom subscriber').toHaveLength(0);
-    expect.soft((await topicBytes(atom)).body.toString('utf8'), 'the Atom feed after the import').toBe(feedsBefore.atom.toString('utf8'));
+    expect
+      .soft((await topicBytes(atom)).body.toString('utf8'), 'the Atom feed after the import')
+      .toBe(feedsBefore.atom.toString('utf8'));
   });
 
   it('sends nothing when an import changes nothing', async () => {
@@ -126,7 +148,10 @@ describe('content distribution after a CLI import', () => {
     await until(() => posts(reviewsSub!.path).length === 1, 10_000, 'the /reviews.json subscriber to be notified');
     await serverCaughtUp(server);
     await sleep(QUIET_MS);
-    const dataset = JSON.parse(posts(reviewsSub!.path)[0]!.body.toString('utf8')) as { verification: { unmatched: number }; reviews: { text: string }[] };
+    const dataset = JSON.parse(posts(reviewsSub!.path)[0]!.body.toString('utf8')) as {
+      verification: { unmatched: number };
+      reviews: { text: string }[];
+    };
     expect(dataset.verification.unmatched).toBe(1);
     expect(dataset.reviews.some((r) => r.text.startsWith('Not verified'))).toBe(false);
     expect(posts(atomSub!.path)).toHaveLength(0);
@@ -197,7 +222,12 @@ describe('hub request validation', () => {
   });
 
   const form = (overrides: Record<string, string | undefined>): Record<string, string> => {
-    const fields: Record<string, string | undefined> = { 'hub.mode': 'subscribe', 'hub.topic': good.topic, 'hub.callback': good.callback, ...overrides };
+    const fields: Record<string, string | undefined> = {
+      'hub.mode': 'subscribe',
+      'hub.topic': good.topic,
+      'hub.callback': good.callback,
+      ...overrides,
+    };
     return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
   };
 
@@ -215,7 +245,10 @@ describe('hub request validation', () => {
     ['hub.callback is not a URL', () => ({ 'hub.callback': 'not a url' })],
     ['hub.callback is plain http://', () => ({ 'hub.callback': good.callback.replace('https:', 'http:') })],
     ['hub.callback is another scheme', () => ({ 'hub.callback': 'ftp://127.0.0.1/callback' })],
-    ['hub.callback carries a user and password', () => ({ 'hub.callback': good.callback.replace('https://', 'https://user:pass@') })],
+    [
+      'hub.callback carries a user and password',
+      () => ({ 'hub.callback': good.callback.replace('https://', 'https://user:pass@') }),
+    ],
     ['hub.callback carries a user', () => ({ 'hub.callback': good.callback.replace('https://', 'https://user@') })],
     ['hub.secret is 200 ASCII bytes', () => ({ 'hub.secret': 's'.repeat(200) })],
     ['hub.secret is 200 bytes in 100 characters', () => ({ 'hub.secret': 'é'.repeat(100) })],
@@ -237,14 +270,19 @@ describe('hub request validation', () => {
 
   it('accepts a secret of 199 bytes', async () => {
     const cb = callback('secret-199');
-    expect((await hubRequest(server, form({ 'hub.callback': cb.url, 'hub.secret': 'é'.repeat(99) + 's' }))).status).toBe(202);
+    expect(
+      (await hubRequest(server, form({ 'hub.callback': cb.url, 'hub.secret': 'é'.repeat(99) + 's' }))).status,
+    ).toBe(202);
     const row = await waitForState(server, good.topic, cb.url, 'active');
     expect(Buffer.byteLength(row!.secret!)).toBe(199);
   });
 
   it('ignores unknown parameters (202, then verified as usual)', async () => {
     const cb = callback('unknown-params');
-    const answer = await hubRequest(server, form({ 'hub.callback': cb.url, 'hub.unknown': 'x', colour: 'blue', 'hub.lease_seconds': '' }));
+    const answer = await hubRequest(
+      server,
+      form({ 'hub.callback': cb.url, 'hub.unknown': 'x', colour: 'blue', 'hub.lease_seconds': '' }),
+    );
     expect(answer.status).toBe(202);
     await waitForState(server, good.topic, cb.url, 'active');
     const [challenge] = subscriber.requests(cb.path, 'GET');
@@ -263,7 +301,10 @@ describe('hub request validation', () => {
   it.each([
     ['application/json', JSON.stringify({ 'hub.mode': 'subscribe' })],
     ['text/plain', 'hub.mode=subscribe'],
-    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="hub.mode"\r\n\r\nsubscribe\r\n--x--\r\n'],
+    [
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="hub.mode"\r\n\r\nsubscribe\r\n--x--\r\n',
+    ],
   ])('answers a %s body with 415 in plain text', async (contentType, body) => {
     const answer = await hubRequest(server, {}, { contentType, body });
     expect(answer.status).toBe(415);
@@ -279,7 +320,13 @@ describe('hub limits', () => {
     await until(() => Date.now() % 60_000 < 55_000, 6000, 'a fresh part of the minute');
     const answers = [];
     for (let i = 0; i < 6; i++) {
-      answers.push(await hubRequest(server, { 'hub.mode': 'subscribe', 'hub.topic': server.topics.atom, 'hub.callback': callback(`rate-${i}`).url }));
+      answers.push(
+        await hubRequest(server, {
+          'hub.mode': 'subscribe',
+          'hub.topic': server.topics.atom,
+          'hub.callback': callback(`rate-${i}`).url,
+        }),
+      );
     }
     expect(answers.slice(0, 5).map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     const limited = answers[5]!;
@@ -308,7 +355,11 @@ describe('hub limits', () => {
     await activeSubscription(server, server.topics.atom, 'cap-other-topic');
 
     expect((await subscribe(server, topic, first.url, { 'hub.lease_seconds': '7200' })).status).toBe(202);
-    await until(async () => (await server.store.websub.get(topic, first.url))?.leaseSeconds === 7200, 10_000, 'the renewed lease');
+    await until(
+      async () => (await server.store.websub.get(topic, first.url))?.leaseSeconds === 7200,
+      10_000,
+      'the renewed lease',
+    );
   });
 });
 
@@ -321,7 +372,9 @@ describe('the per-client cap', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
         body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': url }).toString(),
       });
-    const [a, b, c, d] = ['per-client-a', 'per-client-b', 'per-client-c', 'per-client-d'].map((prefix) => callback(prefix));
+    const [a, b, c, d] = ['per-client-a', 'per-client-b', 'per-client-c', 'per-client-d'].map((prefix) =>
+      callback(prefix),
+    );
     expect((await from('2001:db8:5::1', server.topics.reviews, a!.url)).status).toBe(202);
     expect((await from('2001:db8:5::2', server.topics.atom, b!.url)).status).toBe(202);
     await waitForState(server, server.topics.atom, b!.url, 'active');
@@ -348,8 +401,16 @@ describe('the operator view', () => {
     await waitForState(server, server.topics.atom, refused.url, 'rejected');
 
     await importReviews(server, [newReview()]);
-    await until(async () => (await server.store.websub.get(server.topics.jsonFeed, ok.url))?.lastDeliveryAt != null, 10_000, 'the delivery to be recorded');
-    await until(async () => (await server.store.websub.get(server.topics.reviews, failing.url))?.failures === 1, 10_000, 'the failure to be recorded');
+    await until(
+      async () => (await server.store.websub.get(server.topics.jsonFeed, ok.url))?.lastDeliveryAt != null,
+      10_000,
+      'the delivery to be recorded',
+    );
+    await until(
+      async () => (await server.store.websub.get(server.topics.reviews, failing.url))?.failures === 1,
+      10_000,
+      'the failure to be recorded',
+    );
 
     const result = await runCli(['subscriptions'], server.databaseUrl);
     expect(result.code, result.stderr).toBe(0);
@@ -360,7 +421,9 @@ describe('the operator view', () => {
     const okRow = (await server.store.websub.get(server.topics.jsonFeed, ok.url))!;
     expect(line(ok.url)).toMatch(/^active\s/);
     expect(line(ok.url)).toContain(okRow.expiresAt!);
-    expect(line(ok.url)).toMatch(new RegExp(`\\s0\\s+${okRow.lastDeliveryAt!.replace(/[.]/g, '\\.')} delivered \\(200\\)$`));
+    expect(line(ok.url)).toMatch(
+      new RegExp(`\\s0\\s+${okRow.lastDeliveryAt!.replace(/[.]/g, '\\.')} delivered \\(200\\)$`),
+    );
 
     const failingRow = (await server.store.websub.get(server.topics.reviews, failing.url))!;
     expect(line(failing.url)).toMatch(/^active\s/);

@@ -33,7 +33,12 @@ async function storeOf(databaseUrl: string): Promise<Store> {
   return store;
 }
 
-async function activeSubscription(store: Store, topic: string, callback: string, log: () => string = () => ''): Promise<Subscription> {
+async function activeSubscription(
+  store: Store,
+  topic: string,
+  callback: string,
+  log: () => string = () => '',
+): Promise<Subscription> {
   return until(
     async () => {
       const subscription = await store.websub.get(topic, callback);
@@ -56,47 +61,58 @@ describe('a hub killed with SIGKILL loses no delivery', () => {
     ['failed once (500) and waiting for its retry', 500],
   ];
 
-  it.each(cases)('delivers a delivery that was %s after a restart, once, with the current content', async (name, firstAnswer) => {
-    const service = await ServiceProcess.create(`sqlite:${dir.path}/killed-${firstAnswer}.db`);
-    await service.start();
-    const store = await storeOf(service.databaseUrl);
-    const topic = `${service.url}/reviews.json`;
-    const path = `/killed-${firstAnswer}`;
-    const callback = subscriber.url(path, { deliveries: [firstAnswer] });
-    expect((await subscribe(service.url, '/reviews.json', callback)).status).toBe(202);
-    await activeSubscription(store, topic, callback, () => service.log());
+  it.each(cases)(
+    'delivers a delivery that was %s after a restart, once, with the current content',
+    async (name, firstAnswer) => {
+      const service = await ServiceProcess.create(`sqlite:${dir.path}/killed-${firstAnswer}.db`);
+      await service.start();
+      const store = await storeOf(service.databaseUrl);
+      const topic = `${service.url}/reviews.json`;
+      const path = `/killed-${firstAnswer}`;
+      const callback = subscriber.url(path, { deliveries: [firstAnswer] });
+      expect((await subscribe(service.url, '/reviews.json', callback)).status).toBe(202);
+      await activeSubscription(store, topic, callback, () => service.log());
 
-    await importReviews(service.databaseUrl, `before-kill-${firstAnswer}`, [`before-kill-${firstAnswer}`]);
-    await until(() => subscriber.requests(path, 'POST').length === 1, 10_000, `the first delivery (${name})`);
-    if (firstAnswer !== 'hang') {
-      await until(async () => ((await store.websub.get(topic, callback))?.failures ?? 0) === 1, 10_000, 'the failure to be recorded');
-    }
-    // The delivery is a row in the store, not a promise in the process that is about to die.
-    expect(await store.websub.nextDueAt()).not.toBeNull();
-    await service.stop('SIGKILL');
+      await importReviews(service.databaseUrl, `before-kill-${firstAnswer}`, [`before-kill-${firstAnswer}`]);
+      await until(() => subscriber.requests(path, 'POST').length === 1, 10_000, `the first delivery (${name})`);
+      if (firstAnswer !== 'hang') {
+        await until(
+          async () => ((await store.websub.get(topic, callback))?.failures ?? 0) === 1,
+          10_000,
+          'the failure to be recorded',
+        );
+      }
+      // The delivery is a row in the store, not a promise in the process that is about to die.
+      expect(await store.websub.nextDueAt()).not.toBeNull();
+      await service.stop('SIGKILL');
 
-    // Another change while the hub is down joins the pending delivery instead of adding a second one.
-    await importReviews(service.databaseUrl, `while-killed-${firstAnswer}`, [`while-killed-${firstAnswer}`]);
-    subscriber.behave(path, { deliveries: [200] });
-    await service.start();
-    await until(() => subscriber.requests(path, 'POST').length === 2, 20_000, () => `the delivery after restart\n${service.log()}`);
-    const delivered = subscriber.requests(path, 'POST')[1]!;
-    const current = await (await fetch(topic)).text();
-    expect(delivered.body.toString('utf8')).toBe(current);
-    expect(current).toContain(`before-kill-${firstAnswer}`);
-    expect(current).toContain(`while-killed-${firstAnswer}`);
-    expect(delivered.headers['content-type']).toBe('application/json');
-    expect(delivered.headers.link).toContain(`<${topic}>; rel="self"`);
+      // Another change while the hub is down joins the pending delivery instead of adding a second one.
+      await importReviews(service.databaseUrl, `while-killed-${firstAnswer}`, [`while-killed-${firstAnswer}`]);
+      subscriber.behave(path, { deliveries: [200] });
+      await service.start();
+      await until(
+        () => subscriber.requests(path, 'POST').length === 2,
+        20_000,
+        () => `the delivery after restart\n${service.log()}`,
+      );
+      const delivered = subscriber.requests(path, 'POST')[1]!;
+      const current = await (await fetch(topic)).text();
+      expect(delivered.body.toString('utf8')).toBe(current);
+      expect(current).toContain(`before-kill-${firstAnswer}`);
+      expect(current).toContain(`while-killed-${firstAnswer}`);
+      expect(delivered.headers['content-type']).toBe('application/json');
+      expect(delivered.headers.link).toContain(`<${topic}>; rel="self"`);
 
-    await until(async () => (await store.websub.nextDueAt()) === null, 5_000, 'the outbox to be empty');
-    const settled = await store.websub.get(topic, callback);
-    expect(settled).toMatchObject({ state: 'active', failures: 0 });
-    expect(settled?.lastDeliveryResult).toMatch(/^delivered/);
-    // Once: a quiet period longer than the worker's poll shows no second copy.
-    await sleep(1500);
-    expect(subscriber.requests(path, 'POST')).toHaveLength(2);
-    await service.stop('SIGTERM');
-  });
+      await until(async () => (await store.websub.nextDueAt()) === null, 5_000, 'the outbox to be empty');
+      const settled = await store.websub.get(topic, callback);
+      expect(settled).toMatchObject({ state: 'active', failures: 0 });
+      expect(settled?.lastDeliveryResult).toMatch(/^delivered/);
+      // Once: a quiet period longer than the worker's poll shows no second copy.
+      await sleep(1500);
+      expect(subscriber.requests(path, 'POST')).toHaveLength(2);
+      await service.stop('SIGTERM');
+    },
+  );
 
   it('announces an import made while the hub was down when it starts again, on every changed topic', async () => {
     const service = await ServiceProcess.create(`sqlite:${dir.path}/offline-import.db`);
@@ -117,7 +133,11 @@ describe('a hub killed with SIGKILL loses no delivery', () => {
     await importReviews(service.databaseUrl, 'while-down', ['while-down-1']);
     await service.start();
     for (const t of topics) {
-      await until(() => subscriber.requests(t.callbackPath, 'POST').length > 0, 10_000, () => `the delivery of ${t.path}\n${service.log()}`);
+      await until(
+        () => subscriber.requests(t.callbackPath, 'POST').length > 0,
+        10_000,
+        () => `the delivery of ${t.path}\n${service.log()}`,
+      );
       const [delivered] = subscriber.requests(t.callbackPath, 'POST');
       const current = await (await fetch(`${service.url}${t.path}`)).text();
       expect(delivered!.body.toString('utf8')).toBe(current);
@@ -159,13 +179,18 @@ describe('a subscriber that never answers', () => {
     for (const callback of [hanging, ...normal.map((path) => crowd.url(path))]) {
       expect((await subscribe(server.url, '/reviews.json', callback)).status).toBe(202);
     }
-    for (const callback of [hanging, ...normal.map((path) => crowd.url(path))]) await activeSubscription(server.store, topic, callback);
+    for (const callback of [hanging, ...normal.map((path) => crowd.url(path))])
+      await activeSubscription(server.store, topic, callback);
 
     await server.store.applyImport({ reviews: [newReview({ id: 'crowd-1' })], replace: false });
     const imported = Date.now();
     await server.app.publisher.refresh();
     // Had the hanging delivery held the others back, none would be sent before it timed out (WEBSUB_TIMEOUT_MS, 20 s).
-    await until(() => normal.every((path) => crowd.requests(path, 'POST').length === 1), 15_000, 'every prompt subscriber to be notified');
+    await until(
+      () => normal.every((path) => crowd.requests(path, 'POST').length === 1),
+      15_000,
+      'every prompt subscriber to be notified',
+    );
     const last = Math.max(...normal.map((path) => crowd.requests(path, 'POST')[0]!.at));
     expect(last - imported).toBeLessThan(HANG_TIMEOUT_MS);
 
@@ -187,7 +212,12 @@ describe('several replicas over one SQLite file', () => {
       if (request.method === 'GET') response.writeHead(200).end(request.query.get('hub.challenge') ?? '');
       else setTimeout(() => response.writeHead(204).end(), 150);
     });
-    const settings = { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', MCP_SESSION_SECRET: SESSION_SECRET, WEBSUB_RETRY_DELAYS_MS: '60000', WEBSUB_CONCURRENCY: '2' };
+    const settings = {
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      MCP_SESSION_SECRET: SESSION_SECRET,
+      WEBSUB_RETRY_DELAYS_MS: '60000',
+      WEBSUB_CONCURRENCY: '2',
+    };
     const first = await startServer(`${dir.path}/replicas.db`, settings);
     // Replicas share the public origin (topics are URLs under it), as they would behind one load balancer.
     const second = await startServer(`${dir.path}/replicas.db`, { ...settings, BASE_URL: first.url });
@@ -202,11 +232,18 @@ describe('several replicas over one SQLite file', () => {
   it('sends each subscriber exactly one POST per change, not one per replica', async () => {
     const [first, second] = replicas as [RunningServer, RunningServer];
     const topicPaths = ['/reviews.json', '/api/feed.json', '/feed.xml'];
-    const subscriptions = Array.from({ length: 24 }, (_, i) => ({ path: `/replica-${i}`, topic: `${first.url}${topicPaths[i % 3]!}` }));
+    const subscriptions = Array.from({ length: 24 }, (_, i) => ({
+      path: `/replica-${i}`,
+      topic: `${first.url}${topicPaths[i % 3]!}`,
+    }));
     // Half of the subscriptions are made through each replica's hub: the state is the store's, not a process's.
     for (const [i, s] of subscriptions.entries()) {
       const hub = (i % 2 === 0 ? first : second).url;
-      const answer = await hubRequest(hub, { 'hub.mode': 'subscribe', 'hub.topic': s.topic, 'hub.callback': audience.url(s.path) });
+      const answer = await hubRequest(hub, {
+        'hub.mode': 'subscribe',
+        'hub.topic': s.topic,
+        'hub.callback': audience.url(s.path),
+      });
       expect(answer.status, answer.text).toBe(202);
     }
     for (const s of subscriptions) await activeSubscription(second.store, s.topic, audience.url(s.path));

@@ -18,7 +18,11 @@ const PER_CLIENT = 2;
  * Longer than the test holds anything (a held request is answered by the test, never timed out), so the counts at
  * the callback are the hub's scheduling choices, not its timeouts'.
  */
-const SHARE = { WEBSUB_CONCURRENCY: String(CONCURRENCY), WEBSUB_CONCURRENCY_PER_CLIENT: String(PER_CLIENT), WEBSUB_TIMEOUT_MS: '5000' };
+const SHARE = {
+  WEBSUB_CONCURRENCY: String(CONCURRENCY),
+  WEBSUB_CONCURRENCY_PER_CLIENT: String(PER_CLIENT),
+  WEBSUB_TIMEOUT_MS: '5000',
+};
 
 /** Each client is a loopback address of its own (Linux routes all of 127.0.0.0/8 to lo). */
 const ADDRESSES = { a: '127.0.0.2', b: '127.0.0.3', c: '127.0.0.4' } as const;
@@ -123,7 +127,11 @@ function clientOf(server: HubServer, client: Client): (callback: string) => Prom
       dispatcher: agent,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': server.topics.jsonFeed, 'hub.callback': callback }).toString(),
+      body: new URLSearchParams({
+        'hub.mode': 'subscribe',
+        'hub.topic': server.topics.jsonFeed,
+        'hub.callback': callback,
+      }).toString(),
     });
     await answer.body.dump();
     return answer.statusCode;
@@ -149,9 +157,17 @@ describe('the hub shares its outbound slots per client', () => {
 
     const [late] = await flood(server, 'b', 1);
     expect(await server.store.websub.countByClient(ADDRESSES.b)).toBe(1);
-    const arrival = await until(() => callbacks.arrivals.find((a) => a.party === 'b'), 15_000, "client b's verification");
+    const arrival = await until(
+      () => callbacks.arrivals.find((a) => a.party === 'b'),
+      15_000,
+      "client b's verification",
+    );
     // b went out while every verification of a that had gone out was still held, and a never held more than its share.
-    expect({ aOpen: arrival.open.a, aEnded: arrival.ended.a, aPeak: callbacks.peak.a }).toEqual({ aOpen: PER_CLIENT, aEnded: 0, aPeak: PER_CLIENT });
+    expect({ aOpen: arrival.open.a, aEnded: arrival.ended.a, aPeak: callbacks.peak.a }).toEqual({
+      aOpen: PER_CLIENT,
+      aEnded: 0,
+      aPeak: PER_CLIENT,
+    });
     expect(callbacks.peakTotal).toBeLessThanOrEqual(CONCURRENCY);
 
     // Freed slots drain a's queue: every subscription is verified.
@@ -177,7 +193,12 @@ describe('the hub shares its outbound slots per client', () => {
     await until(() => callbacks.arrivals.length > before, 10_000, 'a verification to take the first freed slot');
     callbacks.answerOne('a');
     await until(() => callbacks.arrivals.length > before + 1, 10_000, 'a verification to take the second freed slot');
-    expect(callbacks.arrivals.slice(before).map((a) => a.party).sort()).toEqual(['a', 'c']);
+    expect(
+      callbacks.arrivals
+        .slice(before)
+        .map((a) => a.party)
+        .sort(),
+    ).toEqual(['a', 'c']);
     expect(callbacks.peakTotal).toBeLessThanOrEqual(CONCURRENCY);
 
     callbacks.releaseAll();
@@ -197,13 +218,25 @@ describe('the hub shares its outbound slots per client', () => {
     const flooded = await flood(server, 'a', 4);
     await until(() => callbacks.open.a >= PER_CLIENT, 10_000, "client a's verifications to reach the callback");
     const [late] = await flood(server, 'b', 1);
-    const arrival = await until(() => callbacks.arrivals.find((a) => a.party === 'b'), 15_000, "client b's verification");
-    expect({ dOpen: arrival.open.d, dEnded: arrival.ended.d, aOpen: arrival.open.a, aEnded: arrival.ended.a }).toEqual({ dOpen: 3, dEnded: 0, aOpen: PER_CLIENT, aEnded: 0 });
+    const arrival = await until(
+      () => callbacks.arrivals.find((a) => a.party === 'b'),
+      15_000,
+      "client b's verification",
+    );
+    expect({ dOpen: arrival.open.d, dEnded: arrival.ended.d, aOpen: arrival.open.a, aEnded: arrival.ended.a }).toEqual({
+      dOpen: 3,
+      dEnded: 0,
+      aOpen: PER_CLIENT,
+      aEnded: 0,
+    });
     expect(callbacks.peak.d).toBe(3);
 
     // Once answered, the fourth delivery (which waited for the deliveries' cap) goes out and the flood is verified.
     callbacks.releaseAll();
-    const delivered = async () => (await Promise.all(hanging.map((url) => server.store.websub.get(server.topics.jsonFeed, url)))).every((s) => s?.lastDeliveryAt);
+    const delivered = async () =>
+      (await Promise.all(hanging.map((url) => server.store.websub.get(server.topics.jsonFeed, url)))).every(
+        (s) => s?.lastDeliveryAt,
+      );
     await until(delivered, 10_000, 'every delivery to be recorded');
     for (const url of [...flooded, late!]) await waitForState(server, server.topics.jsonFeed, url, 'active');
   });

@@ -21,7 +21,11 @@ afterEach(async () => {
 
 /** A callback that verifies like a subscriber should, then answers deliveries with `deliver`. */
 async function hostile(deliver: (response: ServerResponse) => void): Promise<string> {
-  const endpoint = await Listener.start((request: ReceivedRequest, response) => (request.method === 'GET' ? echoChallenge(request, response) : deliver(response)), 'https');
+  const endpoint = await Listener.start(
+    (request: ReceivedRequest, response) =>
+      request.method === 'GET' ? echoChallenge(request, response) : deliver(response),
+    'https',
+  );
   endpoints.push(endpoint);
   return endpoint.url('/callback');
 }
@@ -72,7 +76,8 @@ describe('hostile callbacks', () => {
 
     // Every hostile callback was sent the delivery (a failed one again, after the retry delay), and the endless one
     // had begun its answer.
-    for (const endpoint of endpoints) expect(endpoint.received.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(1);
+    for (const endpoint of endpoints)
+      expect(endpoint.received.filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(1);
     expect(sent).toBeGreaterThan(0);
     expect(controlDelay).toBeLessThan(timeoutMs);
     // The hub stopped reading the endless body after a few KiB: what it let through is socket buffers, not 1 GB.

@@ -81,42 +81,61 @@ describe('hostile callbacks with WEBSUB_ALLOW_PRIVATE_CALLBACKS off', () => {
     ['a relative URL', () => '/callback'],
   ];
 
-  it.each(refusedAtOnce)('refuses a callback at once with 400 and a plain-text reason: %s', async (_name, callbackOf) => {
-    const callback = callbackOf();
-    const answer = await subscribe(guarded.url, TOPIC, callback);
-    expect(answer.status, answer.text).toBe(400);
-    expect(answer.contentType).toMatch(/^text\/plain/);
-    expect(answer.text.trim().length).toBeGreaterThan(0);
-    if (URL.canParse(callback)) {
-      expect(await guarded.store.websub.get(`${guarded.url}${TOPIC}`, new URL(callback).href)).toBeUndefined();
-    }
-  });
+  it.each(refusedAtOnce)(
+    'refuses a callback at once with 400 and a plain-text reason: %s',
+    async (_name, callbackOf) => {
+      const callback = callbackOf();
+      const answer = await subscribe(guarded.url, TOPIC, callback);
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.contentType).toMatch(/^text\/plain/);
+      expect(answer.text.trim().length).toBeGreaterThan(0);
+      if (URL.canParse(callback)) {
+        expect(await guarded.store.websub.get(`${guarded.url}${TOPIC}`, new URL(callback).href)).toBeUndefined();
+      }
+    },
+  );
 
-  it.each(loopbackNames())('accepts the name %s with 202, then refuses it when connecting: the subscription never becomes active', async (name) => {
-    const callback = `https://${name}:${listener.port}/name-${name}`;
-    const answer = await subscribe(guarded.url, TOPIC, callback);
-    expect(answer.status, answer.text).toBe(202);
-    const topic = `${guarded.url}${TOPIC}`;
-    const href = new URL(callback).href;
-    const settled = await until(async () => {
-      const subscription = await guarded.store.websub.get(topic, href);
-      return subscription && subscription.state !== 'pending' ? subscription : undefined;
-    }, 10_000, `the verification of ${callback} to end`);
-    expect(settled.state).toBe('rejected');
-    expect(listener.received).toEqual([]);
-  });
+  it.each(loopbackNames())(
+    'accepts the name %s with 202, then refuses it when connecting: the subscription never becomes active',
+    async (name) => {
+      const callback = `https://${name}:${listener.port}/name-${name}`;
+      const answer = await subscribe(guarded.url, TOPIC, callback);
+      expect(answer.status, answer.text).toBe(202);
+      const topic = `${guarded.url}${TOPIC}`;
+      const href = new URL(callback).href;
+      const settled = await until(
+        async () => {
+          const subscription = await guarded.store.websub.get(topic, href);
+          return subscription && subscription.state !== 'pending' ? subscription : undefined;
+        },
+        10_000,
+        `the verification of ${callback} to end`,
+      );
+      expect(settled.state).toBe('rejected');
+      expect(listener.received).toEqual([]);
+    },
+  );
 
   it('checks the address again at every delivery: an active subscription whose name now resolves to loopback gets nothing', async () => {
     // As if verified while the name resolved to a public address, then rebound to loopback (DNS rebinding).
     const topic = `${guarded.url}${TOPIC}`;
     const callback = `https://localhost:${listener.port}/rebound`;
     const now = new Date();
-    await guarded.store.websub.activate(topic, callback, { secret: null, leaseSeconds: 3600, expiresAt: new Date(now.getTime() + 3600_000).toISOString() }, now.toISOString());
+    await guarded.store.websub.activate(
+      topic,
+      callback,
+      { secret: null, leaseSeconds: 3600, expiresAt: new Date(now.getTime() + 3600_000).toISOString() },
+      now.toISOString(),
+    );
     await publish(guarded, { reviews: [newReview({ id: 'safety-1' })], replace: false });
-    const failed = await until(async () => {
-      const subscription = await guarded.store.websub.get(topic, callback);
-      return subscription && subscription.failures > 0 ? subscription : undefined;
-    }, 10_000, 'the delivery to the rebound name to fail');
+    const failed = await until(
+      async () => {
+        const subscription = await guarded.store.websub.get(topic, callback);
+        return subscription && subscription.failures > 0 ? subscription : undefined;
+      },
+      10_000,
+      'the delivery to the rebound name to fail',
+    );
     expect(failed.failures).toBe(1);
     expect(failed.lastDeliveryResult).toMatch(/non-public address/);
     expect(listener.received).toEqual([]);
@@ -139,12 +158,16 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
     redirector = await Listener.start((request, response) => {
       const redirectTo = `${target.url(`/target${request.path}`)}${new URL(request.target, 'https://redirector').search}`;
       const challenge = request.query.get('hub.challenge') ?? '';
-      if (request.path === '/verify-redirect') return void response.writeHead(302, { location: redirectTo }).end(challenge);
+      if (request.path === '/verify-redirect')
+        return void response.writeHead(302, { location: redirectTo }).end(challenge);
       const status = Number(/^\/deliver-(\d+)$/.exec(request.path)?.[1] ?? 200);
       if (request.method === 'GET') return void response.writeHead(200).end(challenge);
       response.writeHead(status, { location: redirectTo }).end();
     });
-    open = await startServer(`${dir.path}/open.db`, { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', WEBSUB_RATE_LIMIT_PER_MINUTE: '1000' });
+    open = await startServer(`${dir.path}/open.db`, {
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_RATE_LIMIT_PER_MINUTE: '1000',
+    });
   });
 
   afterAll(async () => {
@@ -156,17 +179,25 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
   it('verifies a loopback name when the allowance is on (the refusals above come from the address check)', async () => {
     const control = target.url('/control', {}, 'localhost');
     expect((await subscribe(open.url, TOPIC, control)).status).toBe(202);
-    await until(async () => (await open.store.websub.get(`${open.url}${TOPIC}`, control))?.state === 'active', 10_000, 'the control subscription to be active');
+    await until(
+      async () => (await open.store.websub.get(`${open.url}${TOPIC}`, control))?.state === 'active',
+      10_000,
+      'the control subscription to be active',
+    );
     expect(target.requests('/control', 'GET')).toHaveLength(1);
   });
 
   it('fails a verification answered with a 302 and never asks the redirect target', async () => {
     const callback = redirector.url('/verify-redirect');
     expect((await subscribe(open.url, TOPIC, callback)).status).toBe(202);
-    const settled = await until(async () => {
-      const subscription = await open.store.websub.get(`${open.url}${TOPIC}`, callback);
-      return subscription && subscription.state !== 'pending' ? subscription : undefined;
-    }, 10_000, 'the verification to end');
+    const settled = await until(
+      async () => {
+        const subscription = await open.store.websub.get(`${open.url}${TOPIC}`, callback);
+        return subscription && subscription.state !== 'pending' ? subscription : undefined;
+      },
+      10_000,
+      'the verification to end',
+    );
     expect(settled.state).toBe('rejected');
     expect(redirector.requests('/verify-redirect')).toHaveLength(1);
     expect(target.requests('/target/verify-redirect')).toEqual([]);
@@ -177,17 +208,25 @@ describe('no redirects are followed (allowance on, so only the redirect itself c
       for (const status of REDIRECTS) {
         const callback = redirector.url(`/deliver-${status}`);
         expect((await subscribe(open.url, TOPIC, callback)).status).toBe(202);
-        await until(async () => (await open.store.websub.get(`${open.url}${TOPIC}`, callback))?.state === 'active', 10_000, `${callback} to be active`);
+        await until(
+          async () => (await open.store.websub.get(`${open.url}${TOPIC}`, callback))?.state === 'active',
+          10_000,
+          `${callback} to be active`,
+        );
       }
       await publish(open, { reviews: [newReview({ id: 'redirect-1' })], replace: false });
     });
 
     it.each(REDIRECTS)('answered %i counts as a failure and is not followed', async (status) => {
       const callback = redirector.url(`/deliver-${status}`);
-      const failed = await until(async () => {
-        const subscription = await open.store.websub.get(`${open.url}${TOPIC}`, callback);
-        return subscription && subscription.failures > 0 ? subscription : undefined;
-      }, 10_000, `a failed delivery to ${callback}`);
+      const failed = await until(
+        async () => {
+          const subscription = await open.store.websub.get(`${open.url}${TOPIC}`, callback);
+          return subscription && subscription.failures > 0 ? subscription : undefined;
+        },
+        10_000,
+        `a failed delivery to ${callback}`,
+      );
       expect(failed.failures).toBe(1);
       expect(failed.state).toBe('active');
       expect(failed.lastDeliveryResult).toContain(`HTTP ${status}`);

@@ -102,20 +102,23 @@ describe('pending verification → rejected', () => {
     ['204 No Content (no body)', { status: 204 }],
   ];
 
-  it.each(refusals)('a challenge answered with %s leaves the subscription rejected and never notified', async (_name, verify) => {
-    const server = await hubServer();
-    const topic = server.topics.reviews;
-    const control = await activeSubscription(server, topic, 'control');
-    const refused = callback('refused', { verify });
+  it.each(refusals)(
+    'a challenge answered with %s leaves the subscription rejected and never notified',
+    async (_name, verify) => {
+      const server = await hubServer();
+      const topic = server.topics.reviews;
+      const control = await activeSubscription(server, topic, 'control');
+      const refused = callback('refused', { verify });
 
-    expect((await subscribe(server, topic, refused.url)).status).toBe(202);
-    await waitForState(server, topic, refused.url, 'rejected');
-    expect(verifications(refused.path, 'subscribe')).toHaveLength(1);
+      expect((await subscribe(server, topic, refused.url)).status).toBe(202);
+      await waitForState(server, topic, refused.url, 'rejected');
+      expect(verifications(refused.path, 'subscribe')).toHaveLength(1);
 
-    await importAndAwaitControl(server, control);
-    expect(posts(refused.path)).toHaveLength(0);
-    expect((await server.store.websub.get(topic, refused.url))?.state).toBe('rejected');
-  });
+      await importAndAwaitControl(server, control);
+      expect(posts(refused.path)).toHaveLength(0);
+      expect((await server.store.websub.get(topic, refused.url))?.state).toBe('rejected');
+    },
+  );
 
   it('does not follow a redirect in answer to the challenge, and rejects the subscription', async () => {
     const server = await hubServer();
@@ -167,7 +170,9 @@ describe('active → removed by unsubscribe', () => {
     const [handshake] = verifications(leaving.path, 'unsubscribe');
     expect(handshake?.query.get('hub.topic')).toBe(topic);
     expect(handshake?.query.get('hub.challenge')).toMatch(/^\S{16,}$/);
-    expect(handshake?.query.get('hub.challenge')).not.toBe(verifications(leaving.path, 'subscribe')[0]?.query.get('hub.challenge'));
+    expect(handshake?.query.get('hub.challenge')).not.toBe(
+      verifications(leaving.path, 'subscribe')[0]?.query.get('hub.challenge'),
+    );
 
     await importAndAwaitControl(server, control);
     expect(posts(leaving.path)).toHaveLength(0);
@@ -237,27 +242,42 @@ describe('active → removed after 3 consecutive delivery failures', () => {
 
     await importNow(server);
     const seen: number[] = [];
-    await until(async () => {
-      const row = await server.store.websub.get(topic, url);
-      if (row && !seen.includes(row.failures)) seen.push(row.failures);
-      return row === undefined;
-    }, 15_000, 'the unreachable subscription to be removed');
+    await until(
+      async () => {
+        const row = await server.store.websub.get(topic, url);
+        if (row && !seen.includes(row.failures)) seen.push(row.failures);
+        return row === undefined;
+      },
+      15_000,
+      'the unreachable subscription to be removed',
+    );
     expect(seen.filter((n) => n > 0)).toEqual([1, 2]);
   });
 
   it('resets the count on a success in between: [500, 500, 200, 500, 500, 200] keeps the subscription active', async () => {
     const server = await hubServer();
     const topic = server.topics.reviews;
-    const flaky = await activeSubscription(server, topic, 'flaky', { behaviour: { deliveries: [500, 500, 200, 500, 500, 200] } });
+    const flaky = await activeSubscription(server, topic, 'flaky', {
+      behaviour: { deliveries: [500, 500, 200, 500, 500, 200] },
+    });
 
     await importNow(server);
     await until(() => posts(flaky.path).length === 3, 15_000, 'three attempts of the first change');
-    await until(async () => (await server.store.websub.get(topic, flaky.url))?.lastDeliveryResult?.startsWith('delivered') === true, 10_000, 'the first change delivered');
+    await until(
+      async () =>
+        (await server.store.websub.get(topic, flaky.url))?.lastDeliveryResult?.startsWith('delivered') === true,
+      10_000,
+      'the first change delivered',
+    );
     expect(await server.store.websub.get(topic, flaky.url)).toMatchObject({ state: 'active', failures: 0 });
 
     await importNow(server);
     await until(() => posts(flaky.path).length === 6, 15_000, 'three attempts of the second change');
-    await until(async () => (await server.store.websub.get(topic, flaky.url))?.failures === 0, 10_000, 'the second change delivered');
+    await until(
+      async () => (await server.store.websub.get(topic, flaky.url))?.failures === 0,
+      10_000,
+      'the second change delivered',
+    );
     await sleep(QUIET_MS);
     expect(await server.store.websub.get(topic, flaky.url)).toMatchObject({ state: 'active', failures: 0 });
     expect(verifications(flaky.path, 'denied')).toHaveLength(0);
@@ -301,18 +321,28 @@ describe('active → lapsed when the lease expires', () => {
 });
 
 describe('re-subscribing an active subscription', () => {
-  const signatureOf = (request: { headers: Record<string, string | string[] | undefined> } | undefined) => request?.headers['x-hub-signature'];
+  const signatureOf = (request: { headers: Record<string, string | string[] | undefined> } | undefined) =>
+    request?.headers['x-hub-signature'];
   const hmac = (secret: string, body: Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
   it('renews the lease and switches to the new secret once the re-verification succeeds', async () => {
     const server = await hubServer();
     const topic = server.topics.reviews;
-    const renewing = await activeSubscription(server, topic, 'renewing', { extra: { 'hub.secret': 'first-secret', 'hub.lease_seconds': '3600' } });
+    const renewing = await activeSubscription(server, topic, 'renewing', {
+      extra: { 'hub.secret': 'first-secret', 'hub.lease_seconds': '3600' },
+    });
     const before = (await server.store.websub.get(topic, renewing.url))!;
     await sleep(20);
 
-    expect((await subscribe(server, topic, renewing.url, { 'hub.secret': 'second-secret', 'hub.lease_seconds': '7200' })).status).toBe(202);
-    await until(async () => (await server.store.websub.get(topic, renewing.url))?.secret === 'second-secret', 10_000, 'the new secret to take effect');
+    expect(
+      (await subscribe(server, topic, renewing.url, { 'hub.secret': 'second-secret', 'hub.lease_seconds': '7200' }))
+        .status,
+    ).toBe(202);
+    await until(
+      async () => (await server.store.websub.get(topic, renewing.url))?.secret === 'second-secret',
+      10_000,
+      'the new secret to take effect',
+    );
     const after = await server.store.websub.get(topic, renewing.url);
     expect(after).toMatchObject({ state: 'active', leaseSeconds: 7200 });
     expect(Date.parse(after!.expiresAt!) - Date.parse(before.expiresAt!)).toBeGreaterThan(3_590_000);
@@ -326,11 +356,16 @@ describe('re-subscribing an active subscription', () => {
   it('leaves the subscription exactly as it was when the re-verification fails: same secret, same expiry, still notified', async () => {
     const server = await hubServer();
     const topic = server.topics.atom;
-    const keeping = await activeSubscription(server, topic, 'keeping', { extra: { 'hub.secret': 'kept-secret', 'hub.lease_seconds': '3600' } });
+    const keeping = await activeSubscription(server, topic, 'keeping', {
+      extra: { 'hub.secret': 'kept-secret', 'hub.lease_seconds': '3600' },
+    });
     const before = await server.store.websub.get(topic, keeping.url);
     subscriber.behave(keeping.path, { verify: 'wrong-body' });
 
-    expect((await subscribe(server, topic, keeping.url, { 'hub.secret': 'other-secret', 'hub.lease_seconds': '7200' })).status).toBe(202);
+    expect(
+      (await subscribe(server, topic, keeping.url, { 'hub.secret': 'other-secret', 'hub.lease_seconds': '7200' }))
+        .status,
+    ).toBe(202);
     await until(() => verifications(keeping.path, 'subscribe').length === 2, 5000, 'the re-verification GET');
     await sleep(QUIET_MS);
     expect(await server.store.websub.get(topic, keeping.url)).toEqual(before);
@@ -343,7 +378,11 @@ describe('re-subscribing an active subscription', () => {
 });
 
 describe('lease clamping', () => {
-  const policy = { WEBSUB_LEASE_MIN_SECONDS: '120', WEBSUB_LEASE_MAX_SECONDS: '7200', WEBSUB_LEASE_DEFAULT_SECONDS: '900' };
+  const policy = {
+    WEBSUB_LEASE_MIN_SECONDS: '120',
+    WEBSUB_LEASE_MAX_SECONDS: '7200',
+    WEBSUB_LEASE_DEFAULT_SECONDS: '900',
+  };
   const cases: [string, string | undefined, number][] = [
     ['below the minimum is raised to it', '5', 120],
     ['zero is raised to the minimum', '0', 120],
@@ -352,20 +391,23 @@ describe('lease clamping', () => {
     ['within the bounds is kept', '4000', 4000],
   ];
 
-  it.each(cases)('a requested lease %s; the challenge and the stored expiry agree', async (_name, requested, expected) => {
-    const server = await hubServer(policy);
-    const topic = server.topics.jsonFeed;
-    const cb = callback('lease');
-    const extra: Record<string, string> = requested === undefined ? {} : { 'hub.lease_seconds': requested };
-    const sent = Date.now();
-    expect((await subscribe(server, topic, cb.url, extra)).status).toBe(202);
-    const row = await waitForState(server, topic, cb.url, 'active');
-    const verified = Date.now();
+  it.each(cases)(
+    'a requested lease %s; the challenge and the stored expiry agree',
+    async (_name, requested, expected) => {
+      const server = await hubServer(policy);
+      const topic = server.topics.jsonFeed;
+      const cb = callback('lease');
+      const extra: Record<string, string> = requested === undefined ? {} : { 'hub.lease_seconds': requested };
+      const sent = Date.now();
+      expect((await subscribe(server, topic, cb.url, extra)).status).toBe(202);
+      const row = await waitForState(server, topic, cb.url, 'active');
+      const verified = Date.now();
 
-    expect(verifications(cb.path, 'subscribe')[0]?.query.get('hub.lease_seconds')).toBe(String(expected));
-    expect(row?.leaseSeconds).toBe(expected);
-    const expires = Date.parse(row!.expiresAt!);
-    expect(expires).toBeGreaterThanOrEqual(sent + expected * 1000);
-    expect(expires).toBeLessThanOrEqual(verified + expected * 1000);
-  });
+      expect(verifications(cb.path, 'subscribe')[0]?.query.get('hub.lease_seconds')).toBe(String(expected));
+      expect(row?.leaseSeconds).toBe(expected);
+      const expires = Date.parse(row!.expiresAt!);
+      expect(expires).toBeGreaterThanOrEqual(sent + expected * 1000);
+      expect(expires).toBeLessThanOrEqual(verified + expected * 1000);
+    },
+  );
 });

@@ -36,7 +36,9 @@ export class FastRevalidation {
   /** Starts answering (until then every request goes to Fastify). */
   enable(deps: FastPathDeps): void {
     const series = (method: string, path: string) => deps.operations.requests.series(method, path);
-    this.served = new Map(DOCUMENTS.map((d) => [d.path, { name: d.name, get: series('GET', d.path), head: series('HEAD', d.path) }]));
+    this.served = new Map(
+      DOCUMENTS.map((d) => [d.path, { name: d.name, get: series('GET', d.path), head: series('HEAD', d.path) }]),
+    );
     this.deps = deps;
   }
 

@@ -48,31 +48,53 @@ function registerReadRoutes(app: FastifyInstance, { publisher, openapi, limits, 
   const readPaths = [...DOCUMENTS.map((d) => d.path), ROUTES.search, ROUTES.since, ROUTES.openapi, ...pagePaths];
 
   for (const document of DOCUMENTS) {
-    read(document.path, (request, reply) => sendRepresentation(request, reply, publisher.current().representations[document.name]));
+    read(document.path, (request, reply) =>
+      sendRepresentation(request, reply, publisher.current().representations[document.name]),
+    );
   }
 
-  read(ROUTES.search, async (request: FastifyRequest, reply: FastifyReply) => {
-    const parsed = parseQuery(SearchParams, SEARCH_NUMERIC, request.query as Record<string, unknown>);
-    if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
-    const params = parsed.value;
-    const view = publisher.current();
-    const rep = await queryRepresentation(view, `search:${searchKey(params)}`, () => searchResponse(view.snapshot.index, params));
-    return sendRepresentation(request, reply, rep);
-  }, true);
+  read(
+    ROUTES.search,
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const parsed = parseQuery(SearchParams, SEARCH_NUMERIC, request.query as Record<string, unknown>);
+      if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
+      const params = parsed.value;
+      const view = publisher.current();
+      const rep = await queryRepresentation(view, `search:${searchKey(params)}`, () =>
+        searchResponse(view.snapshot.index, params),
+      );
+      return sendRepresentation(request, reply, rep);
+    },
+    true,
+  );
 
-  read(ROUTES.since, async (request: FastifyRequest, reply: FastifyReply) => {
-    // The path date and the query string in one strict schema: an unknown parameter is an issue like a bad date.
-    const parsed = parseQuery(SinceParams, new Set(), { ...(request.query as Record<string, unknown>), ...(request.params as { date: string }) });
-    if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid since request', parsed.issues);
-    const view = publisher.current();
-    const fields = { contentType: 'application/json', cacheControl: CACHE_CONTROL.queries, lastModified: view.lastModified, lastModifiedShared: view.lastModifiedShared };
-    return sendComposed(request, reply, fields, view.since.listing(parsed.value.date));
-  }, true);
+  read(
+    ROUTES.since,
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      // The path date and the query string in one strict schema: an unknown parameter is an issue like a bad date.
+      const parsed = parseQuery(SinceParams, new Set(), {
+        ...(request.query as Record<string, unknown>),
+        ...(request.params as { date: string }),
+      });
+      if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid since request', parsed.issues);
+      const view = publisher.current();
+      const fields = {
+        contentType: 'application/json',
+        cacheControl: CACHE_CONTROL.queries,
+        lastModified: view.lastModified,
+        lastModifiedShared: view.lastModifiedShared,
+      };
+      return sendComposed(request, reply, fields, view.since.listing(parsed.value.date));
+    },
+    true,
+  );
 
   read(ROUTES.openapi, (request, reply) => sendRepresentation(request, reply, openapi));
 
   // Decided before the body is read: a write to a read path is 405 (with Allow), anything else unknown is 404.
-  const patterns = readPaths.map((p) => new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`));
+  const patterns = readPaths.map(
+    (p) => new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`),
+  );
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404) return done();
     // Answered here: a reply sent from a hook ends the request.

@@ -17,7 +17,11 @@ export interface AnalyzeOptions {
   id?: string;
 }
 
-export async function runAnalyze(store: Store, file: string, options: AnalyzeOptions = { explain: false }): Promise<number> {
+export async function runAnalyze(
+  store: Store,
+  file: string,
+  options: AnalyzeOptions = { explain: false },
+): Promise<number> {
   await loadLanguageDetector();
   const stored = await store.readBusiness();
   const reading = await ImportReading.open(file, own, stored, { verified: false }, (issue) =>
@@ -29,7 +33,8 @@ export async function runAnalyze(store: Store, file: string, options: AnalyzeOpt
   let analysed = 0;
   for await (const batch of reading.batches(progressReporter('analysed', { bytes: true }))) {
     analyzer ??= new Analyzer(reading.business ?? stored);
-    const chosen = options.id === undefined ? batch.reviews : batch.reviews.filter(({ review }) => review.id === options.id);
+    const chosen =
+      options.id === undefined ? batch.reviews : batch.reviews.filter(({ review }) => review.id === options.id);
     const lines = chosen.map(({ review }) => {
       if (options.explain) {
         const { analysis, sentences } = analyzer!.explain(review);
@@ -39,7 +44,13 @@ export async function runAnalyze(store: Store, file: string, options: AnalyzeOpt
       return JSON.stringify({
         id: a.id,
         sentiment: a.sentiment,
-        aspects: a.aspects.map((j) => ({ aspect: j.aspect, polarity: j.polarity, evidence: j.evidence, score: j.score, cues: j.cues })),
+        aspects: a.aspects.map((j) => ({
+          aspect: j.aspect,
+          polarity: j.polarity,
+          evidence: j.evidence,
+          score: j.score,
+          cues: j.cues,
+        })),
         technicians: a.technicians,
         services: a.services,
       });

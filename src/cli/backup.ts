@@ -6,7 +6,9 @@ import { progressReporter } from './progress.js';
 
 export async function runBackup(databaseUrl: string, target: string, options: { json: boolean }): Promise<number> {
   if (isPostgresUrl(databaseUrl)) {
-    process.stderr.write('the store is PostgreSQL: back it up with pg_dump (e.g. `pg_dump --format=custom --file=reviews.dump "$DATABASE_URL"`); nothing was copied\n');
+    process.stderr.write(
+      'the store is PostgreSQL: back it up with pg_dump (e.g. `pg_dump --format=custom --file=reviews.dump "$DATABASE_URL"`); nothing was copied\n',
+    );
     return 1;
   }
   if (!databaseUrl.startsWith('sqlite:')) {
@@ -14,13 +16,23 @@ export async function runBackup(databaseUrl: string, target: string, options: { 
     return 1;
   }
   const started = performance.now();
-  const result = await backupSqlite(databaseUrl.slice('sqlite:'.length), target, progressReporter('copied pages', { minTotal: 25_000 }));
+  const result = await backupSqlite(
+    databaseUrl.slice('sqlite:'.length),
+    target,
+    progressReporter('copied pages', { minTotal: 25_000 }),
+  );
   const ms = Math.round(performance.now() - started);
   if (!result.ok) {
     process.stderr.write(`${result.message}\n`);
     return 1;
   }
-  if (options.json) process.stdout.write(`${JSON.stringify({ file: target, pages: result.pages, bytes: result.bytes, ms, integrity: 'ok' })}\n`);
-  else process.stdout.write(`${target}: ${(result.bytes / 2 ** 20).toFixed(1)} MiB copied, integrity check ok (${ms.toLocaleString('en-US')} ms); serve it with DATABASE_URL=sqlite:${target}\n`);
+  if (options.json)
+    process.stdout.write(
+      `${JSON.stringify({ file: target, pages: result.pages, bytes: result.bytes, ms, integrity: 'ok' })}\n`,
+    );
+  else
+    process.stdout.write(
+      `${target}: ${(result.bytes / 2 ** 20).toFixed(1)} MiB copied, integrity check ok (${ms.toLocaleString('en-US')} ms); serve it with DATABASE_URL=sqlite:${target}\n`,
+    );
   return 0;
 }

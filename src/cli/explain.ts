@@ -13,20 +13,31 @@ export function explanationText(analysis: ReviewAnalysis, sentences: readonly Se
     lines.push(`  sentence ${i + 1}: ${JSON.stringify(s.sentence)}`);
     for (const c of s.clauses) {
       const lexicon = c.lexicon.map((j) => `${j.aspect} ${signed(j.score)} [${j.cues.join(', ')}]`).join('; ');
-      lines.push(`    clause ${JSON.stringify(c.text)}: lean ${signed(c.polarity)}${lexicon ? `; lexicon: ${lexicon}` : ''}`);
+      lines.push(
+        `    clause ${JSON.stringify(c.text)}: lean ${signed(c.polarity)}${lexicon ? `; lexicon: ${lexicon}` : ''}`,
+      );
     }
     if (s.model === null) {
       lines.push('    (no aspect model: the lexicon decides alone)');
     } else {
-      lines.push("    aspect model: probability against threshold (of the sentence, or of one part of it read alone); the features that weighed most for the decision; the word-order network's share of the log-odds and the word windows behind it");
+      lines.push(
+        "    aspect model: probability against threshold (of the sentence, or of one part of it read alone); the features that weighed most for the decision; the word-order network's share of the log-odds and the word windows behind it",
+      );
       for (const d of [...s.model].sort((a, b) => b.probability - a.probability)) {
-        const verdict = d.found ? `found     ${d.probability.toFixed(3)} ≥ ${d.threshold}` : `not found ${d.probability.toFixed(3)} < ${d.threshold}`;
+        const verdict = d.found
+          ? `found     ${d.probability.toFixed(3)} ≥ ${d.threshold}`
+          : `not found ${d.probability.toFixed(3)} < ${d.threshold}`;
         const by = d.part === undefined ? '' : ` (read alone in ${JSON.stringify(s.parts[d.part])})`;
-        const network = d.wordOrder === undefined ? '' : `; word order ${signed(d.wordOrder)}${d.windows?.length ? `: ${weighed(d.windows.map(([w, x]) => [`"${w}"`, x]))}` : ''}`;
+        const network =
+          d.wordOrder === undefined
+            ? ''
+            : `; word order ${signed(d.wordOrder)}${d.windows?.length ? `: ${weighed(d.windows.map(([w, x]) => [`"${w}"`, x]))}` : ''}`;
         lines.push(`      ${d.aspect.padEnd(16)}${verdict}${by}  ${weighed(d.reasons)}${network}`);
       }
       for (const p of s.polarity) {
-        lines.push(`    polarity of ${p.aspect}, judged in ${JSON.stringify(p.clause)}: ${p.positive >= 0.5 ? 'positive' : 'negative'} (p positive ${p.positive.toFixed(3)})  ${weighed(p.reasons)}`);
+        lines.push(
+          `    polarity of ${p.aspect}, judged in ${JSON.stringify(p.clause)}: ${p.positive >= 0.5 ? 'positive' : 'negative'} (p positive ${p.positive.toFixed(3)})  ${weighed(p.reasons)}`,
+        );
       }
     }
     for (const a of s.aspects) lines.push(`    → ${a.aspect} ${a.polarity} ${signed(a.score)} [${a.cues.join(', ')}]`);

@@ -11,7 +11,11 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** Problems listed one per line; past this, a count. */
 const LISTED = 100;
 
-export async function runImportJobs(store: Store, request: JobImportRequest, options: { json: boolean; allProblems: boolean }): Promise<number> {
+export async function runImportJobs(
+  store: Store,
+  request: JobImportRequest,
+  options: { json: boolean; allProblems: boolean },
+): Promise<number> {
   const started = performance.now();
   let seen = 0;
   const limit = options.allProblems ? Infinity : LISTED;
@@ -27,7 +31,8 @@ export async function runImportJobs(store: Store, request: JobImportRequest, opt
     read: progressReporter('read', { bytes: true }),
     written: progressReporter('written'),
   });
-  if (seen > limit) process.stderr.write(`… and ${n(seen - limit)} more problems not listed (--all-problems lists every one)\n`);
+  if (seen > limit)
+    process.stderr.write(`… and ${n(seen - limit)} more problems not listed (--all-problems lists every one)\n`);
   if (!outcome.ok) {
     process.stderr.write(`${outcome.message}\n`);
     return 1;
@@ -37,7 +42,9 @@ export async function runImportJobs(store: Store, request: JobImportRequest, opt
   const ms = Math.round(performance.now() - started);
   if (options.json) {
     const { records, rejected, skipped, unnamed, unknownServices, source } = result;
-    process.stdout.write(`${JSON.stringify({ files: request.files, source, records, rejected, skipped, unnamed, unknownServices, ms, ...summary })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ files: request.files, source, records, rejected, skipped, unnamed, unknownServices, ms, ...summary })}\n`,
+    );
     return 0;
   }
   const label = request.files.length > 1 ? `${request.files.length} files` : request.files[0];
@@ -49,7 +56,13 @@ export async function runImportJobs(store: Store, request: JobImportRequest, opt
       `matching: ${n(m.examined)} reviews examined, ${n(m.verified)} newly verified, ${n(m.unverified)} no longer verified` +
       `${m.refilled ? `, ${n(m.refilled)} took technicians, services or area from their job` : ''} (${n(m.ms)} ms)\n`,
   );
-  if (result.unnamed) process.stdout.write(`note: ${n(result.unnamed)} jobs have no customer first and last name: they match reviews by reference only\n`);
-  if (result.unknownServices) process.stdout.write(`note: ${n(result.unknownServices)} service names are not in the business's catalogue and were left out\n`);
+  if (result.unnamed)
+    process.stdout.write(
+      `note: ${n(result.unnamed)} jobs have no customer first and last name: they match reviews by reference only\n`,
+    );
+  if (result.unknownServices)
+    process.stdout.write(
+      `note: ${n(result.unknownServices)} service names are not in the business's catalogue and were left out\n`,
+    );
   return 0;
 }

@@ -18,7 +18,10 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 export function describeSummary(s: ImportSummary, rejected: number, skipped = 0): string {
   const parts = [
-    `added ${n(s.added)}`, `updated ${n(s.updated)}`, `unchanged ${n(s.unchanged)}`, `removed ${n(s.removed)}`,
+    `added ${n(s.added)}`,
+    `updated ${n(s.updated)}`,
+    `unchanged ${n(s.unchanged)}`,
+    `removed ${n(s.removed)}`,
     ...(s.withdrawn ? [`withdrawn ${n(s.withdrawn)} (gone upstream)`] : []),
     ...(s.olderIgnored ? [`older than stored ${n(s.olderIgnored)} (ignored)`] : []),
     ...(s.keptRemoved ? [`removed by the operator ${n(s.keptRemoved)} (kept out)`] : []),
@@ -49,14 +52,19 @@ export async function runImport(store: Store, files: string[], options: ImportOp
   const problems = printer(options.allProblems ? Infinity : LISTED_PROBLEMS);
   const skips = printer(options.allProblems ? Infinity : 20);
   const { json, allProblems: _all, ...request } = options;
-  const outcome = await importFiles(store, { ...request, files }, {
-    problem: problems.print,
-    skipped: (issue) => skips.print({ ...issue, reason: `skipped: ${issue.reason}` }),
-    note: (message) => process.stderr.write(`note: ${message}\n`),
-    read: (file) => progressReporter(files.length > 1 ? `validated ${file}` : 'validated', { bytes: true }),
-    written: progressReporter('written'),
-  });
-  if (problems.unlisted()) process.stderr.write(`… and ${n(problems.unlisted())} more problems not listed (--all-problems lists every one)\n`);
+  const outcome = await importFiles(
+    store,
+    { ...request, files },
+    {
+      problem: problems.print,
+      skipped: (issue) => skips.print({ ...issue, reason: `skipped: ${issue.reason}` }),
+      note: (message) => process.stderr.write(`note: ${message}\n`),
+      read: (file) => progressReporter(files.length > 1 ? `validated ${file}` : 'validated', { bytes: true }),
+      written: progressReporter('written'),
+    },
+  );
+  if (problems.unlisted())
+    process.stderr.write(`… and ${n(problems.unlisted())} more problems not listed (--all-problems lists every one)\n`);
   if (!outcome.ok) {
     process.stderr.write(`${outcome.message}\n`);
     return 1;
@@ -70,7 +78,9 @@ export async function runImport(store: Store, files: string[], options: ImportOp
     );
   } else {
     const label = files.length > 1 ? `${files.length} files` : files[0];
-    process.stdout.write(`${label} (${format}): ${describeSummary(result.summary, result.rejected, result.skipped)} (${n(ms)} ms)\n`);
+    process.stdout.write(
+      `${label} (${format}): ${describeSummary(result.summary, result.rejected, result.skipped)} (${n(ms)} ms)\n`,
+    );
   }
   return 0;
 }

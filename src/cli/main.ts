@@ -54,7 +54,8 @@ class UsageError extends Error {}
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
   return Number(value);
 }
 
@@ -83,7 +84,9 @@ const decision =
     if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one review id`);
     const reason = values.reason?.trim();
     if (command !== 'restore' && !reason) throw new UsageError(`${command} needs --reason "…" (it is kept in the log)`);
-    return withStore(config, (store) => runDecision(store, command, positionals[0]!, reason || undefined, { json: values.json ?? false }));
+    return withStore(config, (store) =>
+      runDecision(store, command, positionals[0]!, reason || undefined, { json: values.json ?? false }),
+    );
   };
 
 const COMMANDS: Record<string, Command> = {
@@ -91,7 +94,6 @@ const COMMANDS: Record<string, Command> = {
     const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
     await serve(config, { demo: values.demo ?? false });
     return -1;
-  
   },
   import: async (rest, config) => {
     const { values, positionals } = parseArgs({
@@ -120,7 +122,6 @@ const COMMANDS: Record<string, Command> = {
         windowDays: config.verifyWindowDays,
       }),
     );
-  
   },
   'import-jobs': async (rest, config) => {
     const { values, positionals } = parseArgs({
@@ -140,21 +141,31 @@ const COMMANDS: Record<string, Command> = {
       skipInvalid: values['skip-invalid'] ?? false,
       windowDays: config.verifyWindowDays,
     };
-    return withStore(config, (store) => runImportJobs(store, request, { json: values.json ?? false, allProblems: values['all-problems'] ?? false }));
-  
+    return withStore(config, (store) =>
+      runImportJobs(store, request, { json: values.json ?? false, allProblems: values['all-problems'] ?? false }),
+    );
   },
   status: async (rest, config) => {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { json: { type: 'boolean', default: false } },
+    });
     if (positionals.length > 1) throw new UsageError('status takes at most one review id');
     const id = positionals[0];
-    return withStore(config, (store) => (id !== undefined ? showReview(store, id, { json: values.json ?? false }) : showStatus(store, { json: values.json ?? false })));
-  
+    return withStore(config, (store) =>
+      id !== undefined
+        ? showReview(store, id, { json: values.json ?? false })
+        : showStatus(store, { json: values.json ?? false }),
+    );
   },
   unmatched: async (rest, config) => {
-    const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' }, json: { type: 'boolean', default: false } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { limit: { type: 'string' }, json: { type: 'boolean', default: false } },
+    });
     const limit = positiveInt('limit', values.limit) ?? 100;
     return withStore(config, (store) => showUnmatched(store, { json: values.json ?? false, limit }));
-  
   },
   remove: decision('remove'),
   restore: decision('restore'),
@@ -169,21 +180,31 @@ const COMMANDS: Record<string, Command> = {
     const action = actions.find((a) => a === values.action);
     if (values.action !== undefined && !action) throw new UsageError(`--action must be one of ${actions.join(', ')}`);
     const limit = positiveInt('limit', values.limit) ?? 100;
-    return withStore(config, (store) => showLog(store, { json: values.json ?? false, limit, ...(action ? { action } : {}) }));
-  
+    return withStore(config, (store) =>
+      showLog(store, { json: values.json ?? false, limit, ...(action ? { action } : {}) }),
+    );
   },
   backup: async (rest, config) => {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { json: { type: 'boolean', default: false } },
+    });
     if (positionals.length !== 1) throw new UsageError('backup takes exactly one file');
     return runBackup(config.databaseUrl, positionals[0]!, { json: values.json ?? false });
-  
   },
   demo: async (rest) => {
     const { values } = parseArgs({
       args: rest,
-      options: { reviews: { type: 'string' }, seed: { type: 'string' }, until: { type: 'string' }, out: { type: 'string' } },
+      options: {
+        reviews: { type: 'string' },
+        seed: { type: 'string' },
+        until: { type: 'string' },
+        out: { type: 'string' },
+      },
     });
-    if (values.until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.until)) throw new UsageError('--until must be YYYY-MM-DD');
+    if (values.until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.until))
+      throw new UsageError('--until must be YYYY-MM-DD');
     const options = {
       ...(values.reviews !== undefined ? { reviews: positiveInt('reviews', values.reviews) } : {}),
       ...(values.seed !== undefined ? { seed: positiveInt('seed', values.seed) } : {}),
@@ -191,7 +212,6 @@ const COMMANDS: Record<string, Command> = {
     };
     await writeDemo(options, values.out);
     return 0;
-  
   },
   analyze: async (rest, config) => {
     const { values, positionals } = parseArgs({
@@ -200,13 +220,16 @@ const COMMANDS: Record<string, Command> = {
       options: { explain: { type: 'boolean', default: false }, id: { type: 'string' } },
     });
     if (positionals.length !== 1) throw new UsageError('analyze takes exactly one file');
-    return withStore(config, (store) => runAnalyze(store, positionals[0]!, { explain: values.explain ?? false, ...(values.id !== undefined ? { id: values.id } : {}) }));
-  
+    return withStore(config, (store) =>
+      runAnalyze(store, positionals[0]!, {
+        explain: values.explain ?? false,
+        ...(values.id !== undefined ? { id: values.id } : {}),
+      }),
+    );
   },
   subscriptions: async (rest, config) => {
     const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
     return withStore(config, (store) => listSubscriptions(store, { json: values.json ?? false }));
-  
   },
 };
 
@@ -233,7 +256,9 @@ run(process.argv.slice(2), configOrExit()).then(
   },
   (error: unknown) => {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`reviews: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`);
+    process.stderr.write(
+      `reviews: ${error instanceof Error ? error.message : String(error)}\n${usage ? `\n${USAGE}` : ''}`,
+    );
     process.exitCode = usage ? 2 : 1;
   },
 );

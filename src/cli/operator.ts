@@ -16,7 +16,13 @@ const DONE: Record<Decision, string> = {
   unverify: 'no longer verified: it is not published, and no import verifies it again until `reviews verify`',
 };
 
-export async function runDecision(store: Store, decision: Decision, id: string, reason: string | undefined, options: { json: boolean }): Promise<number> {
+export async function runDecision(
+  store: Store,
+  decision: Decision,
+  id: string,
+  reason: string | undefined,
+  options: { json: boolean },
+): Promise<number> {
   const result = await store.operator.decide(decision, id, reason);
   if (!result.ok) {
     if (options.json) json({ ok: false, error: result.error, message: result.message });
@@ -36,9 +42,23 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
     dataVersion: figures.publishedAt,
     lagging: figures.publishedAt !== null && figures.insightsAsOf !== figures.publishedAt,
   };
-  const storeInfo = { engine: store.engine, sizeBytes: figures.sizeBytes, schemaVersion: figures.schemaVersion, revision: figures.revision };
+  const storeInfo = {
+    engine: store.engine,
+    sizeBytes: figures.sizeBytes,
+    schemaVersion: figures.schemaVersion,
+    revision: figures.revision,
+  };
   if (options.json) {
-    json({ reviews: figures.bySource, lastImports: figures.lastImports, verification: figures.verification, ledger: figures.ledger, insights, subscriptions: websub.subscriptions, pendingDeliveries: websub.pendingDeliveries, store: storeInfo });
+    json({
+      reviews: figures.bySource,
+      lastImports: figures.lastImports,
+      verification: figures.verification,
+      ledger: figures.ledger,
+      insights,
+      subscriptions: websub.subscriptions,
+      pendingDeliveries: websub.pendingDeliveries,
+      store: storeInfo,
+    });
     return 0;
   }
   const sources = Object.entries(figures.bySource);
@@ -46,7 +66,14 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
     sources.length
       ? formatTable(
           ['source', 'published', 'unpublished', 'removed', 'withdrawn', 'newest'],
-          sources.map(([source, c]) => [source, n(c.published), n(c.unpublished), n(c.removed), n(c.withdrawn), c.newest ?? '-']),
+          sources.map(([source, c]) => [
+            source,
+            n(c.published),
+            n(c.unpublished),
+            n(c.removed),
+            n(c.withdrawn),
+            c.newest ?? '-',
+          ]),
         )
       : 'no reviews stored\n',
   );
@@ -68,16 +95,25 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
       `${figures.verification.unverifiedByOperator ? `; ${n(figures.verification.unverifiedByOperator)} unverified by the operator` : ''}\n`,
   );
   const ledger = Object.entries(figures.ledger.jobs);
-  write(`job ledger: ${ledger.length ? ledger.map(([source, count]) => `${n(count)} jobs from ${source}`).join(', ') : 'no jobs imported'}\n`);
-  for (const [source, i] of Object.entries(figures.ledger.lastImports)) write(`  last job import from ${source}: ${i.at}, added ${n(i.added)}, updated ${n(i.updated)} (${i.files.join(', ')})\n`);
+  write(
+    `job ledger: ${ledger.length ? ledger.map(([source, count]) => `${n(count)} jobs from ${source}`).join(', ') : 'no jobs imported'}\n`,
+  );
+  for (const [source, i] of Object.entries(figures.ledger.lastImports))
+    write(
+      `  last job import from ${source}: ${i.at}, added ${n(i.added)}, updated ${n(i.updated)} (${i.files.join(', ')})\n`,
+    );
   write(
     `\ninsights: ${insights.asOf === null ? 'none built yet' : `describe the data of ${insights.asOf}`}` +
       `${insights.lagging ? ` (behind: the data changed at ${insights.dataVersion}; a running server builds them)` : insights.asOf ? ' (up to date)' : ''}\n`,
   );
-  const subs = Object.entries(websub.subscriptions).map(([state, count]) => `${count} ${state}`).join(', ');
+  const subs = Object.entries(websub.subscriptions)
+    .map(([state, count]) => `${count} ${state}`)
+    .join(', ');
   write(`subscriptions: ${subs}; ${n(websub.pendingDeliveries)} deliveries waiting\n`);
   const size = figures.sizeBytes === null ? 'size unknown' : `${(figures.sizeBytes / 2 ** 20).toFixed(1)} MiB`;
-  write(`store: ${store.engine}, ${size}, schema ${figures.schemaVersion ?? 'unknown'}, revision ${figures.revision}\n`);
+  write(
+    `store: ${store.engine}, ${size}, schema ${figures.schemaVersion ?? 'unknown'}, revision ${figures.revision}\n`,
+  );
   return 0;
 }
 
@@ -99,10 +135,17 @@ export async function showUnmatched(store: Store, options: { json: boolean; limi
     write('no review waits for a job\n');
     return 0;
   }
-  const rows = reviews.map((r) => [r.id, r.date, r.source ?? 'own', r.state === 'ambiguous' ? `${WHY.ambiguous}: completed ${r.candidates.join(', ')}` : WHY[r.state]]);
+  const rows = reviews.map((r) => [
+    r.id,
+    r.date,
+    r.source ?? 'own',
+    r.state === 'ambiguous' ? `${WHY.ambiguous}: completed ${r.candidates.join(', ')}` : WHY[r.state],
+  ]);
   write(formatTable(['review', 'date', 'source', 'why'], rows));
   if (total > reviews.length) write(`… ${n(total - reviews.length)} more (--limit N shows more)\n`);
-  write(`${n(total)} reviews wait; \`reviews verify <id> --reason R\` decides one the ledger cannot (a job paid in cash)\n`);
+  write(
+    `${n(total)} reviews wait; \`reviews verify <id> --reason R\` decides one the ledger cannot (a job paid in cash)\n`,
+  );
   return 0;
 }
 
@@ -119,16 +162,26 @@ export async function showReview(store: Store, id: string, options: { json: bool
     return 0;
   }
   const lines = [`${review.id} (${review.source ?? 'own'}, ${review.date}): ${review.state}`];
-  if (review.verification) lines.push(`verified: ${review.verification.method}, ${review.verification.date}${review.decided ? ' (the operator decided)' : ''}`);
-  else lines.push(`not verified${review.decided ? ' (the operator decided: unverify)' : review.match && review.match.state !== 'matched' ? `: ${WHY[review.match.state]}` : ''}`);
+  if (review.verification)
+    lines.push(
+      `verified: ${review.verification.method}, ${review.verification.date}${review.decided ? ' (the operator decided)' : ''}`,
+    );
+  else
+    lines.push(
+      `not verified${review.decided ? ' (the operator decided: unverify)' : review.match && review.match.state !== 'matched' ? `: ${WHY[review.match.state]}` : ''}`,
+    );
   if (review.match?.state === 'ambiguous') lines.push(`jobs that fit: completed ${review.match.candidates.join(', ')}`);
-  if (review.removed) lines.push(`removed ${review.removed.at}${review.removed.reason ? `: ${review.removed.reason}` : ''}`);
+  if (review.removed)
+    lines.push(`removed ${review.removed.at}${review.removed.reason ? `: ${review.removed.reason}` : ''}`);
   if (review.withdrawnAt) lines.push(`withdrawn by its platform ${review.withdrawnAt}`);
   write(`${lines.join('\n')}\n`);
   return 0;
 }
 
-export async function showLog(store: Store, options: { json: boolean; limit: number; action?: OperatorAction }): Promise<number> {
+export async function showLog(
+  store: Store,
+  options: { json: boolean; limit: number; action?: OperatorAction },
+): Promise<number> {
   const entries = await store.operator.log(options.limit, options.action);
   if (options.json) {
     json(entries);

@@ -14,7 +14,9 @@ export async function serve(config: Config, options: { demo: boolean }): Promise
   // Replicas on one PostgreSQL accept each other's MCP sessions only with one key: a key made up per process would
   // make every session fail on the other replicas.
   if (isPostgresUrl(databaseUrl) && !config.mcp.sharedSecret) {
-    throw new Error('MCP_SESSION_SECRET is required with PostgreSQL (every replica must use the same one, at least 16 characters)');
+    throw new Error(
+      'MCP_SESSION_SECRET is required with PostgreSQL (every replica must use the same one, at least 16 characters)',
+    );
   }
   const log = pino({ level: config.logLevel }).child({ component: 'store' });
   const store = await openStore(databaseUrl, { ...SERVING, poolSize: config.databasePoolSize, log });

@@ -24,6 +24,8 @@ export async function listSubscriptions(store: Store, options: { json: boolean }
   process.stdout.write(formatTable(header, rows));
   const counts = new Map<string, number>();
   for (const s of subscriptions) counts.set(s.state, (counts.get(s.state) ?? 0) + 1);
-  process.stdout.write(`${subscriptions.length} subscriptions: ${[...counts].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);
+  process.stdout.write(
+    `${subscriptions.length} subscriptions: ${[...counts].map(([state, n]) => `${n} ${state}`).join(', ')}\n`,
+  );
   return 0;
 }

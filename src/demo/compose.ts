@@ -2,8 +2,24 @@
 import type { Metro, ServiceProfile, TechnicianProfile } from './catalogue.js';
 import type { Random } from './random.js';
 import {
-  ASPECTS, BACKGROUND, CLOSERS, CONTRAST_LINKS, DETAILS, DURATIONS, JOB, NEGATIVE_FIRST_LINKS, OPENER_ENDINGS,
-  OPENER_TIMES, RESPONSES, ROLE_NOUNS, SECOND_SERVICE, SHORT, TEAM, TITLES, TYPOS, type Aspect,
+  ASPECTS,
+  BACKGROUND,
+  CLOSERS,
+  CONTRAST_LINKS,
+  DETAILS,
+  DURATIONS,
+  JOB,
+  NEGATIVE_FIRST_LINKS,
+  OPENER_ENDINGS,
+  OPENER_TIMES,
+  RESPONSES,
+  ROLE_NOUNS,
+  SECOND_SERVICE,
+  SHORT,
+  TEAM,
+  TITLES,
+  TYPOS,
+  type Aspect,
 } from './vocabulary.js';
 
 export type Band = 'positive' | 'mixed' | 'negative';
@@ -41,12 +57,39 @@ export interface WrittenReview {
 
 const ASPECT_IDS = Object.keys(ASPECTS) as Aspect[];
 const PRAISE_WEIGHT: Record<Aspect, number> = {
-  punctuality: 12, responsiveness: 10, price: 10, quality: 20, professionalism: 16, communication: 12, cleanliness: 8, expertise: 14,
+  punctuality: 12,
+  responsiveness: 10,
+  price: 10,
+  quality: 20,
+  professionalism: 16,
+  communication: 12,
+  cleanliness: 8,
+  expertise: 14,
 };
 const COMPLAINT_WEIGHT: Record<Aspect, number> = {
-  punctuality: 16, responsiveness: 16, price: 20, quality: 18, professionalism: 8, communication: 14, cleanliness: 5, expertise: 6,
+  punctuality: 16,
+  responsiveness: 16,
+  price: 20,
+  quality: 18,
+  professionalism: 8,
+  communication: 14,
+  cleanliness: 5,
+  expertise: 6,
 };
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const ROLES = { cooling: 'AC company', plumbing: 'plumber', electrical: 'electrician' } as const;
 
@@ -100,7 +143,7 @@ class Filler {
       me: () => (household ? 'us' : 'me'),
       svc: () => (rng.chance(0.75) ? mainNoun : rng.pick(plan.service.nouns)),
       svc2: () => rng.pick(plan.secondService?.nouns ?? plan.service.nouns),
-      co: () => (rng.chance(0.8) ? voice.companyNames[0] ?? 'them' : rng.pick(voice.companyNames)),
+      co: () => (rng.chance(0.8) ? (voice.companyNames[0] ?? 'them') : rng.pick(voice.companyNames)),
       role: () => ROLES[plan.service.category],
       finding: () => finding,
       work: () => work,
@@ -141,7 +184,11 @@ interface Opinions {
 
 function planOpinions(rng: Random, rating: number, hot: boolean): Opinions {
   const used = new Set<Aspect>();
-  const draw = (weights: Record<Aspect, number>, count: number, allowed: (a: Aspect) => boolean = () => true): Aspect[] => {
+  const draw = (
+    weights: Record<Aspect, number>,
+    count: number,
+    allowed: (a: Aspect) => boolean = () => true,
+  ): Aspect[] => {
     const out: Aspect[] = [];
     for (let k = 0; k < count; k++) {
       const candidates = ASPECT_IDS.filter((a) => !used.has(a) && allowed(a));
@@ -154,18 +201,38 @@ function planOpinions(rng: Random, rating: number, hot: boolean): Opinions {
   };
   // The summer rush is when schedules slip, so complaints shift towards waiting.
   const complaintWeights = hot
-    ? { ...COMPLAINT_WEIGHT, punctuality: COMPLAINT_WEIGHT.punctuality * 1.8, responsiveness: COMPLAINT_WEIGHT.responsiveness * 1.8 }
+    ? {
+        ...COMPLAINT_WEIGHT,
+        punctuality: COMPLAINT_WEIGHT.punctuality * 1.8,
+        responsiveness: COMPLAINT_WEIGHT.responsiveness * 1.8,
+      }
     : COMPLAINT_WEIGHT;
   const few = (): number => rng.weighted([1, 2, 3], (n) => [0, 30, 45, 25][n] ?? 0);
   switch (rating) {
     case 5:
-      return { praise: draw(PRAISE_WEIGHT, few()), complaints: [], mild: rng.chance(0.08) ? draw(COMPLAINT_WEIGHT, 1, (a) => a === 'price') : [] };
+      return {
+        praise: draw(PRAISE_WEIGHT, few()),
+        complaints: [],
+        mild: rng.chance(0.08) ? draw(COMPLAINT_WEIGHT, 1, (a) => a === 'price') : [],
+      };
     case 4:
-      return { praise: draw(PRAISE_WEIGHT, few()), complaints: [], mild: rng.chance(0.4) ? draw(complaintWeights, 1) : [] };
+      return {
+        praise: draw(PRAISE_WEIGHT, few()),
+        complaints: [],
+        mild: rng.chance(0.4) ? draw(complaintWeights, 1) : [],
+      };
     case 3:
-      return { praise: draw(PRAISE_WEIGHT, rng.int(1, 2)), complaints: draw(complaintWeights, rng.int(1, 2)), mild: [] };
+      return {
+        praise: draw(PRAISE_WEIGHT, rng.int(1, 2)),
+        complaints: draw(complaintWeights, rng.int(1, 2)),
+        mild: [],
+      };
     case 2:
-      return { complaints: draw(complaintWeights, few()), praise: rng.chance(0.5) ? draw(PRAISE_WEIGHT, 1) : [], mild: [] };
+      return {
+        complaints: draw(complaintWeights, few()),
+        praise: rng.chance(0.5) ? draw(PRAISE_WEIGHT, 1) : [],
+        mild: [],
+      };
     default:
       // A one-star customer concedes at most that the tech was polite or on time.
       return {
@@ -215,8 +282,10 @@ function writeShort(rng: Random, plan: ReviewPlan, band: Band, filler: Filler): 
     const last = picked.pop() ?? '';
     return picked.length === 0 ? last : `${picked.join(', ')}${rng.chance(0.6) ? ' and ' : ', '}${last}`;
   };
-  const joint = (): string => rng.pick(band === 'positive' ? ['. ', '! ', ' - ', ', ', '. '] : ['. ', '. ', '! ', ', ']);
-  const end = (): string => rng.pick(band === 'positive' ? ['.', '!', '!!', '', ' :)', '!'] : ['.', '.', '!', '', '!!']);
+  const joint = (): string =>
+    rng.pick(band === 'positive' ? ['. ', '! ', ' - ', ', ', '. '] : ['. ', '. ', '! ', ', ']);
+  const end = (): string =>
+    rng.pick(band === 'positive' ? ['.', '!', '!!', '', ' :)', '!'] : ['.', '.', '!', '', '!!']);
   let parts: string[];
   if (band === 'positive') {
     const praise = named ? rng.pick(SHORT.techPraise) : rng.pick(SHORT.servicePraise);
@@ -228,7 +297,8 @@ function writeShort(rng: Random, plan: ReviewPlan, band: Band, filler: Filler): 
     if (rng.chance(0.4)) parts.push(rng.pick(SHORT.complaints));
   } else {
     parts = [rng.pick(SHORT.mixed)];
-    if (named && !parts[0]?.includes('{tech}')) parts.push(rng.chance(0.5) ? '{tech} was nice enough' : '{tech} did fine');
+    if (named && !parts[0]?.includes('{tech}'))
+      parts.push(rng.chance(0.5) ? '{tech} was nice enough' : '{tech} did fine');
   }
   const [head = '', ...tail] = [...new Set(parts)].map((part) => filler.fill(part));
   return tail.reduce((text, part) => text + joint() + part, head) + end();
@@ -246,22 +316,38 @@ function writeBody(rng: Random, plan: ReviewPlan, band: Band, opinions: Opinions
   if (rng.chance(long ? 0.4 : 0.12)) say(rng.pick(BACKGROUND[tone]));
   if (plan.nameTechnician && plan.technicians.length > 1 && rng.chance(0.7)) say(rng.pick(TEAM));
   if (plan.nameTechnician || rng.chance(0.35)) {
-    say(rng.pick(JOB[plan.service.kind][band === 'negative' && rng.chance(plan.rating === 1 ? 0.7 : 0.5) ? 'negative' : 'neutral']));
+    say(
+      rng.pick(
+        JOB[plan.service.kind][
+          band === 'negative' && rng.chance(plan.rating === 1 ? 0.7 : 0.5) ? 'negative' : 'neutral'
+        ],
+      ),
+    );
   }
 
   const fragment = (aspect: Aspect, kind: 'positive' | 'negative' | 'mild'): string => rng.pick(ASPECTS[aspect][kind]);
   const praise = opinions.praise.map((a) => fragment(a, 'positive'));
-  const faults = [...opinions.complaints.map((a) => fragment(a, 'negative')), ...opinions.mild.map((a) => fragment(a, 'mild'))];
+  const faults = [
+    ...opinions.complaints.map((a) => fragment(a, 'negative')),
+    ...opinions.mild.map((a) => fragment(a, 'mild')),
+  ];
   const clauses: string[] = [];
   if (praise.length > 0 && faults.length > 0 && rng.chance(0.65)) {
     const good = praise.shift() ?? '';
     const bad = faults.shift() ?? '';
-    clauses.push(band === 'negative' && rng.chance(0.6)
-      ? bad + rng.pick(NEGATIVE_FIRST_LINKS) + lowerFirst(good)
-      : good + rng.pick(CONTRAST_LINKS) + lowerFirst(bad));
+    clauses.push(
+      band === 'negative' && rng.chance(0.6)
+        ? bad + rng.pick(NEGATIVE_FIRST_LINKS) + lowerFirst(good)
+        : good + rng.pick(CONTRAST_LINKS) + lowerFirst(bad),
+    );
   }
   // Complaints lead in unhappy reviews, praise in happy ones; mixed ones interleave.
-  const rest = band === 'negative' ? [...faults, ...praise] : band === 'positive' ? [...praise, ...faults] : rng.sample([...praise, ...faults], 6);
+  const rest =
+    band === 'negative'
+      ? [...faults, ...praise]
+      : band === 'positive'
+        ? [...praise, ...faults]
+        : rng.sample([...praise, ...faults], 6);
   for (let k = 0; k < rest.length; k++) {
     const clause = rest[k] ?? '';
     const next = rest[k + 1];
@@ -290,7 +376,8 @@ function writeBody(rng: Random, plan: ReviewPlan, band: Band, opinions: Opinions
 
 function opener(rng: Random, plan: ReviewPlan): string {
   const hot = plan.month >= 4 && plan.month <= 8;
-  const problems = hot && plan.service.hotProblems && rng.chance(0.5) ? plan.service.hotProblems : plan.service.problems;
+  const problems =
+    hot && plan.service.hotProblems && rng.chance(0.5) ? plan.service.hotProblems : plan.service.problems;
   return rng.pick(OPENER_TIMES) + rng.pick(problems) + rng.pick(OPENER_ENDINGS);
 }
 
@@ -317,7 +404,13 @@ function addTypo(rng: Random, text: string): string {
 }
 
 /** The owner's public reply: greets the customer by name, thanks or apologises for what they raised. */
-export function writeResponse(rng: Random, plan: ReviewPlan, voice: Voice, customer: string, complaints: readonly Aspect[]): string {
+export function writeResponse(
+  rng: Random,
+  plan: ReviewPlan,
+  voice: Voice,
+  customer: string,
+  complaints: readonly Aspect[],
+): string {
   const band = bandOf(plan.rating);
   const tech = plan.technicians[0];
   const tokens: Record<string, string> = {

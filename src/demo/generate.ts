@@ -1,8 +1,18 @@
 // Deterministic demo business and reviews: the same options always give byte-identical output, dated from `until` only.
 import type { Business, ImportedReview } from '../reviews/schemas.js';
 import {
-  CUSTOMER_FIRST_NAMES, LAST_INITIALS, METROS, NAME_SUFFIXES, OWNERS, SERVICES, SOURCES, TECHNICIANS,
-  type Metro, type ServiceProfile, type Source, type TechnicianProfile,
+  CUSTOMER_FIRST_NAMES,
+  LAST_INITIALS,
+  METROS,
+  NAME_SUFFIXES,
+  OWNERS,
+  SERVICES,
+  SOURCES,
+  TECHNICIANS,
+  type Metro,
+  type ServiceProfile,
+  type Source,
+  type TechnicianProfile,
 } from './catalogue.js';
 import { firstName, stripAccents, writeResponse, writeReview, type ReviewPlan, type Voice } from './compose.js';
 import { Random } from './random.js';
@@ -49,7 +59,8 @@ export function generateDemo(options: DemoOptions = {}): { business: Business; r
   const count = options.reviews ?? DEMO_DEFAULTS.reviews;
   const until = options.until ?? DEMO_DEFAULTS.until;
   if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number, got ${seed}`);
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`reviews must be a non-negative integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 0)
+    throw new RangeError(`reviews must be a non-negative integer, got ${count}`);
   const lastDay = parseDay(until);
 
   // Separate streams keep the business identical whatever the number of reviews asked for.
@@ -70,7 +81,10 @@ function buildWorld(rng: Random, lastDay: number): DemoWorld {
   // The metro's own city always leads; the rest is a seed-chosen mix of towns and neighbourhoods.
   const [city = metro.city, ...others] = metro.areas;
   const areaServed = [city, ...rng.sample(others, rng.int(7, 14))];
-  const extras = rng.sample(SERVICES.filter((s) => !s.core), rng.int(2, 8));
+  const extras = rng.sample(
+    SERVICES.filter((s) => !s.core),
+    rng.int(2, 8),
+  );
   const services = SERVICES.filter((s) => s.core || extras.includes(s));
   const [zoe, robert, william, ...pool] = TECHNICIANS;
   const hired = [zoe, robert, william].filter((t): t is TechnicianProfile => t !== undefined);
@@ -87,8 +101,9 @@ function buildWorld(rng: Random, lastDay: number): DemoWorld {
 
   const business: Business = {
     name,
-    description: `${name} is a family-owned cooling, plumbing and electrical contractor serving the ${metro.city} area since ${founded}. `
-      + `Licensed and insured technicians, upfront pricing and same-day service across ${areaServed.length} communities.`,
+    description:
+      `${name} is a family-owned cooling, plumbing and electrical contractor serving the ${metro.city} area since ${founded}. ` +
+      `Licensed and insured technicians, upfront pricing and same-day service across ${areaServed.length} communities.`,
     url: `https://${domain}`,
     telephone,
     email: `${rng.pick(['hello', 'service', 'office'])}@${domain}`,
@@ -101,7 +116,9 @@ function buildWorld(rng: Random, lastDay: number): DemoWorld {
     },
     areaServed,
     services: services.map((s) => ({ id: s.id, name: s.name, category: s.category })),
-    technicians: crew.map(({ profile }) => (profile.aliases ? { name: profile.name, aliases: [...profile.aliases] } : { name: profile.name })),
+    technicians: crew.map(({ profile }) =>
+      profile.aliases ? { name: profile.name, aliases: [...profile.aliases] } : { name: profile.name },
+    ),
     timeZone: metro.timeZone,
   };
   const voice: Voice = { companyNames: [prefix, name], metro, telephone, owner };
@@ -112,11 +129,15 @@ function buildReviews(rng: Random, world: DemoWorld, count: number, lastDay: num
   const firstDay = yearsBefore(lastDay, YEARS) + 1;
   const days = sampleDays(rng, count, firstDay, lastDay);
   const span = Math.max(1, lastDay - firstDay);
-  const monthlyServiceWeights = Array.from({ length: 12 }, (_, month) => world.services.map((s) => seasonalWeight(s, month)));
+  const monthlyServiceWeights = Array.from({ length: 12 }, (_, month) =>
+    world.services.map((s) => seasonalWeight(s, month)),
+  );
   const areas = world.business.areaServed;
   // A customer sharing a technician's name would blur who a review mentions.
   const fold = (name: string): string => stripAccents(name).toLowerCase();
-  const taken = new Set(world.crew.flatMap(({ profile }) => [firstName(profile.name), ...(profile.aliases ?? [])].map(fold)));
+  const taken = new Set(
+    world.crew.flatMap(({ profile }) => [firstName(profile.name), ...(profile.aliases ?? [])].map(fold)),
+  );
   const customers = CUSTOMER_FIRST_NAMES.filter((n) => !taken.has(fold(n)));
   const ratings = [1, 2, 3, 4, 5];
   const initials = [...LAST_INITIALS];
@@ -131,7 +152,10 @@ function buildReviews(rng: Random, world: DemoWorld, count: number, lastDay: num
     const serviceWeights = monthlyServiceWeights[month] ?? [];
     const service = rng.weighted(world.services, (s) => serviceWeights[world.services.indexOf(s)] ?? 0);
     const secondService = rng.chance(0.1)
-      ? rng.weighted(world.services.filter((s) => s !== service), (s) => serviceWeights[world.services.indexOf(s)] ?? 0)
+      ? rng.weighted(
+          world.services.filter((s) => s !== service),
+          (s) => serviceWeights[world.services.indexOf(s)] ?? 0,
+        )
       : undefined;
     const technicians = pickTechnicians(rng, world.crew, service, rating, progress);
     const source: Source = rng.weighted(SOURCES, (s) => s.weight);
@@ -172,11 +196,18 @@ function buildReviews(rng: Random, world: DemoWorld, count: number, lastDay: num
 }
 
 /** Mostly the specialist for the trade, sometimes a pair, sometimes nobody named; only technicians already hired. */
-function pickTechnicians(rng: Random, crew: readonly Crew[], service: ServiceProfile, rating: number, progress: number): TechnicianProfile[] {
+function pickTechnicians(
+  rng: Random,
+  crew: readonly Crew[],
+  service: ServiceProfile,
+  rating: number,
+  progress: number,
+): TechnicianProfile[] {
   const roll = rng.next();
   const wanted = roll < 0.07 ? 0 : roll < 0.16 ? 2 : 1;
   const onStaff = crew.filter((c) => c.hiredAt <= progress);
-  const weight = (c: Crew): number => (c.profile.specialty === service.category ? 6 : 0.4) * (rating <= 2 ? c.complaintBias : 1);
+  const weight = (c: Crew): number =>
+    (c.profile.specialty === service.category ? 6 : 0.4) * (rating <= 2 ? c.complaintBias : 1);
   const chosen: Crew[] = [];
   for (let k = 0; k < wanted; k++) {
     const candidates = onStaff.filter((c) => !chosen.includes(c));
@@ -201,9 +232,14 @@ function sampleDays(rng: Random, count: number, first: number, last: number): nu
   let sum = 0;
   for (let d = 0; d < total; d++) {
     const date = new Date((first + d) * DAY_MS);
-    const dayOfYear = (Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - Date.UTC(date.getUTCFullYear(), 0, 1)) / DAY_MS;
+    const dayOfYear =
+      (Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - Date.UTC(date.getUTCFullYear(), 0, 1)) /
+      DAY_MS;
     const growth = 1 + 2.2 * (d / total) ** 1.3;
-    const season = 1 + 0.35 * Math.cos((2 * Math.PI * (dayOfYear - 196)) / 365.25) + 0.12 * Math.cos((2 * Math.PI * (dayOfYear - 15)) / 365.25);
+    const season =
+      1 +
+      0.35 * Math.cos((2 * Math.PI * (dayOfYear - 196)) / 365.25) +
+      0.12 * Math.cos((2 * Math.PI * (dayOfYear - 15)) / 365.25);
     const weekday = [0.6, 1.1, 1, 1, 1, 0.95, 0.85][date.getUTCDay()] ?? 1;
     sum += growth * season * weekday;
     cumulative[d] = sum;
@@ -227,11 +263,18 @@ function responseDelay(rng: Random): number {
 
 /** A stable key order, so JSON output reads the same way for every record. */
 function orderKeys(review: ImportedReview): ImportedReview {
-  const { id, date, rating, title, text, author, technicians, services, serviceArea, source, response, verified } = review;
+  const { id, date, rating, title, text, author, technicians, services, serviceArea, source, response, verified } =
+    review;
   return {
-    id, date, rating,
+    id,
+    date,
+    rating,
     ...(title !== undefined && { title }),
-    text, language: 'en', author, technicians, services,
+    text,
+    language: 'en',
+    author,
+    technicians,
+    services,
     ...(serviceArea !== undefined && { serviceArea }),
     ...(source !== undefined && { source }),
     ...(response !== undefined && { response }),
@@ -242,7 +285,8 @@ function orderKeys(review: ImportedReview): ImportedReview {
 function parseDay(iso: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
   const day = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / DAY_MS : Number.NaN;
-  if (!match || isoDay(day) !== iso) throw new RangeError(`until must be a real date in YYYY-MM-DD form, got ${JSON.stringify(iso)}`);
+  if (!match || isoDay(day) !== iso)
+    throw new RangeError(`until must be a real date in YYYY-MM-DD form, got ${JSON.stringify(iso)}`);
   return day;
 }
 

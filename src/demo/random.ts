@@ -10,7 +10,9 @@ export class Random {
   constructor(seed: number, stream = 0) {
     if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number, got ${seed}`);
     // splitmix32 spreads the seed over sfc32's four words, so nearby seeds give unrelated sequences.
-    let state = (Math.floor(seed) ^ Math.imul(Math.floor(seed / 2 ** 32) | 0, 0x85ebca6b) ^ Math.imul(stream + 1, 0x9e3779b9)) | 0;
+    let state =
+      (Math.floor(seed) ^ Math.imul(Math.floor(seed / 2 ** 32) | 0, 0x85ebca6b) ^ Math.imul(stream + 1, 0x9e3779b9)) |
+      0;
     const mix = (): number => {
       state = (state + 0x9e3779b9) | 0;
       let z = state;

@@ -73,16 +73,26 @@ function ifNoneMatchMatches(header: string, etag: string): boolean {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const HTTP_DATE_FORMATS: { pattern: RegExp; fields: (m: RegExpExecArray) => [day: string, month: string, year: string, time: string] }[] = [
+const HTTP_DATE_FORMATS: {
+  pattern: RegExp;
+  fields: (m: RegExpExecArray) => [day: string, month: string, year: string, time: string];
+}[] = [
   // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-  { pattern: /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}:\d{2}:\d{2}) GMT$/, fields: (m) => [m[1]!, m[2]!, m[3]!, m[4]!] },
+  {
+    pattern: /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}:\d{2}:\d{2}) GMT$/,
+    fields: (m) => [m[1]!, m[2]!, m[3]!, m[4]!],
+  },
   // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
   {
-    pattern: /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}:\d{2}:\d{2}) GMT$/,
+    pattern:
+      /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}:\d{2}:\d{2}) GMT$/,
     fields: (m) => [m[1]!, m[2]!, m[3]!, m[4]!],
   },
   // asctime: Sun Nov  6 08:49:37 1994
-  { pattern: /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}:\d{2}:\d{2}) (\d{4})$/, fields: (m) => [m[2]!, m[1]!, m[4]!, m[3]!] },
+  {
+    pattern: /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}:\d{2}:\d{2}) (\d{4})$/,
+    fields: (m) => [m[2]!, m[1]!, m[4]!, m[3]!],
+  },
 ];
 
 /** RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is the most recent past year with those digits. */
@@ -110,15 +120,23 @@ function parseHttpDate(value: string): number | null {
     if (month < 0) return null;
     const date = new Date(Date.UTC(year, month, day, hours, minutes, seconds));
     const exact =
-      date.getUTCFullYear() === year && date.getUTCMonth() === month && date.getUTCDate() === day &&
-      date.getUTCHours() === hours && date.getUTCMinutes() === minutes && date.getUTCSeconds() === seconds;
+      date.getUTCFullYear() === year &&
+      date.getUTCMonth() === month &&
+      date.getUTCDate() === day &&
+      date.getUTCHours() === hours &&
+      date.getUTCMinutes() === minutes &&
+      date.getUTCSeconds() === seconds;
     return exact ? date.getTime() : null;
   }
   return null;
 }
 
 /** RFC 9110 §13.2.2: If-None-Match, when present, decides alone; otherwise If-Modified-Since (GET and HEAD only). */
-export function isNotModified(headers: IncomingHttpHeaders, etag: string, fields: Pick<Representation, 'lastModified' | 'lastModifiedShared'>): boolean {
+export function isNotModified(
+  headers: IncomingHttpHeaders,
+  etag: string,
+  fields: Pick<Representation, 'lastModified' | 'lastModifiedShared'>,
+): boolean {
   const inm = headers['if-none-match'];
   if (inm !== undefined) return ifNoneMatchMatches(Array.isArray(inm) ? inm.join(',') : inm, etag);
   const ims = headers['if-modified-since'];
@@ -131,7 +149,10 @@ export function isNotModified(headers: IncomingHttpHeaders, etag: string, fields
 }
 
 /** What a response says about its body besides the bytes. */
-type BodyFields = Pick<Representation, 'contentType' | 'cacheControl' | 'lastModified' | 'retryAfterSeconds' | 'lastModifiedShared'>;
+type BodyFields = Pick<
+  Representation,
+  'contentType' | 'cacheControl' | 'lastModified' | 'retryAfterSeconds' | 'lastModifiedShared'
+>;
 
 /** The tag of every coding a body is offered in. */
 export type Etags = Partial<Record<Coding, string>> & { identity: string };
@@ -150,15 +171,27 @@ function codingsOf(etags: Etags): readonly Coding[] {
 }
 
 /** What a request gets: the coding negotiated, its tag, and whether the client's copy is current (a 304). */
-export function decide(headers: IncomingHttpHeaders, fields: BodyFields, etags: Etags): { coding: Coding; etag: string; notModified: boolean } {
+export function decide(
+  headers: IncomingHttpHeaders,
+  fields: BodyFields,
+  etags: Etags,
+): { coding: Coding; etag: string; notModified: boolean } {
   const coding = negotiateCoding(headers['accept-encoding'], codingsOf(etags));
   const etag = etags[coding] ?? etags.identity;
   return { coding, etag, notModified: isNotModified(headers, etag, fields) };
 }
 
 /** The header fields of a 304 (RFC 9110 §15.4.5): those every answer carries, then the validator and caching fields a 200 would send. */
-function notModifiedFields(fields: Pick<BodyFields, 'cacheControl' | 'retryAfterSeconds'>, etag: string): Readonly<Record<string, string>> {
-  const headers: Record<string, string> = { ...EVERY_RESPONSE_HEADERS, vary: 'Accept-Encoding', etag, 'cache-control': fields.cacheControl };
+function notModifiedFields(
+  fields: Pick<BodyFields, 'cacheControl' | 'retryAfterSeconds'>,
+  etag: string,
+): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {
+    ...EVERY_RESPONSE_HEADERS,
+    vary: 'Accept-Encoding',
+    etag,
+    'cache-control': fields.cacheControl,
+  };
   if (fields.retryAfterSeconds !== undefined) headers['retry-after'] = String(fields.retryAfterSeconds);
   return headers;
 }
@@ -183,7 +216,13 @@ export function notModifiedHeaders(rep: Representation, etag: string): Readonly<
  * Negotiates the coding and sets the headers; answers 304 itself and returns undefined then, else returns the
  * coding whose body the caller sends. `fieldsOf` lists the 304's headers, which a 200 carries too.
  */
-function negotiate<F extends BodyFields>(request: FastifyRequest, reply: FastifyReply, fields: F, etags: Etags, fieldsOf: (fields: F, etag: string) => Readonly<Record<string, string>>): Coding | undefined {
+function negotiate<F extends BodyFields>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fields: F,
+  etags: Etags,
+  fieldsOf: (fields: F, etag: string) => Readonly<Record<string, string>>,
+): Coding | undefined {
   const { coding, etag, notModified } = decide(request.headers, fields, etags);
   reply.headers(fieldsOf(fields, etag));
   if (notModified) {
@@ -221,7 +260,8 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
   const coding = negotiate(request, reply, rep, etagsOfRepresentation(rep), notModifiedHeaders);
   if (coding === undefined) return reply;
   const variant = rep.variants[coding];
-  if (variant || coding === 'identity' || !rep.deferred) return reply.code(200).send((variant ?? rep.variants.identity).body);
+  if (variant || coding === 'identity' || !rep.deferred)
+    return reply.code(200).send((variant ?? rep.variants.identity).body);
   rep.deferred.variant(coding).then(
     (made) => reply.code(200).send(made.body),
     (error: unknown) => {

@@ -8,7 +8,8 @@ import { ROUTES } from '../reviews/links.js';
 
 const EXPOSED = 'ETag, Last-Modified, Link, Mcp-Session-Id, Retry-After';
 // Authorization is allowed (and ignored) so a browser client that always sends it is not refused by the preflight.
-const ALLOWED_REQUEST_HEADERS = 'If-None-Match, If-Modified-Since, Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
+const ALLOWED_REQUEST_HEADERS =
+  'If-None-Match, If-Modified-Since, Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
 
 /** Headers every answer carries (the fast path of revalidations sends them too). */
 export const EVERY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {

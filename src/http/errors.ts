@@ -7,7 +7,9 @@ import { ROUTES } from '../reviews/links.js';
 
 export const ErrorIssue = z
   .object({
-    path: z.array(z.union([z.string(), z.number()])).describe('Where the problem is: the parameter name, then any nested keys'),
+    path: z
+      .array(z.union([z.string(), z.number()]))
+      .describe('Where the problem is: the parameter name, then any nested keys'),
     message: z.string(),
     code: z.string().describe('Zod issue code, e.g. invalid_type, too_big, invalid_format, unrecognized_keys, custom'),
   })
@@ -49,16 +51,25 @@ export function sendError(reply: FastifyReply, error: ErrorCode, message: string
 
 /** 404 for a path (or method) nothing serves, pointing at the description of what is served. */
 export function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, 'not_found', `Nothing at ${request.method} ${request.url.split('?')[0]}; the API is described at ${ROUTES.openapi}`);
+  return sendError(
+    reply,
+    'not_found',
+    `Nothing at ${request.method} ${request.url.split('?')[0]}; the API is described at ${ROUTES.openapi}`,
+  );
 }
 
-const errorBody = (error: ErrorCode, message: string, issues?: ErrorIssue[]) => JSON.stringify(issues ? { error, message, issues } : { error, message });
+const errorBody = (error: ErrorCode, message: string, issues?: ErrorIssue[]) =>
+  JSON.stringify(issues ? { error, message, issues } : { error, message });
 
 /**
  * Errors met before a request reaches Fastify (a request too slow, headers too large, a malformed request line):
  * the same body shape, written to the socket, which is then closed.
  */
-export function clientErrorHandler(this: { log: { debug: (o: object, m: string) => void } }, error: Error & { code?: string }, socket: Duplex): void {
+export function clientErrorHandler(
+  this: { log: { debug: (o: object, m: string) => void } },
+  error: Error & { code?: string },
+  socket: Duplex,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [code, message]: [ErrorCode, string] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -79,7 +90,8 @@ export function clientErrorHandler(this: { log: { debug: (o: object, m: string) 
 
 /** Errors the router meets (a path parameter longer than any valid one, a malformed URL), in the same shape. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 'uri_too_long', 'A path segment is longer than any this API accepts');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return sendError(reply, 'uri_too_long', 'A path segment is longer than any this API accepts');
   return sendError(reply, 'invalid_request', `The request URL is not valid: ${request.url.slice(0, 200)}`);
 }
 
@@ -87,7 +99,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler(notFound);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status === 413) return sendError(reply, 'payload_too_large', 'The request body is larger than this endpoint accepts');
+    if (status === 413)
+      return sendError(reply, 'payload_too_large', 'The request body is larger than this endpoint accepts');
     if (status === 415) return sendError(reply, 'unsupported_media_type', error.message);
     if (status === 429) return sendError(reply, 'too_many_requests', error.message);
     if (status >= 400 && status < 500) return sendError(reply, 'invalid_request', error.message);

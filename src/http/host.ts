@@ -12,7 +12,9 @@ const hostName = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
 
 /** The names a server bound to loopback answers to; undefined when it answers any (bound to a public address). */
 function allowedNames(config: Pick<Config, 'host' | 'baseUrl'>): ReadonlySet<string> | undefined {
-  return LOOPBACK_BINDS.has(config.host) ? new Set([...LOOPBACK_NAMES, new URL(config.baseUrl).hostname.toLowerCase()]) : undefined;
+  return LOOPBACK_BINDS.has(config.host)
+    ? new Set([...LOOPBACK_NAMES, new URL(config.baseUrl).hostname.toLowerCase()])
+    : undefined;
 }
 
 /** Whether a request with this Host header is answered (the fast path of revalidations asks too). */
@@ -40,6 +42,10 @@ export function registerHostCheck(app: FastifyInstance, config: Pick<Config, 'ho
   app.addHook('onRequest', (request, reply, done) => {
     if (answered(request.headers.host)) return done();
     // A reply sent from a hook ends the request there.
-    void sendError(reply, 'invalid_request', `This server is bound to loopback and answers only requests addressed to ${[...allowed].join(', ')}`);
+    void sendError(
+      reply,
+      'invalid_request',
+      `This server is bound to loopback and answers only requests addressed to ${[...allowed].join(', ')}`,
+    );
   });
 }

@@ -79,7 +79,11 @@ function allowanceStores(): { Store: new () => object; made: AllowanceStore[] } 
 }
 
 /** Registers the mechanism and makes each group's handler once; routes opt in with the returned function. */
-export async function registerLimits(app: FastifyInstance, config: Config, onRefused: (group: LimitGroup) => void = () => undefined): Promise<Limits> {
+export async function registerLimits(
+  app: FastifyInstance,
+  config: Config,
+  onRefused: (group: LimitGroup) => void = () => undefined,
+): Promise<Limits> {
   const stores = allowanceStores();
   await app.register(rateLimit, {
     global: false,
@@ -96,9 +100,14 @@ export async function registerLimits(app: FastifyInstance, config: Config, onRef
   const groups: LimitGroup[] = ['mcp', 'queries', 'hub'];
   const handlers = new Map<LimitGroup, { onRequest: onRequestHookHandler; store: AllowanceStore }>();
   for (const group of groups) {
-    const onRequest = app.rateLimit({ max: config.limits[group], timeWindow: WINDOW_MS, onExceeded: () => onRefused(group) });
+    const onRequest = app.rateLimit({
+      max: config.limits[group],
+      timeWindow: WINDOW_MS,
+      onExceeded: () => onRefused(group),
+    });
     const store = stores.made.at(-1);
-    if (!store || [...handlers.values()].some((h) => h.store === store)) throw new Error('the rate-limit plugin made no store of its own for a group');
+    if (!store || [...handlers.values()].some((h) => h.store === store))
+      throw new Error('the rate-limit plugin made no store of its own for a group');
     handlers.set(group, { onRequest, store });
   }
   const limits = (group: LimitGroup) => ({ onRequest: handlers.get(group)!.onRequest });

@@ -22,7 +22,8 @@ const STRICT_NUMBER = /^-?\d+(\.\d+)?$/;
 export function toIssues(error: z.ZodError): ErrorIssue[] {
   return error.issues.flatMap((i): ErrorIssue[] => {
     const path = i.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-    if (i.code === 'unrecognized_keys') return i.keys.map((key) => ({ path: [...path, key], message: `unknown parameter: ${key}`, code: i.code }));
+    if (i.code === 'unrecognized_keys')
+      return i.keys.map((key) => ({ path: [...path, key], message: `unknown parameter: ${key}`, code: i.code }));
     return [{ path, message: i.message, code: i.code }];
   });
 }

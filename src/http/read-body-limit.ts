@@ -19,7 +19,8 @@ export function registerReadBodyLimit(app: FastifyInstance): void {
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return done();
     if (request.method !== 'GET' && request.method !== 'HEAD') return done();
     // A chunked body's length is known only by reading it all, so it is refused like one that is too long.
-    if (headers['transfer-encoding'] === undefined && Number(headers['content-length']) <= READ_BODY_LIMIT_BYTES) return done();
+    if (headers['transfer-encoding'] === undefined && Number(headers['content-length']) <= READ_BODY_LIMIT_BYTES)
+      return done();
     // Node drains an unread body to keep a connection for the next request; closing it reads no more of this one.
     reply.header('connection', 'close');
     void sendError(reply, 'payload_too_large', REFUSAL);

@@ -4,7 +4,10 @@
 // labels() children: allocations and string-table lookups on the path of every answer, a 304's included.
 
 const REQUESTS = { name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status' } as const;
-const LATENCY = { name: 'http_request_duration_seconds', help: 'Time from request to response, by method and route' } as const;
+const LATENCY = {
+  name: 'http_request_duration_seconds',
+  help: 'Time from request to response, by method and route',
+} as const;
 /** Upper bounds of the latency buckets, seconds. */
 const BOUNDS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5] as const;
 

@@ -43,12 +43,20 @@ export interface Refusal {
 }
 
 /** A record read by its platform's schema, or the `invalid` answer that names what is wrong with it. */
-export function parseRecord<T>(schema: z.ZodType<T>, value: unknown): { ok: true; record: T } | { ok: false; mapped: Mapped } {
+export function parseRecord<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+): { ok: true; record: T } | { ok: false; mapped: Mapped } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, mapped: { kind: 'invalid', problems: [{ field: '(record)', reason: 'a review is an object' }] } };
+    return {
+      ok: false,
+      mapped: { kind: 'invalid', problems: [{ field: '(record)', reason: 'a review is an object' }] },
+    };
   }
   const parsed = schema.safeParse(value);
-  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, mapped: { kind: 'invalid', problems: fieldProblems(parsed.error) } };
+  return parsed.success
+    ? { ok: true, record: parsed.data }
+    : { ok: false, mapped: { kind: 'invalid', problems: fieldProblems(parsed.error) } };
 }
 
 /** Zod's problems as field problems, named by the path in the source's record. */

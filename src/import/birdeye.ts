@@ -29,7 +29,10 @@ const LocalDate = z.string().transform((value, ctx) => {
   return day;
 });
 
-const Reply = z.union([z.string(), z.object({ comments: z.string().nullable().optional(), responseDate: LocalDate.nullable().optional() })]);
+const Reply = z.union([
+  z.string(),
+  z.object({ comments: z.string().nullable().optional(), responseDate: LocalDate.nullable().optional() }),
+]);
 
 const BirdeyeReview = z.object({
   reviewId: z.union([z.number().int(), z.string().min(1).max(180)]),
@@ -37,7 +40,11 @@ const BirdeyeReview = z.object({
   comments: z.string().max(20000).nullable().optional(),
   title: z.string().max(500).nullable().optional(),
   reviewer: z
-    .object({ firstName: z.string().max(100).nullable().optional(), lastName: z.string().max(100).nullable().optional(), nickName: z.string().max(200).nullable().optional() })
+    .object({
+      firstName: z.string().max(100).nullable().optional(),
+      lastName: z.string().max(100).nullable().optional(),
+      nickName: z.string().max(200).nullable().optional(),
+    })
     .nullable()
     .optional(),
   sourceType: z.string().min(1).max(100),
@@ -64,11 +71,17 @@ export const birdeye: Adapter = {
     if (!parsed.ok) return parsed.mapped;
     const r = parsed.record;
     if (r.rating === 0) return { kind: 'skip', reason: 'rating 0 is not a star rating' };
-    if (!Number.isInteger(r.rating)) return { kind: 'invalid', problems: [{ field: 'rating', reason: 'a star rating is a whole number from 1 to 5' }] };
+    if (!Number.isInteger(r.rating))
+      return {
+        kind: 'invalid',
+        problems: [{ field: 'rating', reason: 'a star rating is a whole number from 1 to 5' }],
+      };
     const reviewer = r.reviewer ?? {};
-    const name = trimmed(reviewer.nickName) || [trimmed(reviewer.firstName), trimmed(reviewer.lastName)].filter(Boolean).join(' ');
+    const name =
+      trimmed(reviewer.nickName) || [trimmed(reviewer.firstName), trimmed(reviewer.lastName)].filter(Boolean).join(' ');
     const replyText = typeof r.response === 'string' ? trimmed(r.response) : trimmed(r.response?.comments);
-    const replyDate = (typeof r.response === 'object' ? r.response?.responseDate : undefined) ?? r.responseDate ?? r.reviewDate;
+    const replyDate =
+      (typeof r.response === 'object' ? r.response?.responseDate : undefined) ?? r.responseDate ?? r.reviewDate;
     const title = trimmed(r.title);
     return {
       kind: 'review',

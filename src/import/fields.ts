@@ -7,7 +7,10 @@ import { parseInstant } from '../reviews/dates.js';
 export const Instant = z.string().transform((value, ctx) => {
   const at = parseInstant(value);
   if (at === undefined) {
-    ctx.addIssue({ code: 'custom', message: `"${value.slice(0, 40)}" is not an RFC 3339 time (e.g. 2025-06-01T17:04:05Z)` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${value.slice(0, 40)}" is not an RFC 3339 time (e.g. 2025-06-01T17:04:05Z)`,
+    });
     return z.NEVER;
   }
   return at;

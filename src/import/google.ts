@@ -34,11 +34,17 @@ export function splitTranslation(comment: string): { text: string; translation?:
   if (at < 0) return { text: comment.trim() };
   const original = comment.indexOf(ORIGINAL);
   if (at === 0 && original > 0) {
-    return { text: comment.slice(original + ORIGINAL.length).trim(), translation: comment.slice(TRANSLATED.length, original).trim() };
+    return {
+      text: comment.slice(original + ORIGINAL.length).trim(),
+      translation: comment.slice(TRANSLATED.length, original).trim(),
+    };
   }
   if (at === 0) return { text: comment.slice(TRANSLATED.length).trim() };
   // The original first, then `(Translated by Google)` and the translation.
-  const text = comment.slice(0, at).replace(/^\s*\(Original\)\s*/, '').trim();
+  const text = comment
+    .slice(0, at)
+    .replace(/^\s*\(Original\)\s*/, '')
+    .trim();
   return { text, translation: comment.slice(at + TRANSLATED.length).trim() };
 }
 
@@ -60,7 +66,8 @@ export const google: Adapter = {
     const parsed = parseRecord(GoogleReview, value);
     if (!parsed.ok) return parsed.mapped;
     const r = parsed.record;
-    if (r.starRating === 'STAR_RATING_UNSPECIFIED') return { kind: 'skip', reason: 'starRating STAR_RATING_UNSPECIFIED is not a rating' };
+    if (r.starRating === 'STAR_RATING_UNSPECIFIED')
+      return { kind: 'skip', reason: 'starRating STAR_RATING_UNSPECIFIED is not a rating' };
     const { text, translation } = splitTranslation(r.comment ?? '');
     const anonymous = r.reviewer?.isAnonymous === true;
     const reply = r.reviewReply && trimmed(r.reviewReply.comment);
@@ -76,7 +83,14 @@ export const google: Adapter = {
         services: [],
         source: 'google',
         ...(translation ? { translation: { language: translationLanguage(translation), text: translation } } : {}),
-        ...(reply ? { response: { date: localDate(r.reviewReply!.updateTime ?? r.updateTime ?? r.createTime, timeZone), text: reply } } : {}),
+        ...(reply
+          ? {
+              response: {
+                date: localDate(r.reviewReply!.updateTime ?? r.updateTime ?? r.createTime, timeZone),
+                text: reply,
+              },
+            }
+          : {}),
         verification: verified ? 'operator' : null,
         feed: 'google',
         upstreamUpdatedAt: latest(r.createTime, r.updateTime, r.reviewReply?.updateTime)!,

@@ -38,8 +38,19 @@ const SNIFF_BYTES = 1 << 20;
 
 /** CSV columns; list columns are `;`-separated, the owner response is split into two columns. */
 export const CSV_COLUMNS = [
-  'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'serviceArea', 'source', 'title',
-  'responseDate', 'responseText', 'verified',
+  'id',
+  'date',
+  'rating',
+  'text',
+  'author',
+  'technicians',
+  'services',
+  'serviceArea',
+  'source',
+  'title',
+  'responseDate',
+  'responseText',
+  'verified',
 ] as const;
 
 export function detectFormat(path: string, start: string): ImportFormat {
@@ -89,9 +100,14 @@ export const REVIEWS_LAYOUT: OwnLayout = {
 };
 
 /** A `;`-separated CSV cell as a list (empty items dropped). */
-export const csvList = (v: string | undefined): string[] => (v ?? '').split(';').map((s) => s.trim()).filter(Boolean);
+export const csvList = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 /** A CSV cell, or undefined when it is empty or missing. */
-export const csvOptional = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
+export const csvOptional = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === '' ? undefined : v;
 
 export async function openImportSource(file: string, layout: OwnLayout = REVIEWS_LAYOUT): Promise<ImportSource> {
   const { size } = await stat(file);
@@ -106,7 +122,8 @@ export async function openImportSource(file: string, layout: OwnLayout = REVIEWS
   }
   const format = detectFormat(file, start);
   const stream = createReadStream(file, { highWaterMark: 1 << 16 });
-  const items = format === 'csv' ? csvItems(stream, layout) : format === 'ndjson' ? ndjsonItems(stream) : jsonItems(stream, layout);
+  const items =
+    format === 'csv' ? csvItems(stream, layout) : format === 'ndjson' ? ndjsonItems(stream) : jsonItems(stream, layout);
   return { format, size, bytesRead: () => stream.bytesRead, items };
 }
 
@@ -137,7 +154,13 @@ async function* ndjsonItems(stream: AsyncIterable<Buffer>): AsyncGenerator<Sourc
     try {
       records.push({ location: `line ${line}`, value: JSON.parse(trimmed) });
     } catch (error) {
-      yield { kind: 'problem', location: `line ${line}`, field: '(json)', reason: jsonSyntaxMessage(error), record: true };
+      yield {
+        kind: 'problem',
+        location: `line ${line}`,
+        field: '(json)',
+        reason: jsonSyntaxMessage(error),
+        record: true,
+      };
     }
   }
   for await (const chunk of textOf(stream)) {
@@ -163,10 +186,20 @@ async function* csvItems(stream: ReadStream, layout: OwnLayout): AsyncGenerator<
     columns: (header: string[]) => {
       const unknown = header.filter((c) => !layout.columns.includes(c));
       if (unknown.length && layout.quoteUnknownColumns) {
-        problems.push({ kind: 'problem', location: 'header', field: unknown.join(', '), reason: `unknown column; expected ${layout.columns.join(',')}` });
+        problems.push({
+          kind: 'problem',
+          location: 'header',
+          field: unknown.join(', '),
+          reason: `unknown column; expected ${layout.columns.join(',')}`,
+        });
       } else if (unknown.length) {
         const which = header.flatMap((c, i) => (layout.columns.includes(c) ? [] : [String(i + 1)])).join(', ');
-        problems.push({ kind: 'problem', location: 'header', field: '(header)', reason: `columns ${which} are not ledger columns (is the header row missing?); expected ${layout.columns.join(',')}` });
+        problems.push({
+          kind: 'problem',
+          location: 'header',
+          field: '(header)',
+          reason: `columns ${which} are not ledger columns (is the header row missing?); expected ${layout.columns.join(',')}`,
+        });
       }
       return header;
     },
@@ -175,7 +208,10 @@ async function* csvItems(stream: ReadStream, layout: OwnLayout): AsyncGenerator<
   stream.pipe(parser);
   let records: RawRecord[] = [];
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>) {
       yield* problems.splice(0);
       records.push({ location: `line ${info.lines}`, value: layout.csvRecord(record) });
       if (records.length >= BATCH) {
@@ -214,7 +250,11 @@ function csvToRecord(row: Record<string, string>): Record<string, unknown> {
       optional(row.responseDate) || optional(row.responseText)
         ? { date: optional(row.responseDate), text: optional(row.responseText) }
         : undefined,
-    verified: ['true', '1', 'yes'].includes(verified) ? true : ['false', '0', 'no', ''].includes(verified) ? false : row.verified,
+    verified: ['true', '1', 'yes'].includes(verified)
+      ? true
+      : ['false', '0', 'no', ''].includes(verified)
+        ? false
+        : row.verified,
   };
   for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
   return record;
@@ -294,7 +334,8 @@ export class JsonDocumentSplitter {
     }
     if (this.state === 'start') this.fail('the document', 'the file is empty');
     else if (this.state !== 'done') this.fail(`line ${this.line}`, 'unexpected end of the document');
-    else if (!this.rootArray && !this.keys.has(this.layout.listKey)) this.problem('the document', this.layout.listKey, this.layout.expected);
+    else if (!this.rootArray && !this.keys.has(this.layout.listKey))
+      this.problem('the document', this.layout.listKey, this.layout.expected);
   }
 
   /** Handles one character outside any value; answers where to go on. */

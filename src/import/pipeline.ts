@@ -59,15 +59,18 @@ const n = (x: number) => x.toLocaleString('en-US');
 function refusal(request: ImportRequest, source: Adapter): string | undefined {
   if (!request.files.length) return 'import takes at least one file';
   if (source.name === OWN_FEED) {
-    if (request.complete) return '--complete needs --from <source>: the service\'s own format uses --replace';
-    if (request.verified) return '--verified needs --from <source>: records of the service\'s own format say "verified" each';
-  } else if (request.replace) return `--replace is for the service's own format; --from ${source.name} takes --complete`;
+    if (request.complete) return "--complete needs --from <source>: the service's own format uses --replace";
+    if (request.verified)
+      return '--verified needs --from <source>: records of the service\'s own format say "verified" each';
+  } else if (request.replace)
+    return `--replace is for the service's own format; --from ${source.name} takes --complete`;
   return undefined;
 }
 
 export async function importFiles(store: Store, request: ImportRequest, events: ImportEvents): Promise<ImportOutcome> {
   const source = sourceNamed(request.from);
-  if (!source) return { ok: false, message: `unknown source "${request.from}"; expected one of ${SOURCE_NAMES.join(', ')}` };
+  if (!source)
+    return { ok: false, message: `unknown source "${request.from}"; expected one of ${SOURCE_NAMES.join(', ')}` };
   if (isRefusal(source)) return { ok: false, message: source.refused };
   const refused = refusal(request, source);
   if (refused) return { ok: false, message: refused };
@@ -75,7 +78,9 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
   if (missing) return { ok: false, message: missing };
   const stored = await store.readBusiness();
   if (source.name !== OWN_FEED && !stored?.timeZone) {
-    events.note?.('the business has no timeZone: review dates are UTC dates (import the business with "timeZone", e.g. "America/Phoenix")');
+    events.note?.(
+      'the business has no timeZone: review dates are UTC dates (import the business with "timeZone", e.g. "America/Phoenix")',
+    );
   }
   const context = { ...(stored?.timeZone ? { timeZone: stored.timeZone } : {}), verified: request.verified };
   const totals = { records: 0, rejected: 0, skipped: 0, problems: 0, fileProblems: 0 };
@@ -83,7 +88,10 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
   let business: Business | undefined;
   const summary = await store.stageImport(async (staging) => {
     for (const file of request.files) {
-      const reading = await ImportReading.open(file, source, stored, context, { problem: events.problem, ...(events.skipped ? { skipped: events.skipped } : {}) });
+      const reading = await ImportReading.open(file, source, stored, context, {
+        problem: events.problem,
+        ...(events.skipped ? { skipped: events.skipped } : {}),
+      });
       await stage(reading, staging, source.name !== OWN_FEED, events.read?.(file));
       formats.push(reading.format);
       business = reading.business ?? business;
@@ -107,12 +115,24 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
     );
   });
   if (!summary) {
-    const what = totals.rejected ? `${n(totals.rejected)} of ${n(totals.records)} records are invalid` : 'the file is invalid';
+    const what = totals.rejected
+      ? `${n(totals.rejected)} of ${n(totals.records)} records are invalid`
+      : 'the file is invalid';
     const hint = totals.fileProblems ? '' : ' (use --skip-invalid to import the valid ones)';
     const problems = totals.problems === 1 ? '1 problem' : `${n(totals.problems)} problems`;
     return { ok: false, message: `${what} (${problems}); nothing was changed${hint}`, problems: totals.problems };
   }
-  return { ok: true, result: { files: request.files, formats, records: totals.records, rejected: totals.rejected, skipped: totals.skipped, summary } };
+  return {
+    ok: true,
+    result: {
+      files: request.files,
+      formats,
+      records: totals.records,
+      rejected: totals.rejected,
+      skipped: totals.skipped,
+      summary,
+    },
+  };
 }
 
 /**
@@ -120,10 +140,20 @@ export async function importFiles(store: Store, request: ImportRequest, events: 
  * service's own format; a platform's pages can overlap (a review edited while they were fetched moves), so there the
  * first copy, the newest in the platforms' order, is kept and the other left out.
  */
-async function stage(reading: ImportReading, staging: ImportStaging, platform: boolean, onProgress: ReadProgress | undefined): Promise<void> {
+async function stage(
+  reading: ImportReading,
+  staging: ImportStaging,
+  platform: boolean,
+  onProgress: ReadProgress | undefined,
+): Promise<void> {
   for await (const batch of reading.batches(onProgress)) {
     for (const d of await staging.add(batch.reviews)) {
-      const issue = { file: reading.file, location: d.location, field: 'id', reason: `duplicate id "${d.id}", first at ${d.first}` };
+      const issue = {
+        file: reading.file,
+        location: d.location,
+        field: 'id',
+        reason: `duplicate id "${d.id}", first at ${d.first}`,
+      };
       if (platform) reading.skip(issue);
       else reading.refuse([issue]);
     }

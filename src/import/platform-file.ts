@@ -10,13 +10,19 @@ const BATCH = 1000;
 /** The records a document holds, each with its place (`reviews[3]`, `[1].reviews[3]`), or what was expected instead. */
 export type RecordsOf = (document: unknown) => { records: RawRecord[] } | { expected: string };
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The records of a page-or-review document: a page is an object with a `listKey` array, a review an object
  * `isReview` recognises, and a file may hold one of either or an array of them.
  */
-export function pagesOrReviews(listKey: string, isReview: (value: Record<string, unknown>) => boolean, expected: string, isEmptyPage?: (value: Record<string, unknown>) => boolean): RecordsOf {
+export function pagesOrReviews(
+  listKey: string,
+  isReview: (value: Record<string, unknown>) => boolean,
+  expected: string,
+  isEmptyPage?: (value: Record<string, unknown>) => boolean,
+): RecordsOf {
   const one = (value: unknown, at: string): RawRecord[] | undefined => {
     if (!isObject(value)) return undefined;
     const list = value[listKey];
@@ -53,10 +59,16 @@ export async function openPlatformFile(file: string, format: string, recordsOf: 
     }
     const found = recordsOf(document);
     if ('expected' in found) {
-      yield { kind: 'problem', location: 'the document', field: '(document)', reason: `not a ${format} file: expected ${found.expected}` };
+      yield {
+        kind: 'problem',
+        location: 'the document',
+        field: '(document)',
+        reason: `not a ${format} file: expected ${found.expected}`,
+      };
       return;
     }
-    for (let i = 0; i < found.records.length; i += BATCH) yield { kind: 'records', records: found.records.slice(i, i + BATCH) };
+    for (let i = 0; i < found.records.length; i += BATCH)
+      yield { kind: 'records', records: found.records.slice(i, i + BATCH) };
   }
   return { format, size, bytesRead: () => read, items: items() };
 }

@@ -65,7 +65,13 @@ export class ImportReading {
     this.businessMayCome = source.format === 'json';
   }
 
-  static async open(file: string, adapter: Adapter, storedBusiness: Business | null, context: MapContext, events: ReadingEvents | ReadingEvents['problem']): Promise<ImportReading> {
+  static async open(
+    file: string,
+    adapter: Adapter,
+    storedBusiness: Business | null,
+    context: MapContext,
+    events: ReadingEvents | ReadingEvents['problem'],
+  ): Promise<ImportReading> {
     const handlers = typeof events === 'function' ? { problem: events } : events;
     return new ImportReading(file, await adapter.open(file), adapter, storedBusiness, context, handlers);
   }
@@ -117,7 +123,16 @@ export class ImportReading {
     const known = this.serviceIds;
     if (!known) return [];
     return services.flatMap((id, i) =>
-      known.has(id) ? [] : [{ file: this.file, location, field: `services.${i}`, reason: `unknown service id "${id}" (not in the business's catalogue)` }],
+      known.has(id)
+        ? []
+        : [
+            {
+              file: this.file,
+              location,
+              field: `services.${i}`,
+              reason: `unknown service id "${id}" (not in the business's catalogue)`,
+            },
+          ],
     );
   }
 
@@ -146,10 +161,27 @@ export class ImportReading {
     if (this.businessMayCome) this.servicesUnchecked = true;
     const issues = this.businessMayCome ? [] : this.serviceIssues(location, review.services);
     if (review.response && review.response.date < review.date) {
-      issues.push({ file: this.file, location, field: 'response.date', reason: 'owner response is dated before the review' });
+      issues.push({
+        file: this.file,
+        location,
+        field: 'response.date',
+        reason: 'owner response is dated before the review',
+      });
     }
-    if (!LanguageTag.safeParse(review.language).success) issues.push({ file: this.file, location, field: 'language', reason: `"${review.language}" is not a BCP 47 language tag` });
-    if (review.response && !OwnerResponse.safeParse(review.response).success) issues.push({ file: this.file, location, field: 'response', reason: 'a reply needs a date and a text of at most 20,000 characters' });
+    if (!LanguageTag.safeParse(review.language).success)
+      issues.push({
+        file: this.file,
+        location,
+        field: 'language',
+        reason: `"${review.language}" is not a BCP 47 language tag`,
+      });
+    if (review.response && !OwnerResponse.safeParse(review.response).success)
+      issues.push({
+        file: this.file,
+        location,
+        field: 'response',
+        reason: 'a reply needs a date and a text of at most 20,000 characters',
+      });
     if (issues.length) {
       this.refuse(issues);
       return undefined;
@@ -160,7 +192,13 @@ export class ImportReading {
   private readBusiness(value: unknown): void {
     const parsed = ImportedBusiness.safeParse(value);
     if (!parsed.success) {
-      for (const issue of fieldProblems(parsed.error)) this.fileProblem({ file: this.file, location: 'business', field: `business.${issue.field}`, reason: issue.reason });
+      for (const issue of fieldProblems(parsed.error))
+        this.fileProblem({
+          file: this.file,
+          location: 'business',
+          field: `business.${issue.field}`,
+          reason: issue.reason,
+        });
       return;
     }
     this.business = parsed.data;
@@ -180,7 +218,11 @@ export class ImportReading {
  */
 function withLanguage(review: MappedReview): StagedReview {
   const name = review.anonymous ? undefined : nameOf(review.author);
-  return { ...review, language: review.language ?? detectLanguage(review.text), ...(name ? { nameKey: name.key } : {}) };
+  return {
+    ...review,
+    language: review.language ?? detectLanguage(review.text),
+    ...(name ? { nameKey: name.key } : {}),
+  };
 }
 
 function catalogueOf(business: Business | null): Set<string> | null {

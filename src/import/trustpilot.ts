@@ -15,9 +15,16 @@ const TrustpilotReview = z.object({
   language: z.string().max(35).nullable().optional(),
   createdAt: Instant,
   updatedAt: Instant.nullable().optional(),
-  consumer: z.object({ displayName: z.string().max(200).nullable().optional() }).nullable().optional(),
+  consumer: z
+    .object({ displayName: z.string().max(200).nullable().optional() })
+    .nullable()
+    .optional(),
   companyReply: z
-    .object({ text: z.string().max(20000).nullable().optional(), createdAt: Instant.nullable().optional(), updatedAt: Instant.nullable().optional() })
+    .object({
+      text: z.string().max(20000).nullable().optional(),
+      createdAt: Instant.nullable().optional(),
+      updatedAt: Instant.nullable().optional(),
+    })
     .nullable()
     .optional(),
   isVerified: z.boolean().optional(),

@@ -35,7 +35,10 @@ export class InsightsBuilder {
    * `onReady` gets the document (and how many reviews were analysed for it) as soon as it is encoded, before it is stored (storing 10 MB at 100k reviews takes
    * some 0.1 s): a server can serve it meanwhile. A build whose document turns out superseded was still ready.
    */
-  async build(request: BuildRequest, onReady: (document: StoredInsights, analysed: number) => void = () => undefined): Promise<BuildOutcome> {
+  async build(
+    request: BuildRequest,
+    onReady: (document: StoredInsights, analysed: number) => void = () => undefined,
+  ): Promise<BuildOutcome> {
     if (this.stopping) throw new Error('the insights builder is stopping');
     const started = performance.now();
     const insights = this.store.insights;
@@ -114,7 +117,9 @@ export class InsightsBuilder {
     const unseen = this.analysesLoaded ? reviews.filter((r) => !this.engine.knows(r.id)).map((r) => r.id) : undefined;
     if (unseen?.length === 0) return;
     const stored = await this.store.insights.readAnalyses(unseen);
-    this.engine.remember(stored.map((s) => [s.reviewId, { inputKey: s.inputKey, analysis: JSON.parse(s.analysis) as ReviewAnalysis }]));
+    this.engine.remember(
+      stored.map((s) => [s.reviewId, { inputKey: s.inputKey, analysis: JSON.parse(s.analysis) as ReviewAnalysis }]),
+    );
     this.analysesLoaded = true;
   }
 }

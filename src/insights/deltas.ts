@@ -22,7 +22,10 @@ export class ReviewDeltas {
    * Updated in place: a one-review change costs a lookup per review, and no new map of them all. `pause` is awaited
    * every SLICE reviews (330,000 new ones take half a second).
    */
-  async next(reviews: readonly PublishedReview[], pause: () => Promise<void> = async () => undefined): Promise<ReviewDelta> {
+  async next(
+    reviews: readonly PublishedReview[],
+    pause: () => Promise<void> = async () => undefined,
+  ): Promise<ReviewDelta> {
     const generation = this.generation;
     const reset = this.sent.size === 0;
     const upsert: PublishedReview[] = [];

@@ -68,7 +68,11 @@ export class InsightsEngine {
    * The document and the analyses this build had to compute (the ones worth storing). Every `pauseEvery` analyses
    * it awaits `pause`, so a long first build can renew its claim and let its thread answer.
    */
-  async build(input: InsightsInput, pause: () => Promise<void> = async () => undefined, pauseEvery = 250): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis>; dropped: string[] }> {
+  async build(
+    input: InsightsInput,
+    pause: () => Promise<void> = async () => undefined,
+    pauseEvery = 250,
+  ): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis>; dropped: string[] }> {
     const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(input.business)}`);
     if (!this.analyzer || businessKey !== this.businessKey) {
       this.analyzer = new Analyzer(input.business);
@@ -84,7 +88,8 @@ export class InsightsEngine {
     for (const published of input.reviews) {
       const review = analysedReview(published);
       if (review === 'rating-only') languages.ratingOnly++;
-      else if (review === 'other-language') languages.notAnalysed[published.language] = (languages.notAnalysed[published.language] ?? 0) + 1;
+      else if (review === 'other-language')
+        languages.notAnalysed[published.language] = (languages.notAnalysed[published.language] ?? 0) + 1;
       if (typeof review === 'string') continue;
       languages.analysed++;
       const cached = this.cache.get(review.id);
@@ -92,7 +97,9 @@ export class InsightsEngine {
         cached.seen = build;
         continue;
       }
-      const inputKey = sha(`${businessKey}|${JSON.stringify([review.text, review.rating, review.technicians, review.services])}`);
+      const inputKey = sha(
+        `${businessKey}|${JSON.stringify([review.text, review.rating, review.technicians, review.services])}`,
+      );
       const known = this.known.get(review.id);
       const analysis = known?.inputKey === inputKey ? known.analysis : this.analyzer.analyze(review);
       this.cache.set(review.id, { inputKey, analysis, updatedAt: review.updatedAt, seen: build });
@@ -112,8 +119,15 @@ export class InsightsEngine {
     }
     for (const id of this.known.keys()) if (!this.cache.has(id)) dropped.add(id);
     this.known.clear();
-    const { status, generatedAt, ...sections } = this.aggregation.document(input.business, { generatedAt: input.generatedAt, lexiconVersion: LEXICON_VERSION });
+    const { status, generatedAt, ...sections } = this.aggregation.document(input.business, {
+      generatedAt: input.generatedAt,
+      lexiconVersion: LEXICON_VERSION,
+    });
     const { reviewCount, ...rest } = sections;
-    return { insights: { status, generatedAt, asOf: input.asOf, reviewCount, languages, ...rest }, fresh, dropped: [...dropped] };
+    return {
+      insights: { status, generatedAt, asOf: input.asOf, reviewCount, languages, ...rest },
+      fresh,
+      dropped: [...dropped],
+    };
   }
 }

@@ -59,11 +59,20 @@ parentPort?.on('message', (message: { id: number; request: ThreadRequest } | { p
   queue = queue.then(async () => {
     try {
       // A built document crosses once, when ready; the outcome that follows refers to it.
-      const ready = (document: StoredInsights, analysed: number) => parentPort!.postMessage({ id: message.id, ready: document, analysed });
+      const ready = (document: StoredInsights, analysed: number) =>
+        parentPort!.postMessage({ id: message.id, ready: document, analysed });
       const outcome = await (await builder).build({ business, asOf, reviews: current }, ready);
-      parentPort!.postMessage({ id: message.id, ok: true, outcome: outcome.kind === 'built' ? { ...outcome, document: null } : outcome });
+      parentPort!.postMessage({
+        id: message.id,
+        ok: true,
+        outcome: outcome.kind === 'built' ? { ...outcome, document: null } : outcome,
+      });
     } catch (error) {
-      parentPort!.postMessage({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      parentPort!.postMessage({
+        id: message.id,
+        ok: false,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
     }
   });
 });

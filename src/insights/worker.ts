@@ -16,7 +16,13 @@ interface Pending {
 /** What the thread sends: a built document once encoded, then the build's outcome (without that document again). */
 type ThreadMessage =
   | { id: number; ready: StoredInsights; analysed: number }
-  | { id: number; ok: true; outcome: Exclude<BuildOutcome, { kind: 'built' }> | (Omit<Extract<BuildOutcome, { kind: 'built' }>, 'document'> & { document: null }) }
+  | {
+      id: number;
+      ok: true;
+      outcome:
+        | Exclude<BuildOutcome, { kind: 'built' }>
+        | (Omit<Extract<BuildOutcome, { kind: 'built' }>, 'document'> & { document: null });
+    }
   | { id: number; ok: false; error: string };
 
 /** Reviews per message when a delta crosses to the thread in parts. */
@@ -74,7 +80,11 @@ export class InsightsWorker implements InsightsBuilds {
         worker.postMessage({ part: upsert.slice(part * PART, (part + 1) * PART) });
         await turn();
       }
-      const message: ThreadRequest = { business: request.business, asOf: request.asOf, delta: { ...delta, upsert: upsert.slice(ahead * PART) } };
+      const message: ThreadRequest = {
+        business: request.business,
+        asOf: request.asOf,
+        delta: { ...delta, upsert: upsert.slice(ahead * PART) },
+      };
       worker.postMessage({ id, request: message });
     });
     return answered;

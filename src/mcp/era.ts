@@ -27,13 +27,17 @@ export type Era =
   /** Anything else (other modern requests, notifications, what the classifier refuses): the SDK's to answer. */
   | { kind: 'sdk' };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A JSON-RPC request by shape: version, an id (string or integer), a method, params an object if present. */
-function requestShape(body: unknown): { id: string | number; method: string; params: Record<string, unknown> | undefined } | undefined {
+function requestShape(
+  body: unknown,
+): { id: string | number; method: string; params: Record<string, unknown> | undefined } | undefined {
   if (!isPlainObject(body)) return undefined;
   const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id)) || typeof method !== 'string') return undefined;
+  if (jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id)) || typeof method !== 'string')
+    return undefined;
   if (params !== undefined && !isPlainObject(params)) return undefined;
   return { id: id as string | number, method, params };
 }
@@ -44,12 +48,21 @@ function requestShape(body: unknown): { id: string | number; method: string; par
  */
 export function plainLegacyRequest(body: unknown, protocolVersionHeader: string | undefined): boolean {
   const request = requestShape(body);
-  return request !== undefined && !(request.params && '_meta' in request.params) && (protocolVersionHeader === undefined || protocolVersionHeader.trim() < MODERN_PROTOCOL_VERSION);
+  return (
+    request !== undefined &&
+    !(request.params && '_meta' in request.params) &&
+    (protocolVersionHeader === undefined || protocolVersionHeader.trim() < MODERN_PROTOCOL_VERSION)
+  );
 }
 
 /** The routing headers agree with the body: the checks the SDK makes before serving a 2026-07-28 request. */
 function headersAgree(request: ModernRequest, headers: RoutingHeaders): boolean {
-  const named = request.method === 'tools/call' ? request.params['name'] : request.method === 'resources/read' ? request.params['uri'] : undefined;
+  const named =
+    request.method === 'tools/call'
+      ? request.params['name']
+      : request.method === 'resources/read'
+        ? request.params['uri']
+        : undefined;
   return (
     (request.params['_meta'] as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY] === MODERN_PROTOCOL_VERSION &&
     headers.protocolVersion?.trim() === MODERN_PROTOCOL_VERSION &&
@@ -62,7 +75,8 @@ function headersAgree(request: ModernRequest, headers: RoutingHeaders): boolean 
 function modernShape(body: unknown): { request: ModernRequest; envelope: string } | undefined {
   const shape = requestShape(body);
   const meta = shape?.params?.['_meta'];
-  if (!shape?.params || !isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION) return undefined;
+  if (!shape?.params || !isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION)
+    return undefined;
   let envelope: string;
   try {
     envelope = JSON.stringify(meta);
@@ -83,10 +97,18 @@ export class EraClassifier {
   classify(body: unknown, headers: RoutingHeaders): Era {
     if (plainLegacyRequest(body, headers.protocolVersion)) return { kind: 'legacy' };
     const modern = modernShape(body);
-    if (modern && this.accepted.has(modern.envelope) && headersAgree(modern.request, headers)) return { kind: 'modern', request: modern.request };
-    const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name, body });
+    if (modern && this.accepted.has(modern.envelope) && headersAgree(modern.request, headers))
+      return { kind: 'modern', request: modern.request };
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: headers.protocolVersion,
+      mcpMethodHeader: headers.method,
+      mcpNameHeader: headers.name,
+      body,
+    });
     if (route.kind === 'legacy') return { kind: 'legacy' };
-    if (route.kind !== 'modern' || route.messageKind !== 'request' || !modern || !headersAgree(modern.request, headers)) return { kind: 'sdk' };
+    if (route.kind !== 'modern' || route.messageKind !== 'request' || !modern || !headersAgree(modern.request, headers))
+      return { kind: 'sdk' };
     this.accepted.set(modern.envelope, true);
     if (this.accepted.size > REMEMBERED_ENVELOPES) this.accepted.delete(this.accepted.keys().next().value!);
     return { kind: 'modern', request: modern.request };

@@ -68,7 +68,10 @@ export class ListenStreams {
     const lifetime = setTimeout(() => {
       source.unpipe(out);
       source.destroy();
-      const result = { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: subscriptionId, [SERVER_INFO_META_KEY]: this.info } };
+      const result = {
+        resultType: 'complete',
+        _meta: { [SUBSCRIPTION_ID_META_KEY]: subscriptionId, [SERVER_INFO_META_KEY]: this.info },
+      };
       out.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: subscriptionId, result })}\n\n`);
     }, this.bounds.lifetimeMs);
     out.on('close', () => {

@@ -23,7 +23,13 @@ export function readResult(view: View, name: DocumentName, baseUrl: string): Buf
   if (!bytes) {
     const document = DOCUMENTS.find((d) => d.name === name)!;
     const rep = view.representations[name];
-    const contents = [{ uri: `${baseUrl}${document.path}`, mimeType: rep.contentType, text: rep.variants.identity.body.toString('utf8') }];
+    const contents = [
+      {
+        uri: `${baseUrl}${document.path}`,
+        mimeType: rep.contentType,
+        text: rep.variants.identity.body.toString('utf8'),
+      },
+    ];
     bytes = Buffer.from(JSON.stringify({ contents }), 'utf8');
     byName.set(name, bytes);
   }
@@ -42,7 +48,11 @@ export async function toolCallResult(view: View, params: Record<string, unknown>
   const insights = tool.usesInsights ? view.insights.representation.variants.identity.etag : '';
   const key = `mcp:tool:${tool.name}:${insights}:${JSON.stringify(args)}`;
   const made = await view.queries.get(key, async () =>
-    representationOf(Buffer.from(JSON.stringify(tool.run(view, args)), 'utf8'), undefined, { contentType: 'application/json', cacheControl: 'no-store', lastModified: null }),
+    representationOf(Buffer.from(JSON.stringify(tool.run(view, args)), 'utf8'), undefined, {
+      contentType: 'application/json',
+      cacheControl: 'no-store',
+      lastModified: null,
+    }),
   );
   return made.variants.identity.body;
 }
@@ -62,7 +72,13 @@ export function completionResult(view: View, params: Record<string, unknown>): B
 }
 
 /** Methods whose result depends only on the version served and the protocol revision (without a cursor). */
-export const LIST_METHODS: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+export const LIST_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+]);
 
 /** The SDK's result of each list, per view, per method and protocol revision. */
 const listResults = new WeakMap<View, Map<string, Buffer>>();
@@ -87,5 +103,9 @@ export function keepList(view: View, method: string, revision: string, response:
 export function replyParts(id: string | number, result: Buffer, resultFields: Record<string, unknown> = {}): Buffer[] {
   const fields = JSON.stringify(resultFields).slice(1, -1);
   const rest = fields && result.length > 2 ? `,${fields}` : fields;
-  return [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8'), result.subarray(0, result.length - 1), Buffer.from(`${rest}}}`, 'utf8')];
+  return [
+    Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8'),
+    result.subarray(0, result.length - 1),
+    Buffer.from(`${rest}}}`, 'utf8'),
+  ];
 }

@@ -34,7 +34,12 @@ export class RevokedSessions {
     const known = this.answers.get(sessionId);
     if (known && known.until > now) return known.revoked;
     const expiresAt = await this.store.sessionRevokedUntil(sessionId, new Date(now).toISOString());
-    this.remember(sessionId, expiresAt === undefined ? { until: now + this.recheckMs, revoked: false } : { until: Date.parse(expiresAt), revoked: true });
+    this.remember(
+      sessionId,
+      expiresAt === undefined
+        ? { until: now + this.recheckMs, revoked: false }
+        : { until: Date.parse(expiresAt), revoked: true },
+    );
     return expiresAt !== undefined;
   }
 

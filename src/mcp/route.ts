@@ -22,7 +22,16 @@ import { ROUTES, SERVER_CARD_PATHS } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { issueSession, sessionChecker, type SessionClaims } from './session.js';
 import { EraClassifier, MODERN_PROTOCOL_VERSION } from './era.js';
-import { completionResult, keepList, keptList, LIST_METHODS, readResult, replyParts, resourceNamed, toolCallResult } from './replies.js';
+import {
+  completionResult,
+  keepList,
+  keptList,
+  LIST_METHODS,
+  readResult,
+  replyParts,
+  resourceNamed,
+  toolCallResult,
+} from './replies.js';
 import { CACHE_HINTS, createMcpServer, toolLabel } from './tools.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { bodyOfParts, sendRepresentation } from '../http/conditional.js';
@@ -34,14 +43,25 @@ import { throttledWarning } from '../http/log.js';
 
 /** A list request without a cursor or other parameters (`_meta` aside): the kind whose answer is kept per version. */
 function plainList(method: string, params: unknown): boolean {
-  return LIST_METHODS.has(method) && typeof params === 'object' && params !== null && Object.keys(params).every((key) => key === '_meta');
+  return (
+    LIST_METHODS.has(method) &&
+    typeof params === 'object' &&
+    params !== null &&
+    Object.keys(params).every((key) => key === '_meta')
+  );
 }
 
 /** Batches (protocol versions before 2025-06-18 only) hold at most this many messages. */
 const MAX_BATCH_MESSAGES = 8;
 
 /** JSON-RPC 2.0 error codes, plus the MCP SDK's server-error code for transport-level refusals. */
-const RPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000, sessionNotFound: -32001 } as const;
+const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  invalidParams: -32602,
+  serverError: -32000,
+  sessionNotFound: -32001,
+} as const;
 
 type RpcId = string | number | null;
 
@@ -60,7 +80,8 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 
 /** The id of a single request, so that every error answers it (2026-07-28 requires it; older clients welcome it). */
 function idOf(body: unknown): RpcId {
-  const id = !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  const id =
+    !Array.isArray(body) && typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
@@ -69,7 +90,8 @@ function webRequest(request: FastifyRequest, reply: FastifyReply, body: string |
   const abort = new AbortController();
   reply.raw.on('close', () => abort.abort());
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
     method: request.method,
     headers,
@@ -82,7 +104,12 @@ function webRequest(request: FastifyRequest, reply: FastifyReply, body: string |
  * Sends the SDK's answer through Fastify (so hooks still add CORS, nosniff and the request log). A JSON answer is
  * read whole first and sent with its length; only an event stream (subscriptions/listen) is streamed.
  */
-async function sendResponse(reply: FastifyReply, response: Response, keep?: (json: Buffer) => void, eventStream?: (body: ReadableStream<Uint8Array>) => Readable): Promise<FastifyReply> {
+async function sendResponse(
+  reply: FastifyReply,
+  response: Response,
+  keep?: (json: Buffer) => void,
+  eventStream?: (body: ReadableStream<Uint8Array>) => Readable,
+): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'transfer-encoding') void reply.header(name, value);
@@ -90,7 +117,9 @@ async function sendResponse(reply: FastifyReply, response: Response, keep?: (jso
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   if (!response.body) return reply.send();
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    return reply.send(eventStream ? eventStream(response.body) : Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+    return reply.send(
+      eventStream ? eventStream(response.body) : Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>),
+    );
   }
   const bytes = Buffer.from(await response.arrayBuffer());
   if (response.status === 200) keep?.(bytes);
@@ -120,28 +149,54 @@ export const mcpPlugin = fp<McpDeps>(
 );
 
 /** What a POST to /mcp is answered with before any protocol is read, or undefined when it may go on. */
-function refusal(request: FastifyRequest, reply: FastifyReply, parsed: boolean, body: unknown): FastifyReply | undefined {
+function refusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  parsed: boolean,
+  body: unknown,
+): FastifyReply | undefined {
   const id = idOf(body);
   const accept = headerValue(request, 'accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return rpcError(reply, 406, RPC.serverError, 'Not Acceptable: Client must accept both application/json and text/event-stream', id);
+    return rpcError(
+      reply,
+      406,
+      RPC.serverError,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+      id,
+    );
   }
   if (!/^application\/json\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
     return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json', id);
   }
   if (!parsed) return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
   const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')) {
+  if (
+    messages.length === 0 ||
+    !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')
+  ) {
     return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message', id);
   }
   const overlong = overlongQuote(messages);
-  if (overlong) return rpcError(reply, 400, RPC.invalidParams, `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`, id);
+  if (overlong)
+    return rpcError(
+      reply,
+      400,
+      RPC.invalidParams,
+      `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`,
+      id,
+    );
   return undefined;
 }
 
 function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
   const { body, length } = bodyOfParts(parts);
-  return reply.code(200).header('content-type', 'application/json').header('cache-control', 'no-store').header('content-length', String(length)).send(body);
+  return reply
+    .code(200)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .header('content-length', String(length))
+    .send(body);
 }
 
 /** The /mcp endpoint of one server: both protocol revisions, the sessions of the older one, and the server card. */
@@ -207,12 +262,21 @@ class McpEndpoint {
       return reply.code(204).send();
     });
     for (const path of SERVER_CARD_PATHS) {
-      scope.route({ method: ['GET', 'HEAD'], url: path, handler: async (request, reply) => sendRepresentation(request, reply, await this.cardRepresentation()) });
+      scope.route({
+        method: ['GET', 'HEAD'],
+        url: path,
+        handler: async (request, reply) => sendRepresentation(request, reply, await this.cardRepresentation()),
+      });
     }
     // No server-initiated stream is offered: every response comes on its POST.
     scope.get(ROUTES.mcp, async (_request, reply) => {
       reply.header('allow', 'POST, DELETE');
-      return rpcError(reply, 405, RPC.serverError, 'Method Not Allowed: this server sends no stream on GET; POST requests');
+      return rpcError(
+        reply,
+        405,
+        RPC.serverError,
+        'Method Not Allowed: this server sends no stream on GET; POST requests',
+      );
     });
   }
 
@@ -222,8 +286,16 @@ class McpEndpoint {
 
   private cardRepresentation(): Promise<Representation> {
     const { config, info } = this.deps;
-    return (this.card ??= serverCard((web) => this.modern.fetch(web), config.baseUrl, info, [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]).then((value) =>
-      encodeRepresentation(JSON.stringify(value), { contentType: 'application/json', cacheControl: CACHE_CONTROL.static, lastModified: null, effort: 'best' }),
+    return (this.card ??= serverCard((web) => this.modern.fetch(web), config.baseUrl, info, [
+      MODERN_PROTOCOL_VERSION,
+      ...SUPPORTED_PROTOCOL_VERSIONS,
+    ]).then((value) =>
+      encodeRepresentation(JSON.stringify(value), {
+        contentType: 'application/json',
+        cacheControl: CACHE_CONTROL.static,
+        lastModified: null,
+        effort: 'best',
+      }),
     ));
   }
 
@@ -240,23 +312,43 @@ class McpEndpoint {
     const refused = this.refuseOrigin(request, reply, id) ?? refusal(request, reply, parsed, body);
     if (refused) return refused;
     for (const m of (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[]) {
-      if (m.method === 'tools/call' && typeof m.params?.name === 'string') this.deps.onToolCall?.(toolLabel(m.params.name));
+      if (m.method === 'tools/call' && typeof m.params?.name === 'string')
+        this.deps.onToolCall?.(toolLabel(m.params.name));
     }
-    const era = this.eras.classify(body, { protocolVersion: headerValue(request, 'mcp-protocol-version'), method: headerValue(request, 'mcp-method'), name: headerValue(request, 'mcp-name') });
+    const era = this.eras.classify(body, {
+      protocolVersion: headerValue(request, 'mcp-protocol-version'),
+      method: headerValue(request, 'mcp-method'),
+      name: headerValue(request, 'mcp-name'),
+    });
     if (era.kind === 'legacy') return this.legacy(request, reply, text, body);
     // A well-formed 2026-07-28 request is answered here when it can be, and a list the SDK answers is kept.
-    const answer = era.kind === 'modern' && (await this.ownAnswer(era.request, MODERN_PROTOCOL_VERSION, this.modernFields));
+    const answer =
+      era.kind === 'modern' && (await this.ownAnswer(era.request, MODERN_PROTOCOL_VERSION, this.modernFields));
     if (answer) return sendParts(reply, answer);
     const keep = era.kind === 'modern' ? this.keeper(era.request, MODERN_PROTOCOL_VERSION) : undefined;
     // Whatever its routing headers say, a listen request opens a stream only within this client's share.
-    const place = (body as { method?: unknown }).method === 'subscriptions/listen' ? this.listens.admit(clientKey(request)) : null;
+    const place =
+      (body as { method?: unknown }).method === 'subscriptions/listen' ? this.listens.admit(clientKey(request)) : null;
     if (place === undefined) {
-      return rpcError(reply, 429, RPC.serverError, `Too many listen streams from this address: at most ${this.listens.perClient} at once; end one first`, id);
+      return rpcError(
+        reply,
+        429,
+        RPC.serverError,
+        `Too many listen streams from this address: at most ${this.listens.perClient} at once; end one first`,
+        id,
+      );
     }
     let streamed = false;
-    const stream = place ? (events: ReadableStream<Uint8Array>) => ((streamed = true), place.stream(events, id ?? 0)) : undefined;
+    const stream = place
+      ? (events: ReadableStream<Uint8Array>) => ((streamed = true), place.stream(events, id ?? 0))
+      : undefined;
     try {
-      return await sendResponse(reply, await this.modern.fetch(webRequest(request, reply, text), { parsedBody: body }), keep, stream);
+      return await sendResponse(
+        reply,
+        await this.modern.fetch(webRequest(request, reply, text), { parsedBody: body }),
+        keep,
+        stream,
+      );
     } finally {
       // A refused listen (the cap in all, bad parameters) answered JSON: its place is given back.
       if (place && !streamed) place.release();
@@ -295,11 +387,21 @@ class McpEndpoint {
    * `revision`: the protocol revision served (lists differ between revisions); `resultFields`: what a read or a
    * call adds in that revision (a kept list holds the SDK's whole result).
    */
-  private async ownAnswer(message: unknown, revision: string, resultFields: (method: string) => Record<string, unknown>): Promise<Buffer[] | undefined> {
+  private async ownAnswer(
+    message: unknown,
+    revision: string,
+    resultFields: (method: string) => Record<string, unknown>,
+  ): Promise<Buffer[] | undefined> {
     const { publisher, config } = this.deps;
     if (Array.isArray(message)) return undefined;
     const { id, method, params = {} } = message as { id?: unknown; method?: unknown; params?: unknown };
-    if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || typeof params !== 'object' || params === null) return undefined;
+    if (
+      (typeof id !== 'string' && typeof id !== 'number') ||
+      typeof method !== 'string' ||
+      typeof params !== 'object' ||
+      params === null
+    )
+      return undefined;
     const given = params as Record<string, unknown>;
     // Only the parameters these answers take: a request with others (a cursor, a task) is the SDK's to judge.
     const only = (...keys: string[]) => Object.keys(given).every((key) => key === '_meta' || keys.includes(key));
@@ -318,7 +420,6 @@ class McpEndpoint {
       result = completionResult(view, given);
     }
     return result && replyParts(id, result, resultFields(method));
-  
   }
 
   /** Keeps the SDK's answer to a list without a cursor, so that the next is answered from it. */
@@ -330,10 +431,19 @@ class McpEndpoint {
   }
 
   /** What a 2026-07-28 result holds besides the answer: its type, the caching hint of a read, and who answered. */
-  private readonly modernFields = (method: string) => ({ resultType: 'complete', ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}), _meta: { [SERVER_INFO_META_KEY]: this.deps.info } });
+  private readonly modernFields = (method: string) => ({
+    resultType: 'complete',
+    ...(method === 'resources/read' ? CACHE_HINTS['resources/read'] : {}),
+    _meta: { [SERVER_INFO_META_KEY]: this.deps.info },
+  });
 
   /** The 2025 session flow: initialize issues a signed id, every later request must carry a valid one. */
-  private async legacy(request: FastifyRequest, reply: FastifyReply, text: string, body: unknown): Promise<FastifyReply> {
+  private async legacy(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    text: string,
+    body: unknown,
+  ): Promise<FastifyReply> {
     const started = await this.legacySession(request, reply, body);
     if (!started) return reply;
     const { version, sessionIdGenerator } = started;
@@ -349,7 +459,11 @@ class McpEndpoint {
     try {
       // Sent before the transport closes: closing it ends a body still being streamed, and clients saw connections
       // closed mid-answer (in the load test, a few in 100,000, and the next request on the same connection failed).
-      return await sendResponse(reply, await transport.handleRequest(web, { parsedBody: body }), this.keeper(body, version));
+      return await sendResponse(
+        reply,
+        await transport.handleRequest(web, { parsedBody: body }),
+        this.keeper(body, version),
+      );
     } finally {
       void transport.close();
       void server.close();
@@ -361,13 +475,23 @@ class McpEndpoint {
    * undefined once the request is answered with an error. (Not the reply itself: a reply is thenable, and an async
    * function would resolve it.)
    */
-  private async legacySession(request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<{ version: string; sessionIdGenerator?: () => string } | undefined> {
+  private async legacySession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: unknown,
+  ): Promise<{ version: string; sessionIdGenerator?: () => string } | undefined> {
     const messages = Array.isArray(body) ? body : [body];
     const initialize = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
     if (initialize) {
       if (!isInitializeRequest(initialize)) {
         const initializeId = (initialize as { id?: string | number }).id ?? null;
-        rpcError(reply, 400, RPC.invalidParams, 'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }', initializeId);
+        rpcError(
+          reply,
+          400,
+          RPC.invalidParams,
+          'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo { name, version }',
+          initializeId,
+        );
         return undefined;
       }
       const requested = initialize.params.protocolVersion;
@@ -382,7 +506,13 @@ class McpEndpoint {
     // an unknown one is 400 (transport spec: "invalid or unsupported").
     const header = headerValue(request, 'mcp-protocol-version');
     if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
-      rpcError(reply, 400, RPC.serverError, `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, id);
+      rpcError(
+        reply,
+        400,
+        RPC.serverError,
+        `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        id,
+      );
       return undefined;
     }
     return { version: session.pv };
@@ -392,20 +522,46 @@ class McpEndpoint {
    * Protocol version 2025-06-18 removed JSON-RPC batching; older sessions may still send batches, bounded so that no
    * batch can ask for an unbounded reply.
    */
-  private batchRefusal(request: FastifyRequest, reply: FastifyReply, version: string, body: unknown): FastifyReply | undefined {
+  private batchRefusal(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    version: string,
+    body: unknown,
+  ): FastifyReply | undefined {
     if (!Array.isArray(body)) return undefined;
     if (version >= '2025-06-18') {
-      return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`);
+      return rpcError(
+        reply,
+        400,
+        RPC.invalidRequest,
+        `Invalid Request: protocol version ${version} does not allow JSON-RPC batches`,
+      );
     }
     if (body.length > MAX_BATCH_MESSAGES) {
-      return rpcError(reply, 400, RPC.invalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`);
+      return rpcError(
+        reply,
+        400,
+        RPC.invalidRequest,
+        `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send the others separately`,
+      );
     }
     if (body.some((m) => (m as { method?: unknown }).method === 'resources/read')) {
-      return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: resources/read returns a whole document; send it alone, not in a batch');
+      return rpcError(
+        reply,
+        400,
+        RPC.invalidRequest,
+        'Invalid Request: resources/read returns a whole document; send it alone, not in a batch',
+      );
     }
     // Each message is a request of its own to the allowance: the batch's own count was taken on arrival.
     const charged = this.deps.limits.charge('mcp', request, body.length - 1);
-    if (!charged.ok) return rpcError(reply.header('retry-after', String(charged.retryAfterSeconds)), 429, RPC.invalidRequest, TOO_MANY_REQUESTS);
+    if (!charged.ok)
+      return rpcError(
+        reply.header('retry-after', String(charged.retryAfterSeconds)),
+        429,
+        RPC.invalidRequest,
+        TOO_MANY_REQUESTS,
+      );
     return undefined;
   }
 }

@@ -15,14 +15,22 @@ export interface SessionClaims {
 }
 
 export type SessionCheck =
-  | { ok: true; claims: SessionClaims }
-  | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
+  { ok: true; claims: SessionClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
 
 const sign = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 
-export function issueSession(protocolVersion: string, secret: string, nowMs = Date.now()): { token: string; claims: SessionClaims } {
+export function issueSession(
+  protocolVersion: string,
+  secret: string,
+  nowMs = Date.now(),
+): { token: string; claims: SessionClaims } {
   const iat = Math.floor(nowMs / 1000);
-  const claims: SessionClaims = { sid: randomBytes(16).toString('base64url'), pv: protocolVersion, iat, exp: iat + SESSION_LIFETIME_SECONDS };
+  const claims: SessionClaims = {
+    sid: randomBytes(16).toString('base64url'),
+    pv: protocolVersion,
+    iat,
+    exp: iat + SESSION_LIFETIME_SECONDS,
+  };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { token: `${payload}.${sign(payload, secret)}`, claims };
 }

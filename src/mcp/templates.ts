@@ -20,8 +20,14 @@ const NO_SERVICES: readonly { id: string }[] = [];
 /** Each template's one variable and the index of the values it completes to, in a served version. */
 const COMPLETED: Record<keyof typeof TEMPLATES, { variable: string; index: (view: View) => CompletionIndex }> = {
   review: { variable: 'id', index: ({ snapshot }) => completionIndex(snapshot.reviews, (r) => r.id) },
-  technician: { variable: 'name', index: ({ insights }) => completionIndex(insights.document.entities.technicians, (t) => t.name) },
-  service: { variable: 'id', index: ({ snapshot }) => completionIndex(snapshot.business?.services ?? NO_SERVICES, (s) => s.id) },
+  technician: {
+    variable: 'name',
+    index: ({ insights }) => completionIndex(insights.document.entities.technicians, (t) => t.name),
+  },
+  service: {
+    variable: 'id',
+    index: ({ snapshot }) => completionIndex(snapshot.business?.services ?? NO_SERVICES, (s) => s.id),
+  },
   aspect: { variable: 'id', index: () => completionIndex(AspectId.options, (id) => id) },
 };
 
@@ -41,7 +47,9 @@ const completer = (view: View, name: keyof typeof TEMPLATES) => ({
   [COMPLETED[name].variable]: (typed: string) => COMPLETED[name].index(view).complete(typed).values,
 });
 
-const json = (uri: URL, value: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }] });
+const json = (uri: URL, value: unknown) => ({
+  contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }],
+});
 
 /** A template variable as given: one value, percent-decoded (names hold spaces and accents). */
 function variable(value: string | string[] | undefined): string {
@@ -73,7 +81,8 @@ export function registerTemplates(server: McpServer, view: View): void {
     new ResourceTemplate(TEMPLATES.technician, { list: undefined, complete: completer(view, 'technician') }),
     {
       title: 'One technician',
-      description: "What customers say about a technician (full or first name): reviews naming them, their average rating, how those reviews judge each aspect, quotes, and every review id",
+      description:
+        'What customers say about a technician (full or first name): reviews naming them, their average rating, how those reviews judge each aspect, quotes, and every review id',
       mimeType: 'application/json',
     },
     (uri, { name }) => {
@@ -87,7 +96,12 @@ export function registerTemplates(server: McpServer, view: View): void {
   server.registerResource(
     'service',
     new ResourceTemplate(TEMPLATES.service, { list: undefined, complete: completer(view, 'service') }),
-    { title: 'One service', description: 'What customers say about a service of the catalogue (by id): reviews, average rating, aspects, quotes', mimeType: 'application/json' },
+    {
+      title: 'One service',
+      description:
+        'What customers say about a service of the catalogue (by id): reviews, average rating, aspects, quotes',
+      mimeType: 'application/json',
+    },
     (uri, { id }) => {
       const found = insights().entities.services.find((s) => s.id === variable(id));
       if (!found) throw new ResourceNotFoundError(uri.href);
@@ -98,7 +112,11 @@ export function registerTemplates(server: McpServer, view: View): void {
   server.registerResource(
     'aspect',
     new ResourceTemplate(TEMPLATES.aspect, { list: undefined, complete: completer(view, 'aspect') }),
-    { title: 'One aspect', description: `How customers judge one aspect of the work (${AspectId.options.join(', ')}): counts, score, trend by quarter, quotes, review ids`, mimeType: 'application/json' },
+    {
+      title: 'One aspect',
+      description: `How customers judge one aspect of the work (${AspectId.options.join(', ')}): counts, score, trend by quarter, quotes, review ids`,
+      mimeType: 'application/json',
+    },
     (uri, { id }) => {
       const found = insights().aspects.find((a) => a.id === variable(id));
       if (!found) throw new ResourceNotFoundError(uri.href);

@@ -1,5 +1,11 @@
 // The MCP server's tools, resources and prompt over the current snapshot: read-only, schemas shared with the REST API.
-import { McpServer, type CacheHint, type Implementation, type ProtocolEra, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  type CacheHint,
+  type Implementation,
+  type ProtocolEra,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { View } from '../publishing/view.js';
 import { DOCUMENTS } from '../reviews/catalogue.js';
@@ -15,7 +21,12 @@ export const SERVER_INFO = { name: 'reviews-service', version: '1.0.0' } as cons
 
 /** What the server says it is: name and version, a title, and the site's icon (from this origin). */
 export function serverInfo(baseUrl: string, iconPath: string): Implementation {
-  return { ...SERVER_INFO, title: 'Verified customer reviews', websiteUrl: `${baseUrl}/`, icons: [{ src: `${baseUrl}${iconPath}`, mimeType: 'image/svg+xml', sizes: ['any'] }] };
+  return {
+    ...SERVER_INFO,
+    title: 'Verified customer reviews',
+    websiteUrl: `${baseUrl}/`,
+    icons: [{ src: `${baseUrl}${iconPath}`, mimeType: 'image/svg+xml', sizes: ['any'] }],
+  };
 }
 
 export const INSTRUCTIONS =
@@ -34,15 +45,27 @@ const SinceArguments = z
       .min(1)
       .max(SINCE_LIMIT.max)
       .default(SINCE_LIMIT.default)
-      .describe(`Maximum number of reviews returned, 1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default}; total says how many there are`),
+      .describe(
+        `Maximum number of reviews returned, 1 to ${SINCE_LIMIT.max}, default ${SINCE_LIMIT.default}; total says how many there are`,
+      ),
   })
   .strict();
 
-const Hint = z.string().optional().describe('Present when more matched than were returned: how to narrow the question or see more');
+const Hint = z
+  .string()
+  .optional()
+  .describe('Present when more matched than were returned: how to narrow the question or see more');
 const SearchResult = SearchResponse.extend({ hint: Hint });
-const SinceResult = SinceResponse.extend({ total: z.number().int().describe('Reviews dated on or after `since`, before the limit'), hint: Hint });
+const SinceResult = SinceResponse.extend({
+  total: z.number().int().describe('Reviews dated on or after `since`, before the limit'),
+  hint: Hint,
+});
 
-const BusinessResult = z.object({ business: Business.nullable(), aggregateRating: AggregateRating, verification: VerificationSummary });
+const BusinessResult = z.object({
+  business: Business.nullable(),
+  aggregateRating: AggregateRating,
+  verification: VerificationSummary,
+});
 const ReviewResult = z.object({ review: Review });
 
 /**
@@ -58,10 +81,20 @@ function once<S extends StandardSchemaWithJSON>(schema: S): S {
     if (!json) made.set(key, (json = standard.jsonSchema[kind](options)));
     return json;
   };
-  return Object.assign(Object.create(schema) as S, { '~standard': { ...standard, jsonSchema: { input: remembered('input'), output: remembered('output') } } });
+  return Object.assign(Object.create(schema) as S, {
+    '~standard': { ...standard, jsonSchema: { input: remembered('input'), output: remembered('output') } },
+  });
 }
 
-const PROMPT_ARGUMENTS = once(z.object({ about: z.string().max(200).optional().describe('A technician, service, area or aspect; empty for the whole business') }));
+const PROMPT_ARGUMENTS = once(
+  z.object({
+    about: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('A technician, service, area or aspect; empty for the whole business'),
+  }),
+);
 
 /** A tool's answer: the structured value and the same value as a JSON text block, or an error the model can read. */
 export type ToolResult =
@@ -105,7 +138,14 @@ export interface ReadTool {
 
 function defineTool<S extends z.ZodObject>(
   name: ToolName,
-  spec: { title: string; description: string; input: S; output: z.ZodObject; usesInsights?: boolean; run: (view: View, args: z.output<S>) => ToolResult },
+  spec: {
+    title: string;
+    description: string;
+    input: S;
+    output: z.ZodObject;
+    usesInsights?: boolean;
+    run: (view: View, args: z.output<S>) => ToolResult;
+  },
 ): ReadTool {
   // Registered through the base type: the SDK then hands the callback what `spec.input` parsed.
   const inputSchema: z.ZodObject = once(spec.input);
@@ -121,7 +161,13 @@ function defineTool<S extends z.ZodObject>(
     register: (server, view) =>
       server.registerTool(
         name,
-        { title: spec.title, description: spec.description, inputSchema, outputSchema, annotations: { title: spec.title, ...readOnly } },
+        {
+          title: spec.title,
+          description: spec.description,
+          inputSchema,
+          outputSchema,
+          annotations: { title: spec.title, ...readOnly },
+        },
         (args) => spec.run(view, args as z.output<S>),
       ),
   };
@@ -134,7 +180,12 @@ export const READ_TOOLS: readonly ReadTool[] = [
       'The business: name, contact, address, areas served, its service catalogue (each service has an id to use with search_reviews mentions_service) and technicians, plus the aggregate rating of all verified reviews (mean, count, distribution by stars), and how reviews are verified: the rule in one sentence and how many were received, published and are waiting for a job to match, by source.',
     input: z.object({}).strict(),
     output: BusinessResult,
-    run: ({ snapshot }) => result({ business: snapshot.business, aggregateRating: snapshot.aggregateRating, verification: snapshot.verification }),
+    run: ({ snapshot }) =>
+      result({
+        business: snapshot.business,
+        aggregateRating: snapshot.aggregateRating,
+        verification: snapshot.verification,
+      }),
   }),
   defineTool(MCP_TOOLS.search_reviews, {
     title: 'Search reviews',
@@ -144,7 +195,14 @@ export const READ_TOOLS: readonly ReadTool[] = [
     output: SearchResult,
     run: ({ snapshot }, params) => {
       const found = searchResponse(snapshot.index, params);
-      return result({ ...found, ...moreHint(found.count, found.total, 'Narrow with since/until, rating or min_rating, query, mentions_technician or mentions_service, or raise limit (up to 100).') });
+      return result({
+        ...found,
+        ...moreHint(
+          found.count,
+          found.total,
+          'Narrow with since/until, rating or min_rating, query, mentions_technician or mentions_service, or raise limit (up to 100).',
+        ),
+      });
     },
   }),
   defineTool(MCP_TOOLS.get_reviews_since, {
@@ -155,7 +213,11 @@ export const READ_TOOLS: readonly ReadTool[] = [
     run: ({ snapshot }, { date, limit }) => {
       const reviews = snapshot.index.since(date);
       const returned = reviews.slice(0, limit).map(toPublic);
-      const hint = moreHint(returned.length, reviews.length, `Use a later date, or search_reviews with since/until and other filters to narrow, or raise limit (up to ${SINCE_LIMIT.max}).`);
+      const hint = moreHint(
+        returned.length,
+        reviews.length,
+        `Use a later date, or search_reviews with since/until and other filters to narrow, or raise limit (up to ${SINCE_LIMIT.max}).`,
+      );
       return result({ since: date, count: returned.length, total: reviews.length, reviews: returned, ...hint });
     },
   }),
@@ -172,18 +234,22 @@ export const READ_TOOLS: readonly ReadTool[] = [
   }),
   defineTool(MCP_TOOLS.get_review, {
     title: 'One review',
-    description: 'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
+    description:
+      'One verified review by its id (as cited by search results and insights), with every field and the owner response if any.',
     input: z.object({ id: z.string().min(1).max(200).describe('Review id') }).strict(),
     output: ReviewResult,
     run: ({ snapshot }, { id }) => {
       const review = snapshot.index.get(id);
-      return review ? result({ review: toPublic(review) }) : toolError(`No verified review has id "${id}". Ids come from search_reviews or get_insights.`);
+      return review
+        ? result({ review: toPublic(review) })
+        : toolError(`No verified review has id "${id}". Ids come from search_reviews or get_insights.`);
     },
   }),
 ];
 
 const TOOL_BY_NAME = new Map(READ_TOOLS.map((tool) => [tool.name as string, tool]));
-export const readTool = (name: unknown): ReadTool | undefined => (typeof name === 'string' ? TOOL_BY_NAME.get(name) : undefined);
+export const readTool = (name: unknown): ReadTool | undefined =>
+  typeof name === 'string' ? TOOL_BY_NAME.get(name) : undefined;
 
 /**
  * How long a 2026-07-28 client may reuse a list or a read (`ttlMs`), shared by any client (`cacheScope` public:
@@ -206,7 +272,11 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, i
     instructions: INSTRUCTIONS,
     // 2026-07-28 clients subscribe to documents with subscriptions/listen; a 2025 session has no stream to hear
     // resources/updated on (every answer comes on its POST), so it is not offered there.
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: era === 'modern' }, prompts: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false, subscribe: era === 'modern' },
+      prompts: { listChanged: false },
+    },
     cacheHints: CACHE_HINTS,
   });
   for (const tool of READ_TOOLS) tool.register(server, view);
@@ -218,7 +288,11 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, i
       document.name,
       uri,
       { title: document.title, description: document.description, mimeType: document.mediaType },
-      () => ({ contents: [{ uri, mimeType: representation.contentType, text: representation.variants.identity.body.toString('utf8') }] }),
+      () => ({
+        contents: [
+          { uri, mimeType: representation.contentType, text: representation.variants.identity.body.toString('utf8') },
+        ],
+      }),
     );
   }
 
@@ -228,7 +302,8 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, i
     'summarize_reviews',
     {
       title: 'Summarize what customers say',
-      description: 'Asks for a summary of what customers say, overall or about one technician, service, area or aspect.',
+      description:
+        'Asks for a summary of what customers say, overall or about one technician, service, area or aspect.',
       argsSchema: PROMPT_ARGUMENTS,
     },
     ({ about }) => ({
@@ -247,6 +322,10 @@ export function createMcpServer(view: View, baseUrl: string, era: ProtocolEra, i
   );
 
   // The SDK advertises listChanged, but a server built per request never sends those notifications.
-  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   return server;
 }

@@ -47,22 +47,37 @@ export const OpenApiDocument = z
   })
   .describe('An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0)');
 
-export const header = (description: string, schema: JsonSchema = { type: 'string' }, example?: string): OpenApiObject =>
-  example === undefined ? { description, schema } : { description, schema, example };
+export const header = (
+  description: string,
+  schema: JsonSchema = { type: 'string' },
+  example?: string,
+): OpenApiObject => (example === undefined ? { description, schema } : { description, schema, example });
 
 /** Retry-After of a request over its client's allowance. */
-export const RETRY_AFTER = header('Seconds until the client\'s minute is over and its requests are counted afresh', { type: 'integer', minimum: 1, maximum: 60 });
+export const RETRY_AFTER = header("Seconds until the client's minute is over and its requests are counted afresh", {
+  type: 'integer',
+  minimum: 1,
+  maximum: 60,
+});
 
 /** Cache-Control as a response header, with the value this response carries. */
-export const cacheControl = (value: string, description = 'Caching policy'): OpenApiObject => header(description, { type: 'string' }, value);
+export const cacheControl = (value: string, description = 'Caching policy'): OpenApiObject =>
+  header(description, { type: 'string' }, value);
 
 export const NO_STORE = cacheControl('no-store', 'Never cached');
 
 export const sharedHeaders: Record<string, OpenApiObject> = {
-  ETag: header('Strong validator, distinct per content-coding (`"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`)', { type: 'string' }),
-  LastModified: header('When the published data last changed; absent while nothing was ever published', { type: 'string' }),
+  ETag: header('Strong validator, distinct per content-coding (`"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`)', {
+    type: 'string',
+  }),
+  LastModified: header('When the published data last changed; absent while nothing was ever published', {
+    type: 'string',
+  }),
   Vary: header('Always `Accept-Encoding`', { type: 'string' }, 'Accept-Encoding'),
-  ContentEncoding: header('`br` or `gzip` when negotiated from Accept-Encoding; absent for identity', { type: 'string', enum: ['br', 'gzip'] }),
+  ContentEncoding: header('`br` or `gzip` when negotiated from Accept-Encoding; absent for identity', {
+    type: 'string',
+    enum: ['br', 'gzip'],
+  }),
 };
 
 export const sharedParameters: Record<string, OpenApiObject> = {
@@ -92,32 +107,50 @@ export const sharedParameters: Record<string, OpenApiObject> = {
 };
 
 /** Parameters of every conditional read. */
-export const conditionalParameters = [parameterRef('IfNoneMatch'), parameterRef('IfModifiedSince'), parameterRef('AcceptEncoding')];
+export const conditionalParameters = [
+  parameterRef('IfNoneMatch'),
+  parameterRef('IfModifiedSince'),
+  parameterRef('AcceptEncoding'),
+];
 
 export const errorContent = { 'application/json': { schema: schemaRef('ErrorBody') } };
 
 export const sharedResponses: Record<string, OpenApiObject> = {
   NotModified: {
     description: 'Not Modified: the If-None-Match (or, without it, If-Modified-Since) validator matches; no body',
-    headers: { ETag: headerRef('ETag'), 'Cache-Control': header('The policy of the 200 it stands for'), Vary: headerRef('Vary') },
+    headers: {
+      ETag: headerRef('ETag'),
+      'Cache-Control': header('The policy of the 200 it stands for'),
+      Vary: headerRef('Vary'),
+    },
   },
   TooManyQueries: {
-    description: 'More than RATE_LIMIT_QUERIES_PER_MINUTE search and since requests from this client (an IPv6 client counts by its /64) within a minute',
+    description:
+      'More than RATE_LIMIT_QUERIES_PER_MINUTE search and since requests from this client (an IPv6 client counts by its /64) within a minute',
     headers: {
       'Cache-Control': header('`no-store`'),
       'Retry-After': RETRY_AFTER,
     },
-    content: { 'application/json': { schema: schemaRef('ErrorBody'), example: { error: 'too_many_requests', message: TOO_MANY_REQUESTS } } },
+    content: {
+      'application/json': {
+        schema: schemaRef('ErrorBody'),
+        example: { error: 'too_many_requests', message: TOO_MANY_REQUESTS },
+      },
+    },
   },
   RequestHeaderFieldsTooLarge: {
     // True of every operation: the server refuses a request whose header block exceeds 16 KiB before routing. It
     // is the only client error the input-free documents can give.
-    description: 'Request Header Fields Too Large: the request line and headers exceed 16 KiB; answered before routing, and the connection closed',
+    description:
+      'Request Header Fields Too Large: the request line and headers exceed 16 KiB; answered before routing, and the connection closed',
     headers: { 'Cache-Control': header('`no-store`') },
     content: {
       'application/json': {
         schema: schemaRef('ErrorBody'),
-        example: { error: 'header_fields_too_large', message: 'The request line and headers are larger than this server accepts (16 KiB)' },
+        example: {
+          error: 'header_fields_too_large',
+          message: 'The request line and headers are larger than this server accepts (16 KiB)',
+        },
       },
     },
   },

@@ -44,7 +44,6 @@ export interface Examples {
   serviceId: string;
 }
 
-
 /** The demo as the store would publish it: verified reviews only, newest first. */
 export function exampleData(): PublishedData {
   const { business, reviews } = generateDemo(EXAMPLE_DEMO);
@@ -53,7 +52,10 @@ export function exampleData(): PublishedData {
     .map((review) => publishedFrom(review, PUBLISHED_AT))
     .sort(compareNewestFirst);
   const received = reviews.length;
-  const verification = { windowDays: DEFAULT_WINDOW_DAYS, bySource: { own: { received, published: published.length, unmatched: received - published.length, removed: 0 } } };
+  const verification = {
+    windowDays: DEFAULT_WINDOW_DAYS,
+    bySource: { own: { received, published: published.length, unmatched: received - published.length, removed: 0 } },
+  };
   return { version: { revision: 1, publishedAt: PUBLISHED_AT }, business, verification, reviews: published };
 }
 
@@ -72,7 +74,10 @@ export async function buildExamples(baseUrl: string): Promise<Examples> {
   return {
     documents: {
       reviews: {
-        demo: { summary: `The demo business (seed ${EXAMPLE_DEMO.seed}) with ${data.reviews.length} verified reviews`, value: reviews },
+        demo: {
+          summary: `The demo business (seed ${EXAMPLE_DEMO.seed}) with ${data.reviews.length} verified reviews`,
+          value: reviews,
+        },
       },
       insights: {
         ready: { summary: 'Computed for the demo business', value: insightsReady },

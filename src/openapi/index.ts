@@ -37,7 +37,11 @@ const TAGS = [
   { name: 'websub', description: 'WebSub hub: subscriptions to the topics, verified and then pushed every change' },
   { name: 'meta', description: 'This description' },
   { name: 'operations', description: 'Liveness, readiness and metrics, for load balancers and monitoring' },
-  { name: 'pages', description: 'The home page and review pages for people, the badge and embed for the business\'s website, and what crawlers and language models read first' },
+  {
+    name: 'pages',
+    description:
+      "The home page and review pages for people, the badge and embed for the business's website, and what crawlers and language models read first",
+  },
 ];
 
 const DESCRIPTION = `Public, read-only verified customer reviews of one home-services business (cooling, plumbing, electrical), with sentiment insights, feeds, search, an MCP server and a WebSub hub.

@@ -3,18 +3,37 @@
 import { SearchParams } from '../reviews/search.js';
 import { SERVER_CARD_PATHS } from '../reviews/links.js';
 import { SITE_ROUTES } from '../site/routes.js';
-import { cacheControl, conditionalParameters, errorContent, header, NO_STORE, parameterSchema, responseRef, RETRY_AFTER, type OpenApiObject } from './components.js';
+import {
+  cacheControl,
+  conditionalParameters,
+  errorContent,
+  header,
+  NO_STORE,
+  parameterSchema,
+  responseRef,
+  RETRY_AFTER,
+  type OpenApiObject,
+} from './components.js';
 import { readHeaders } from './reads.js';
 
 const PAGE_CACHE = cacheControl('public, max-age=300');
-const IMMUTABLE = cacheControl('public, max-age=31536000, immutable', 'Cached for good: the path changes with the content');
+const IMMUTABLE = cacheControl(
+  'public, max-age=31536000, immutable',
+  'Cached for good: the path changes with the content',
+);
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': header("Nothing from another origin and no inline script; `frame-ancestors 'none'` (only /embed may be framed: `frame-ancestors *`)"),
+  'Content-Security-Policy': header(
+    "Nothing from another origin and no inline script; `frame-ancestors 'none'` (only /embed may be framed: `frame-ancestors *`)",
+  ),
   'Referrer-Policy': header('`strict-origin-when-cross-origin`'),
   'X-Frame-Options': header('`DENY`, on every page but /embed'),
 };
 
-const NOT_FOUND: OpenApiObject = { description: 'No such file', headers: { 'Cache-Control': NO_STORE }, content: errorContent };
+const NOT_FOUND: OpenApiObject = {
+  description: 'No such file',
+  headers: { 'Cache-Control': NO_STORE },
+  content: errorContent,
+};
 
 /** A page that is HTML, with its error pages (HTML; JSON for a client that asks for JSON only). */
 const problem = (description: string, headers: Record<string, OpenApiObject> = {}): OpenApiObject => ({
@@ -23,7 +42,18 @@ const problem = (description: string, headers: Record<string, OpenApiObject> = {
   content: { 'text/html': { schema: { type: 'string' } }, ...errorContent },
 });
 
-function read(operationId: string, summary: string, description: string, mediaType: string, options: { cache?: OpenApiObject; parameters?: OpenApiObject[]; errors?: Record<string, OpenApiObject>; html?: boolean } = {}): OpenApiObject {
+function read(
+  operationId: string,
+  summary: string,
+  description: string,
+  mediaType: string,
+  options: {
+    cache?: OpenApiObject;
+    parameters?: OpenApiObject[];
+    errors?: Record<string, OpenApiObject>;
+    html?: boolean;
+  } = {},
+): OpenApiObject {
   return {
     get: {
       operationId,
@@ -56,28 +86,72 @@ export function pagePaths(): Record<string, OpenApiObject> {
     [SITE_ROUTES.home]: read(
       'getHomePage',
       'Home page',
-      'The business, its rating with charts (rating distribution, aspects, trend), the FAQ and summary, the newest reviews 20 a page, and a search form. With search filters (those of /api/reviews/search, without `limit`) it lists the matching reviews instead. Empty filters are ignored, and so are parameters it does not know (campaign tags). The first page is made once per data version. With a filter that is not empty, a request counts against the client\'s search allowance (RATE_LIMIT_QUERIES_PER_MINUTE, shared with search and since).',
+      "The business, its rating with charts (rating distribution, aspects, trend), the FAQ and summary, the newest reviews 20 a page, and a search form. With search filters (those of /api/reviews/search, without `limit`) it lists the matching reviews instead. Empty filters are ignored, and so are parameters it does not know (campaign tags). The first page is made once per data version. With a filter that is not empty, a request counts against the client's search allowance (RATE_LIMIT_QUERIES_PER_MINUTE, shared with search and since).",
       'text/html',
       {
         html: true,
-        parameters: [{ name: 'page', in: 'query', required: false, description: 'Page of the listing, from 1', schema: { type: 'integer', minimum: 1 } }, ...filterParameters()],
+        parameters: [
+          {
+            name: 'page',
+            in: 'query',
+            required: false,
+            description: 'Page of the listing, from 1',
+            schema: { type: 'integer', minimum: 1 },
+          },
+          ...filterParameters(),
+        ],
         errors: {
           '400': problem('A filter or the page number is invalid (the page shows the form and each problem)'),
           '404': problem('The page number is past the last page'),
-          '429': problem('More than RATE_LIMIT_QUERIES_PER_MINUTE searches from this client within a minute, on this page, search and since together (an IPv6 client counts by its /64)', { 'Retry-After': RETRY_AFTER }),
+          '429': problem(
+            'More than RATE_LIMIT_QUERIES_PER_MINUTE searches from this client within a minute, on this page, search and since together (an IPv6 client counts by its /64)',
+            { 'Retry-After': RETRY_AFTER },
+          ),
         },
       },
     ),
-    [SITE_ROUTES.review]: read('getReviewPage', 'Review page', "One published review: text, rating, date, technicians, services, area and the business's reply, with its schema.org `Review` as JSON-LD. The feeds' entries link here.", 'text/html', {
-      html: true,
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'The review id', schema: { type: 'string', minLength: 1, maxLength: 200 } }],
-      errors: { '404': problem('No published review has this id') },
-    }),
-    [SITE_ROUTES.docs]: read('getApiReference', 'API reference', 'This description rendered for people by Swagger UI, served from this origin.', 'text/html', { html: true }),
-    [SITE_ROUTES.badge]: read('getBadge', 'Rating badge', 'A small SVG image of the aggregate rating and review count, for the business\'s own website.', 'image/svg+xml', {
-      cache: cacheControl('public, max-age=3600, stale-while-revalidate=86400'),
-    }),
-    [SITE_ROUTES.embed]: read('getEmbed', 'Embeddable reviews', 'The rating and the three newest reviews as a page to show in an iframe on another site (the only page that may be framed).', 'text/html', { html: true }),
+    [SITE_ROUTES.review]: read(
+      'getReviewPage',
+      'Review page',
+      "One published review: text, rating, date, technicians, services, area and the business's reply, with its schema.org `Review` as JSON-LD. The feeds' entries link here.",
+      'text/html',
+      {
+        html: true,
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: 'The review id',
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        ],
+        errors: { '404': problem('No published review has this id') },
+      },
+    ),
+    [SITE_ROUTES.docs]: read(
+      'getApiReference',
+      'API reference',
+      'This description rendered for people by Swagger UI, served from this origin.',
+      'text/html',
+      { html: true },
+    ),
+    [SITE_ROUTES.badge]: read(
+      'getBadge',
+      'Rating badge',
+      "A small SVG image of the aggregate rating and review count, for the business's own website.",
+      'image/svg+xml',
+      {
+        cache: cacheControl('public, max-age=3600, stale-while-revalidate=86400'),
+      },
+    ),
+    [SITE_ROUTES.embed]: read(
+      'getEmbed',
+      'Embeddable reviews',
+      'The rating and the three newest reviews as a page to show in an iframe on another site (the only page that may be framed).',
+      'text/html',
+      { html: true },
+    ),
     [SITE_ROUTES.verification]: read(
       'getVerificationPage',
       'How reviews are verified',
@@ -85,12 +159,37 @@ export function pagePaths(): Record<string, OpenApiObject> {
       'text/html',
       { html: true },
     ),
-    [SITE_ROUTES.llms]: read('getLlmsTxt', 'llms.txt', 'A Markdown summary of the business and links to every dataset, feed, this description and the MCP endpoint (the llms.txt convention).', 'text/markdown'),
-    [SITE_ROUTES.robots]: read('getRobotsTxt', 'robots.txt', 'Crawling rules and the sitemap\'s address.', 'text/plain', { cache: cacheControl('public, max-age=3600') }),
-    [SITE_ROUTES.sitemap]: read('getSitemap', 'Sitemap', 'The home page and every review page (sitemaps.org). Above 50,000 URLs, an index of parts, each at `?part=N`.', 'application/xml', {
-      parameters: [{ name: 'part', in: 'query', required: false, description: 'A part of the sitemap, from 1, when it has an index', schema: { type: 'integer', minimum: 1 } }],
-      errors: { '404': NOT_FOUND },
-    }),
+    [SITE_ROUTES.llms]: read(
+      'getLlmsTxt',
+      'llms.txt',
+      'A Markdown summary of the business and links to every dataset, feed, this description and the MCP endpoint (the llms.txt convention).',
+      'text/markdown',
+    ),
+    [SITE_ROUTES.robots]: read(
+      'getRobotsTxt',
+      'robots.txt',
+      "Crawling rules and the sitemap's address.",
+      'text/plain',
+      { cache: cacheControl('public, max-age=3600') },
+    ),
+    [SITE_ROUTES.sitemap]: read(
+      'getSitemap',
+      'Sitemap',
+      'The home page and every review page (sitemaps.org). Above 50,000 URLs, an index of parts, each at `?part=N`.',
+      'application/xml',
+      {
+        parameters: [
+          {
+            name: 'part',
+            in: 'query',
+            required: false,
+            description: 'A part of the sitemap, from 1, when it has an index',
+            schema: { type: 'integer', minimum: 1 },
+          },
+        ],
+        errors: { '404': NOT_FOUND },
+      },
+    ),
     ...Object.fromEntries(
       SERVER_CARD_PATHS.map((path, i) => [
         path,
@@ -103,10 +202,24 @@ export function pagePaths(): Record<string, OpenApiObject> {
         ),
       ]),
     ),
-    [SITE_ROUTES.asset]: read('getAsset', 'Page asset', 'Stylesheets, scripts and icons the pages load, at paths that change with their content.', '*/*', {
-      cache: IMMUTABLE,
-      parameters: [{ name: 'file', in: 'path', required: true, description: 'The file name, with its content hash', schema: { type: 'string' } }],
-      errors: { '404': NOT_FOUND },
-    }),
+    [SITE_ROUTES.asset]: read(
+      'getAsset',
+      'Page asset',
+      'Stylesheets, scripts and icons the pages load, at paths that change with their content.',
+      '*/*',
+      {
+        cache: IMMUTABLE,
+        parameters: [
+          {
+            name: 'file',
+            in: 'path',
+            required: true,
+            description: 'The file name, with its content hash',
+            schema: { type: 'string' },
+          },
+        ],
+        errors: { '404': NOT_FOUND },
+      },
+    ),
   };
 }

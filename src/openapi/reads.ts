@@ -40,7 +40,10 @@ export function readHeaders(policy: OpenApiObject, lastModified = true): OpenApi
  */
 const BUILDING_HEADERS: Partial<Record<DocumentName, (policy: string) => OpenApiObject>> = {
   insights: (policy) => ({
-    'Cache-Control': cacheControl(policy, `\`${policy}\`; \`no-store\` while \`status\` is \`building\` and no insights were ever built for this store`),
+    'Cache-Control': cacheControl(
+      policy,
+      `\`${policy}\`; \`no-store\` while \`status\` is \`building\` and no insights were ever built for this store`,
+    ),
     'Retry-After': header(
       'Only while `status` is `building` and no insights were ever built for this store: seconds after which to ask again',
       { type: 'integer', minimum: 0 },
@@ -60,7 +63,10 @@ function documentPathItem(doc: PublicDocument, examples: Examples): OpenApiObjec
       responses: {
         '200': {
           description: 'The document',
-          headers: { ...readHeaders(cacheControl(doc.cacheControl)), ...BUILDING_HEADERS[doc.name]?.(doc.cacheControl) },
+          headers: {
+            ...readHeaders(cacheControl(doc.cacheControl)),
+            ...BUILDING_HEADERS[doc.name]?.(doc.cacheControl),
+          },
           content: { [doc.mediaType]: { schema: schemaRef(doc.schemaName), examples: examples.documents[doc.name] } },
         },
         '304': responseRef('NotModified'),
@@ -130,8 +136,18 @@ function sincePathItem(examples: Examples): OpenApiObject {
       operationId: 'getReviewsSince',
       tags: ['search'],
       summary: 'Reviews dated on or after a date',
-      description: 'Every verified review dated on or after the path date, newest first. Takes no query parameters: any is 400.',
-      parameters: [{ name: 'date', in: 'path', required: true, ...parameterSchema(SinceParams.shape.date), example: examples.since.since }, ...conditionalParameters],
+      description:
+        'Every verified review dated on or after the path date, newest first. Takes no query parameters: any is 400.',
+      parameters: [
+        {
+          name: 'date',
+          in: 'path',
+          required: true,
+          ...parameterSchema(SinceParams.shape.date),
+          example: examples.since.since,
+        },
+        ...conditionalParameters,
+      ],
       responses: {
         '200': {
           description: 'The reviews, newest first',
@@ -146,14 +162,23 @@ function sincePathItem(examples: Examples): OpenApiObject {
           content: {
             'application/json': {
               schema: schemaRef('ErrorBody'),
-              example: { error: 'invalid_request', message: 'Invalid since request', issues: refused.success ? [] : toIssues(refused.error) },
+              example: {
+                error: 'invalid_request',
+                message: 'Invalid since request',
+                issues: refused.success ? [] : toIssues(refused.error),
+              },
             },
           },
         },
         '414': {
           description: 'URI Too Long: the date segment is longer than 200 characters',
           headers: { 'Cache-Control': header('`no-store`') },
-          content: { 'application/json': { schema: schemaRef('ErrorBody'), example: { error: 'uri_too_long', message: 'A path segment is longer than any this API accepts' } } },
+          content: {
+            'application/json': {
+              schema: schemaRef('ErrorBody'),
+              example: { error: 'uri_too_long', message: 'A path segment is longer than any this API accepts' },
+            },
+          },
         },
         '429': responseRef('TooManyQueries'),
         '431': responseRef('RequestHeaderFieldsTooLarge'),

@@ -22,7 +22,11 @@ export function hubRequestSchema(topicUrls: string[], settings: HubSettings): z.
   const [first, ...rest] = topicUrls;
   return z
     .looseObject({
-      'hub.callback': z.url().describe('The subscriber callback: an absolute https:// URL without credentials whose host is a public address'),
+      'hub.callback': z
+        .url()
+        .describe(
+          'The subscriber callback: an absolute https:// URL without credentials whose host is a public address',
+        ),
       'hub.mode': z.enum(['subscribe', 'unsubscribe']),
       'hub.topic': (first === undefined ? z.string() : z.enum([first, ...rest])).describe('The topic URL'),
       'hub.lease_seconds': z
@@ -37,7 +41,9 @@ export function hubRequestSchema(topicUrls: string[], settings: HubSettings): z.
         .string()
         .max(199)
         .optional()
-        .describe('Shorter than 200 bytes (UTF-8). When given, every delivery carries X-Hub-Signature: sha256=HMAC of the body; empty means none'),
+        .describe(
+          'Shorter than 200 bytes (UTF-8). When given, every delivery carries X-Hub-Signature: sha256=HMAC of the body; empty means none',
+        ),
     })
     .describe('Subscription request (application/x-www-form-urlencoded)');
 }
@@ -57,7 +63,12 @@ const callbackExpression = '{$request.body#/hub.callback}';
 
 /** The requests the hub makes to hub.callback after a 202: verification of intent, then content distribution. */
 function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUrl: string): OpenApiObject {
-  const topicParameter = { name: 'hub.topic', in: 'query', required: true, schema: { type: 'string', enum: topicUrls } };
+  const topicParameter = {
+    name: 'hub.topic',
+    in: 'query',
+    required: true,
+    schema: { type: 'string', enum: topicUrls },
+  };
   return {
     verification: {
       [callbackExpression]: {
@@ -68,18 +79,45 @@ function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUr
           description:
             "The hub's GET to the callback, its own query string kept and these parameters appended. For subscribe and unsubscribe the callback proves intent by echoing hub.challenge; `denied` tells it the hub ended the subscription (after failed deliveries), and its answer is ignored.",
           parameters: [
-            { name: 'hub.mode', in: 'query', required: true, schema: { type: 'string', enum: ['subscribe', 'unsubscribe', 'denied'] } },
+            {
+              name: 'hub.mode',
+              in: 'query',
+              required: true,
+              schema: { type: 'string', enum: ['subscribe', 'unsubscribe', 'denied'] },
+            },
             topicParameter,
-            { name: 'hub.challenge', in: 'query', required: false, schema: { type: 'string' }, description: 'Random; absent when denied' },
-            { name: 'hub.lease_seconds', in: 'query', required: false, schema: { type: 'integer' }, description: 'The lease granted; on subscribe only' },
-            { name: 'hub.reason', in: 'query', required: false, schema: { type: 'string' }, description: 'Why; on denied only' },
+            {
+              name: 'hub.challenge',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Random; absent when denied',
+            },
+            {
+              name: 'hub.lease_seconds',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer' },
+              description: 'The lease granted; on subscribe only',
+            },
+            {
+              name: 'hub.reason',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Why; on denied only',
+            },
           ],
           responses: {
             '2XX': {
-              description: 'Intent confirmed when the body is exactly hub.challenge: a subscription becomes active, an unsubscription removes it',
+              description:
+                'Intent confirmed when the body is exactly hub.challenge: a subscription becomes active, an unsubscription removes it',
               content: { 'text/plain': { schema: { type: 'string' } } },
             },
-            '4XX': { description: 'Any other status, a wrong body or no answer within WEBSUB_TIMEOUT_MS: intent not verified: a subscription is rejected, an unsubscription leaves the subscription as it was' },
+            '4XX': {
+              description:
+                'Any other status, a wrong body or no answer within WEBSUB_TIMEOUT_MS: intent not verified: a subscription is rejected, an unsubscription leaves the subscription as it was',
+            },
           },
         },
       },
@@ -100,7 +138,13 @@ function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUr
               example: `<${hubUrl}>; rel="hub", <${topicUrls[0] ?? hubUrl}>; rel="self"`,
               description: 'The hub (rel=hub) and the topic (rel=self)',
             },
-            { name: 'X-Hub-Signature', in: 'header', required: false, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, description: 'When the subscription has a secret: HMAC-SHA256 of the body' },
+            {
+              name: 'X-Hub-Signature',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+              description: 'When the subscription has a secret: HMAC-SHA256 of the body',
+            },
           ],
           requestBody: {
             required: true,
@@ -109,7 +153,10 @@ function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUr
           responses: {
             '2XX': { description: 'Delivered' },
             '410': { description: 'Gone: the subscription is removed at once' },
-            '4XX': { description: 'A failed attempt (as is any 5XX, or no answer in time); retried after WEBSUB_RETRY_DELAYS_MS' },
+            '4XX': {
+              description:
+                'A failed attempt (as is any 5XX, or no answer in time); retried after WEBSUB_RETRY_DELAYS_MS',
+            },
           },
         },
       },
@@ -117,12 +164,21 @@ function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUr
   };
 }
 
-export function hubPathItem(topics: readonly PublicDocument[], baseUrl: string, settings: HubSettings, bodyLimit: string): OpenApiObject {
+export function hubPathItem(
+  topics: readonly PublicDocument[],
+  baseUrl: string,
+  settings: HubSettings,
+  bodyLimit: string,
+): OpenApiObject {
   const topicUrls = topics.map((doc) => `${baseUrl}${doc.path}`);
   const hubUrl = `${baseUrl}${HUB_PATH}`;
-  const refusedGet = plainText('Method Not Allowed: the hub takes subscription requests by POST', ['The hub takes subscription requests by POST (W3C WebSub)'], {
-    Allow: header('The methods the hub serves', { type: 'string' }, 'POST'),
-  });
+  const refusedGet = plainText(
+    'Method Not Allowed: the hub takes subscription requests by POST',
+    ['The hub takes subscription requests by POST (W3C WebSub)'],
+    {
+      Allow: header('The methods the hub serves', { type: 'string' }, 'POST'),
+    },
+  );
   return {
     post: {
       operationId: 'requestSubscription',
@@ -135,26 +191,41 @@ export function hubPathItem(topics: readonly PublicDocument[], baseUrl: string, 
         content: {
           'application/x-www-form-urlencoded': {
             schema: schemaRef('HubRequest'),
-            example: { 'hub.mode': 'subscribe', 'hub.topic': topicUrls[0], 'hub.callback': 'https://subscriber.example/websub/reviews', 'hub.lease_seconds': settings.leaseDefaultSeconds },
+            example: {
+              'hub.mode': 'subscribe',
+              'hub.topic': topicUrls[0],
+              'hub.callback': 'https://subscriber.example/websub/reviews',
+              'hub.lease_seconds': settings.leaseDefaultSeconds,
+            },
           },
         },
       },
       responses: {
-        '202': { description: 'Accepted: intent will be verified at the callback; no body', headers: { 'Cache-Control': NO_STORE } },
+        '202': {
+          description: 'Accepted: intent will be verified at the callback; no body',
+          headers: { 'Cache-Control': NO_STORE },
+        },
         '400': plainText('A missing or invalid field; the body says which', [
           'hub.mode must be subscribe or unsubscribe',
           // Word for word, so in the hub's own order of topics.
-          `hub.topic must be one of: ${topicsOf(baseUrl).map((t) => t.url).join(', ')}`,
+          `hub.topic must be one of: ${topicsOf(baseUrl)
+            .map((t) => t.url)
+            .join(', ')}`,
           'hub.callback must be an absolute https:// URL',
           'hub.callback must be an https:// URL',
           'hub.lease_seconds must be a whole number of seconds',
         ]),
-        '409': plainText('The topic has as many subscribers as the hub accepts (WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC), or this client as many pending and active subscriptions (WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT)', [
-          'This topic has as many subscribers as the hub accepts',
-          'This client has as many subscriptions as the hub accepts from one client',
-        ]),
+        '409': plainText(
+          'The topic has as many subscribers as the hub accepts (WEBSUB_MAX_SUBSCRIBERS_PER_TOPIC), or this client as many pending and active subscriptions (WEBSUB_MAX_SUBSCRIPTIONS_PER_CLIENT)',
+          [
+            'This topic has as many subscribers as the hub accepts',
+            'This client has as many subscriptions as the hub accepts from one client',
+          ],
+        ),
         '413': plainText(`The body is larger than ${bodyLimit}`, ['Request body too large']),
-        '415': plainText('Content-Type is not application/x-www-form-urlencoded', ['Content-Type must be application/x-www-form-urlencoded']),
+        '415': plainText('Content-Type is not application/x-www-form-urlencoded', [
+          'Content-Type must be application/x-www-form-urlencoded',
+        ]),
         '429': plainText(
           `More than ${settings.hubRequestsPerMinute} hub requests from this client (an IPv6 client counts by its /64) within a minute`,
           [TOO_MANY_REQUESTS],

@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
 /** The message of a refusal: it names the settings, never their values. */
-export const METRICS_FORBIDDEN = 'The metrics are open only to the addresses of METRICS_ALLOW and to the bearer token of METRICS_TOKEN';
+export const METRICS_FORBIDDEN =
+  'The metrics are open only to the addresses of METRICS_ALLOW and to the bearer token of METRICS_TOKEN';
 
 /** Whether this request may read the metrics. */
 export type MetricsReader = (request: FastifyRequest) => boolean;

@@ -27,15 +27,28 @@ export interface OperationsOptions {
 }
 
 /** /healthz, /readyz and /metrics, and the hooks that count every request, as a Fastify plugin. */
-export const operationsPlugin = fp<OperationsOptions>(async (app, { operations, metricsAccess }) => operations.register(app, metricsAccess), { name: 'operations' });
+export const operationsPlugin = fp<OperationsOptions>(
+  async (app, { operations, metricsAccess }) => operations.register(app, metricsAccess),
+  { name: 'operations' },
+);
 
 export class Operations {
   readonly registry = new Registry();
   private closing = false;
   /** Requests answered and their latency: written before the registry's metrics, where prom-client listed them. */
   readonly requests = new RequestMetrics();
-  private readonly mcpCalls = new Counter({ name: 'mcp_tool_calls_total', help: 'MCP tools/call requests, by tool', labelNames: ['tool'], registers: [this.registry] });
-  private readonly refusals = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by group of routes', labelNames: ['group'], registers: [this.registry] });
+  private readonly mcpCalls = new Counter({
+    name: 'mcp_tool_calls_total',
+    help: 'MCP tools/call requests, by tool',
+    labelNames: ['tool'],
+    registers: [this.registry],
+  });
+  private readonly refusals = new Counter({
+    name: 'rate_limit_refusals_total',
+    help: 'Requests refused with 429, by group of routes',
+    labelNames: ['group'],
+    registers: [this.registry],
+  });
 
   constructor(
     private readonly store: Store,
@@ -51,21 +64,50 @@ export class Operations {
         g.reset();
       }
     };
-    const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>, labelNames: string[] = []) =>
-      new Gauge({ name, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });
-    gauge('reviews_store_up', 'Whether the store answers (1) or not (0); the last data is served either way', async (g) => g.set((await this.storeCheck()) === 'ok' ? 1 : 0));
-    gauge('reviews_data_revision', 'Store revision of the data served', (g) => g.set(this.publisher.current().snapshot.version.revision));
-    gauge('reviews_published', 'Verified reviews served', (g) => g.set(this.publisher.current().snapshot.reviews.length));
+    const gauge = (
+      name: string,
+      help: string,
+      collect: (g: Gauge) => void | Promise<void>,
+      labelNames: string[] = [],
+    ) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        async collect() {
+          await collect(this);
+        },
+      });
+    gauge(
+      'reviews_store_up',
+      'Whether the store answers (1) or not (0); the last data is served either way',
+      async (g) => g.set((await this.storeCheck()) === 'ok' ? 1 : 0),
+    );
+    gauge('reviews_data_revision', 'Store revision of the data served', (g) =>
+      g.set(this.publisher.current().snapshot.version.revision),
+    );
+    gauge('reviews_published', 'Verified reviews served', (g) =>
+      g.set(this.publisher.current().snapshot.reviews.length),
+    );
     gauge('reviews_data_age_seconds', 'Seconds since the served data was published', (g) => {
       const publishedAt = this.publisher.current().snapshot.version.publishedAt;
       g.set(publishedAt ? (Date.now() - Date.parse(publishedAt)) / 1000 : 0);
     });
-    gauge('reviews_view_build_seconds', 'How long the last data version took to be served, from noticing it', (g) => g.set(this.publisher.lastViewMs / 1000));
-    gauge('insights_build_seconds', 'How long the last insights build of this process took in its thread', (g) => g.set((this.publisher.lastInsightsBuild?.ms ?? 0) / 1000));
-    gauge('insights_current', '1 when the insights served describe the data served, 0 while they lag an import', (g) => {
-      const view = this.publisher.current();
-      g.set(view.insights.source?.asOf === view.snapshot.version.publishedAt ? 1 : 0);
-    });
+    gauge('reviews_view_build_seconds', 'How long the last data version took to be served, from noticing it', (g) =>
+      g.set(this.publisher.lastViewMs / 1000),
+    );
+    gauge('insights_build_seconds', 'How long the last insights build of this process took in its thread', (g) =>
+      g.set((this.publisher.lastInsightsBuild?.ms ?? 0) / 1000),
+    );
+    gauge(
+      'insights_current',
+      '1 when the insights served describe the data served, 0 while they lag an import',
+      (g) => {
+        const view = this.publisher.current();
+        g.set(view.insights.source?.asOf === view.snapshot.version.publishedAt ? 1 : 0);
+      },
+    );
     gauge(
       'websub_subscriptions',
       'WebSub subscriptions, by state',
@@ -75,7 +117,11 @@ export class Operations {
       }),
       ['state'],
     );
-    gauge('websub_outbox_pending', 'WebSub deliveries waiting in the outbox', fromStore(async (g) => g.set((await this.store.websub.stats()).pendingDeliveries)));
+    gauge(
+      'websub_outbox_pending',
+      'WebSub deliveries waiting in the outbox',
+      fromStore(async (g) => g.set((await this.store.websub.stats()).pendingDeliveries)),
+    );
   }
 
   /** Counts the deliveries of this process's hub, by outcome. */
@@ -135,7 +181,10 @@ export class Operations {
   /** `ok` when the store answers within STORE_CHECK_MS, otherwise what went wrong. */
   private async storeCheck(): Promise<string> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<string>((done) => (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)));
+    const timeout = new Promise<string>(
+      (done) =>
+        (timer = setTimeout(() => done(`the store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS)),
+    );
     return Promise.race([
       this.store.currentVersion().then(
         () => 'ok',
@@ -161,13 +210,23 @@ export class Operations {
     });
     app.addHook('onResponse', (request, reply, done) => {
       // The route's template, not the URL: one series per route, whatever clients ask for.
-      this.requests.series(request.method, request.routeOptions.url ?? 'unmatched').record(reply.statusCode, reply.elapsedTime / 1000);
+      this.requests
+        .series(request.method, request.routeOptions.url ?? 'unmatched')
+        .record(reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
     const json = (status: number, body: object) => ({ status, body: JSON.stringify(body) });
     const send = (reply: import('fastify').FastifyReply, { status, body }: { status: number; body: string }) =>
-      reply.code(status).header('cache-control', 'no-store').header('content-type', 'application/json; charset=utf-8').send(body);
-    app.route({ method: ['GET', 'HEAD'], url: OPERATIONS_ROUTES.health, handler: (_request, reply) => send(reply, json(200, { status: 'ok' })) });
+      reply
+        .code(status)
+        .header('cache-control', 'no-store')
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(body);
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: OPERATIONS_ROUTES.health,
+      handler: (_request, reply) => send(reply, json(200, { status: 'ok' })),
+    });
     app.route({
       method: ['GET', 'HEAD'],
       url: OPERATIONS_ROUTES.ready,
@@ -188,7 +247,10 @@ export class Operations {
         },
       }),
       handler: async (_request, reply) =>
-        reply.header('cache-control', 'no-store').header('content-type', this.registry.contentType).send(`${this.requests.exposition()}\n\n${await this.registry.metrics()}`),
+        reply
+          .header('cache-control', 'no-store')
+          .header('content-type', this.registry.contentType)
+          .send(`${this.requests.exposition()}\n\n${await this.registry.metrics()}`),
     });
   }
 }

@@ -39,7 +39,8 @@ function emptied(value: unknown, key?: string): unknown {
     if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).map((k) => [k, []]));
   }
   if (Array.isArray(value)) return value.map((item) => emptied(item));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptied(v, k)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptied(v, k)]));
   return value;
 }
 

@@ -81,23 +81,37 @@ export async function pendingInsights(): Promise<ServedInsights> {
     lastModified: null,
     effort: 'fast',
   });
-  return { document, overview: document, representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS }, source: null, lastModified: null };
+  return {
+    document,
+    overview: document,
+    representation: { ...representation, retryAfterSeconds: PENDING_RETRY_AFTER_SECONDS },
+    source: null,
+    lastModified: null,
+  };
 }
 
 /** Whether a review is published in the data being served. */
 export type IsPublished = (reviewId: string) => boolean;
 
 /** A stored document as a data version may serve it: without the reviews it no longer publishes. */
-export async function servedFromStore(stored: StoredInsights, version: DataVersion, isPublished: IsPublished): Promise<ServedInsights> {
+export async function servedFromStore(
+  stored: StoredInsights,
+  version: DataVersion,
+  isPublished: IsPublished,
+): Promise<ServedInsights> {
   const source = { engineVersion: stored.engineVersion, asOf: stored.asOf };
   // A document of older data may cite reviews unpublished since; one of this very data cannot.
   if (stored.asOf !== version.publishedAt) {
     const filtered = withoutUnpublished(JSON.parse(stored.document) as InsightsDocument, isPublished);
-    if (filtered) return encodeServed(filtered, source, stored.lastModified, lastModifiedOf(stored.lastModified, version));
+    if (filtered)
+      return encodeServed(filtered, source, stored.lastModified, lastModifiedOf(stored.lastModified, version));
   }
   // As stored: the same bytes, so the same ETags, and the copies compressed by the process that built it.
   const body = Buffer.from(stored.document, 'utf8');
-  const compressed = stored.compressed && { gzip: asBuffer(stored.compressed.gzip), br: asBuffer(stored.compressed.br) };
+  const compressed = stored.compressed && {
+    gzip: asBuffer(stored.compressed.gzip),
+    br: asBuffer(stored.compressed.br),
+  };
   const representation = representationOf(body, compressed ?? undefined, {
     contentType: INSIGHTS.mediaType,
     cacheControl: INSIGHTS.cacheControl,
@@ -120,12 +134,17 @@ export async function servedFromStore(stored: StoredInsights, version: DataVersi
 }
 
 /** Bytes that crossed from the insights thread arrive as plain Uint8Arrays: a Buffer view of the same memory. */
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 const INSIGHTS = documentNamed('insights');
 
 /** The insights served so far, carried over to a new data version until its own are built. */
-export async function carriedOver(served: ServedInsights, version: DataVersion, isPublished: IsPublished): Promise<ServedInsights> {
+export async function carriedOver(
+  served: ServedInsights,
+  version: DataVersion,
+  isPublished: IsPublished,
+): Promise<ServedInsights> {
   if (!served.source) return served;
   const filtered = withoutUnpublished(served.document, isPublished);
   if (!filtered) return served;
@@ -138,7 +157,12 @@ function lastModifiedOf(stored: string | null, droppedFor: DataVersion | undefin
   return times.length ? new Date(Math.max(...times)) : null;
 }
 
-async function encodeServed(document: InsightsDocument, source: ServedInsights['source'], storedLastModified: string | null, lastModified: Date | null): Promise<ServedInsights> {
+async function encodeServed(
+  document: InsightsDocument,
+  source: ServedInsights['source'],
+  storedLastModified: string | null,
+  lastModified: Date | null,
+): Promise<ServedInsights> {
   const body = Buffer.from(JSON.stringify(document), 'utf8');
   const representation = await encodeRepresentation(body, {
     contentType: INSIGHTS.mediaType,
@@ -163,11 +187,17 @@ export function withoutUnpublished(document: InsightsDocument, isPublished: IsPu
   const walk = (value: unknown, ids: boolean): unknown => {
     if (Array.isArray(value)) {
       return value
-        .filter((item) => (ids && typeof item === 'string' ? published(item) : !(isRecord(item) && 'reviewId' in item) || published(item.reviewId)))
+        .filter((item) =>
+          ids && typeof item === 'string'
+            ? published(item)
+            : !(isRecord(item) && 'reviewId' in item) || published(item.reviewId),
+        )
         .map((item) => walk(item, ids));
     }
     if (!isRecord(value)) return value;
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, walk(v, ids || key === 'reviewIds' || key === 'examples')]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, v]) => [key, walk(v, ids || key === 'reviewIds' || key === 'examples')]),
+    );
   };
   const result = walk(document, false) as InsightsDocument;
   return dropped ? result : undefined;
@@ -213,7 +243,11 @@ export class InsightsCatchUp {
    * meanwhile or the build was superseded. A build here hands its document to `onReady` as soon as it is encoded,
    * before it is stored.
    */
-  async follow(data: PublishedData, wanted: () => boolean, onReady: (document: StoredInsights, analysed: number) => void = () => undefined): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
+  async follow(
+    data: PublishedData,
+    wanted: () => boolean,
+    onReady: (document: StoredInsights, analysed: number) => void = () => undefined,
+  ): Promise<{ stored: StoredInsights; analysed: number } | undefined> {
     const asOf = data.version.publishedAt;
     const engineVersion = this.worker.engineVersion;
     let attemptedAt = 0;
@@ -229,7 +263,10 @@ export class InsightsCatchUp {
         if (outcome.kind === 'built') {
           // roundTripMs: from asking the thread to its answer here; beyond `ms`, time spent waiting for either thread.
           const roundTripMs = Math.round(performance.now() - asked);
-          this.log.info({ asOf, analysed: outcome.analysed, ms: outcome.ms, roundTripMs, parts: outcome.parts }, 'insights built');
+          this.log.info(
+            { asOf, analysed: outcome.analysed, ms: outcome.ms, roundTripMs, parts: outcome.parts },
+            'insights built',
+          );
           this.lastBuild = { ms: outcome.ms, analysed: outcome.analysed };
           return { stored: outcome.document, analysed: outcome.analysed };
         }

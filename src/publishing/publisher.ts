@@ -11,7 +11,14 @@ import { buildSnapshot } from '../reviews/snapshot.js';
 import type { Store, StoredInsights, StoredRendering } from '../store/types.js';
 import { renderKey } from '../reviews/render-key.js';
 import type { RenderingsWrites } from '../store/renderings-writer.js';
-import { carriedOver, InsightsCatchUp, pendingInsights, servedFromStore, type InsightsBuilds, type ServedInsights } from './insights.js';
+import {
+  carriedOver,
+  InsightsCatchUp,
+  pendingInsights,
+  servedFromStore,
+  type InsightsBuilds,
+  type ServedInsights,
+} from './insights.js';
 import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
 import { SinceListings } from './since.js';
@@ -98,7 +105,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     // A write of rendered documents under way gets a moment to finish (one at 300k reviews takes about a second); one
     // waiting on another process's lock is left to end with the process: its transaction rolls back, and the next
     // start renders what it would have stored.
-    await Promise.race([this.renderingsSaved, new Promise((done) => setTimeout(done, RENDERINGS_STOP_WAIT_MS).unref())]);
+    await Promise.race([
+      this.renderingsSaved,
+      new Promise((done) => setTimeout(done, RENDERINGS_STOP_WAIT_MS).unref()),
+    ]);
   }
 
   /** The last insights build this process made (for metrics). */
@@ -177,27 +187,64 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     // INSIGHTS_HEAD_START_MS at most, so that this thread is free to take the build's answer and serve it, and the
     // build has the CPU. Not at start: the first view serves the stored insights and waits for no build.
     const insightsServed = this.followInsights(data, started);
-    if (previous) await Promise.race([insightsServed, new Promise((done) => setTimeout(done, INSIGHTS_HEAD_START_MS).unref())]);
-    const snapshot = buildSnapshot(data, await SearchIndex.build(data.reviews, turn, (error) => this.log.error({ err: error }, 'making the word index failed; text search reads the texts')));
+    if (previous)
+      await Promise.race([insightsServed, new Promise((done) => setTimeout(done, INSIGHTS_HEAD_START_MS).unref())]);
+    const snapshot = buildSnapshot(
+      data,
+      await SearchIndex.build(data.reviews, turn, (error) =>
+        this.log.error({ err: error }, 'making the word index failed; text search reads the texts'),
+      ),
+    );
     // At start the bytes stored for this data are served as they were; after that only changed documents render.
     const stored = previous ? undefined : await this.storedRenderings(data.version.publishedAt);
-    const { lastModified, documents, changed, rendered, rejected } = await renderDocuments(data, this.links, previous, { stored, copies: this.copies });
-    if (rejected.length > 0) this.log.warn({ documents: rejected }, 'stored documents did not fit their data; rendered them again');
+    const { lastModified, documents, changed, rendered, rejected } = await renderDocuments(data, this.links, previous, {
+      stored,
+      copies: this.copies,
+    });
+    if (rejected.length > 0)
+      this.log.warn({ documents: rejected }, 'stored documents did not fit their data; rendered them again');
     // Read now: the insights may have landed during the awaits above.
     const served = this.view?.insights;
     const early = this.early?.data === data ? this.early : undefined;
     this.early = undefined;
     const isPublished = (id: string) => snapshot.index.get(id) !== undefined;
-    const insights = early?.insights ?? (served ? await carriedOver(served, snapshot.version, isPublished) : await this.storedInsights(snapshot.version, isPublished));
+    const insights =
+      early?.insights ??
+      (served
+        ? await carriedOver(served, snapshot.version, isPublished)
+        : await this.storedInsights(snapshot.version, isPublished));
     const before = this.view;
-    const lastModifiedShared = sharesLastModified(lastModified, before?.lastModified ?? null, data.version.publishedAt !== before?.snapshot.version.publishedAt, before?.lastModifiedShared);
+    const lastModifiedShared = sharesLastModified(
+      lastModified,
+      before?.lastModified ?? null,
+      data.version.publishedAt !== before?.snapshot.version.publishedAt,
+      before?.lastModifiedShared,
+    );
     const representations = Object.fromEntries(
-      Object.entries({ ...documents, insights: insights.representation }).map(([name, rep]) => [name, succeeding(rep, before?.representations[name as DocumentName])]),
+      Object.entries({ ...documents, insights: insights.representation }).map(([name, rep]) => [
+        name,
+        succeeding(rep, before?.representations[name as DocumentName]),
+      ]),
     ) as View['representations'];
-    this.view = { snapshot, lastModified, lastModifiedShared, representations, insights, queries: new RepresentationCache(), since: new SinceListings(snapshot.index) };
+    this.view = {
+      snapshot,
+      lastModified,
+      lastModifiedShared,
+      representations,
+      insights,
+      queries: new RepresentationCache(),
+      since: new SinceListings(snapshot.index),
+    };
     this.lastViewMs = Math.round(performance.now() - started);
     this.log.info(
-      { revision: data.version.revision, reviews: data.reviews.length, changed, rendered, readMs: Math.round(read - started), ms: this.lastViewMs },
+      {
+        revision: data.version.revision,
+        reviews: data.reviews.length,
+        changed,
+        rendered,
+        readMs: Math.round(read - started),
+        ms: this.lastViewMs,
+      },
       'serving a new data version',
     );
     // The words of the texts are made now, between requests: text searches read the texts until then. The first
@@ -249,7 +296,10 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       const data = await this.store.readPublished();
       return { ...data, reviews: this.reviews.apply({ reset: true, upsert: [...data.reviews], remove: [] }) };
     }
-    const { version, business, verification, delta } = await this.store.readChanges(latest.version.revision, this.reviews.ids);
+    const { version, business, verification, delta } = await this.store.readChanges(
+      latest.version.revision,
+      this.reviews.ids,
+    );
     return { version, business, verification, reviews: this.reviews.apply(delta) };
   }
 
@@ -278,8 +328,18 @@ export class Publisher extends EventEmitter<PublisherEvents> {
         this.early ??= { data, insights, analysed };
         return;
       }
-      this.view = { ...view, insights, representations: { ...view.representations, insights: succeeding(insights.representation, view.representations.insights) } };
-      this.log.info({ asOf: data.version.publishedAt, ms: Math.round(performance.now() - noticed) }, 'serving the insights of a new data version');
+      this.view = {
+        ...view,
+        insights,
+        representations: {
+          ...view.representations,
+          insights: succeeding(insights.representation, view.representations.insights),
+        },
+      };
+      this.log.info(
+        { asOf: data.version.publishedAt, ms: Math.round(performance.now() - noticed) },
+        'serving the insights of a new data version',
+      );
       this.emit('insights', this.view, analysed);
     };
     let ready: Promise<void> | undefined;

@@ -62,7 +62,8 @@ export interface CompressedCopies {
 }
 
 /** Bytes as a Buffer without copying them (stores hand back Buffers or plain Uint8Arrays, by engine). */
-export const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+export const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** The content hash behind every ETag of a body: the same bytes get the same tags, in any process. */
 export function contentTag(body: Buffer): string {
@@ -78,7 +79,12 @@ function toSeconds(date: Date | null): Date | null {
  * Whether a Last-Modified is shared by different bodies: the same second as the one before it, with other bytes
  * (or the same bytes, when that one was already shared).
  */
-export function sharesLastModified(next: Date | null, previous: Date | null, bytesChanged: boolean, previousShared = false): boolean {
+export function sharesLastModified(
+  next: Date | null,
+  previous: Date | null,
+  bytesChanged: boolean,
+  previousShared = false,
+): boolean {
   const next_ = toSeconds(next);
   const previous_ = toSeconds(previous);
   if (!next_ || !previous_ || next_.getTime() !== previous_.getTime()) return false;
@@ -88,7 +94,12 @@ export function sharesLastModified(next: Date | null, previous: Date | null, byt
 /** `next` as what replaces `previous` for the same resource, marked when their Last-Modified is shared. */
 export function succeeding(next: Representation, previous: Representation | undefined): Representation {
   if (!previous) return next;
-  const shared = sharesLastModified(next.lastModified, previous.lastModified, next.variants.identity.etag !== previous.variants.identity.etag, previous.lastModifiedShared);
+  const shared = sharesLastModified(
+    next.lastModified,
+    previous.lastModified,
+    next.variants.identity.etag !== previous.variants.identity.etag,
+    previous.lastModifiedShared,
+  );
   return shared === (next.lastModifiedShared ?? false) ? next : { ...next, lastModifiedShared: shared };
 }
 
@@ -145,14 +156,23 @@ export class DeferredCompression {
 }
 
 /** A representation of a body and its compressed copies, made here or earlier (stored with the body). */
-export function representationOf(body: Buffer, compressed: Compressed | undefined, options: Omit<EncodeOptions, 'effort'>): Representation {
+export function representationOf(
+  body: Buffer,
+  compressed: Compressed | undefined,
+  options: Omit<EncodeOptions, 'effort'>,
+): Representation {
   const tag = options.tag ?? contentTag(body);
   const variants: Representation['variants'] = { identity: { body, etag: `"${tag}"` } };
   if (compressed) {
     variants.gzip = { body: compressed.gzip, etag: `"${tag}-gzip"` };
     variants.br = { body: compressed.br, etag: `"${tag}-br"` };
   }
-  return { contentType: options.contentType, cacheControl: options.cacheControl, lastModified: toSeconds(options.lastModified), variants };
+  return {
+    contentType: options.contentType,
+    cacheControl: options.cacheControl,
+    lastModified: toSeconds(options.lastModified),
+    variants,
+  };
 }
 
 /** The body's representation; a large body's compressed copies are deferred to their first request. */
@@ -160,5 +180,8 @@ export async function encodeRepresentation(content: string | Buffer, options: En
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   if (body.length <= DEFER_ABOVE_BYTES) return representationOf(body, await compress(body, options.effort), options);
   const tag = options.tag ?? contentTag(body);
-  return { ...representationOf(body, undefined, { ...options, tag }), deferred: new DeferredCompression(body, tag, options.effort, options.copies) };
+  return {
+    ...representationOf(body, undefined, { ...options, tag }),
+    deferred: new DeferredCompression(body, tag, options.effort, options.copies),
+  };
 }

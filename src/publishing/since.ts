@@ -16,7 +16,13 @@ const brotliAsync = promisify(brotliCompress);
 /** The largest listing offered in br: compressed once per date asked, at quality 4 (about 10 ms a MiB). */
 const BROTLI_MAX_BYTES = 1 << 20;
 /** A 1 MiB window (the listing's size at most): each compression under way holds a few MiB, not the 4 MiB default's 20. */
-const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_LGWIN]: 20 } };
+const BROTLI = {
+  params: {
+    [zlib.BROTLI_PARAM_QUALITY]: 4,
+    [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+    [zlib.BROTLI_PARAM_LGWIN]: 20,
+  },
+};
 /** gzip trailers kept per version (8 bytes each): the checksum of a large listing takes milliseconds. */
 const TRAILERS_KEPT = 10_000;
 /** br copies kept per version, by date, least recently used dropped first. */
@@ -35,7 +41,8 @@ async function brotliInTurn(bytes: () => Buffer): Promise<Buffer> {
     return await brotliAsync(bytes(), BROTLI);
   } finally {
     const next = brotliWaiting.shift();
-    if (next) next(); // the slot passes on
+    if (next)
+      next(); // the slot passes on
     else brotliRunning--;
   }
 }
@@ -55,7 +62,8 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** Level 4: 43 MB of reviews in about 0.3 s, 10% larger than level 9 at a third of its time. */
 const LEVEL = 4;
 
-const segment = (bytes: Buffer, last: boolean) => deflateRawSync(bytes, { level: LEVEL, finishFlush: last ? zlib.Z_FINISH : zlib.Z_FULL_FLUSH });
+const segment = (bytes: Buffer, last: boolean) =>
+  deflateRawSync(bytes, { level: LEVEL, finishFlush: last ? zlib.Z_FINISH : zlib.Z_FULL_FLUSH });
 
 /** Renderings by position, least recently used dropped first once they hold more than `maxBytes`. */
 export class SinceListings {
@@ -86,7 +94,10 @@ export class SinceListings {
     const tag = createHash('sha256').update(prefix).update(rendering.tag).digest('base64url').slice(0, 27);
     const identity = [prefix, rendering.json, suffix];
     const size = prefix.length + rendering.json.length + suffix.length;
-    const br: ComposedBody = { etag: `"${tag}-br"`, parts: async () => [await this.brotliOf(since, tag, () => Buffer.concat(identity, size))] };
+    const br: ComposedBody = {
+      etag: `"${tag}-br"`,
+      parts: async () => [await this.brotliOf(since, tag, () => Buffer.concat(identity, size))],
+    };
     return {
       ...(size <= BROTLI_MAX_BYTES ? { br } : {}),
       identity: { etag: `"${tag}"`, parts: async () => identity },
@@ -94,7 +105,13 @@ export class SinceListings {
         etag: `"${tag}-gzip"`,
         parts: async () => {
           const deflated = await rendering.deflated;
-          return [GZIP_HEADER, segment(prefix, false), deflated, segment(suffix, true), this.gzipTrailer(tag, identity, size)];
+          return [
+            GZIP_HEADER,
+            segment(prefix, false),
+            deflated,
+            segment(suffix, true),
+            this.gzipTrailer(tag, identity, size),
+          ];
         },
       },
     };

@@ -8,7 +8,14 @@ import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
 import type { SinceListings } from './since.js';
 import type { StoredRendering } from '../store/types.js';
-import { asBuffer, contentTag, encodeRepresentation, withLastModified, type CompressedCopies, type Representation } from './representation.js';
+import {
+  asBuffer,
+  contentTag,
+  encodeRepresentation,
+  withLastModified,
+  type CompressedCopies,
+  type Representation,
+} from './representation.js';
 
 export interface View {
   readonly snapshot: ReviewsSnapshot;
@@ -49,7 +56,13 @@ export async function renderDocuments(
   links: Links,
   previous: View | undefined,
   sources: RenderSources = {},
-): Promise<{ lastModified: Date | null; documents: RenderedDocuments; changed: DocumentName[]; rendered: DocumentName[]; rejected: DocumentName[] }> {
+): Promise<{
+  lastModified: Date | null;
+  documents: RenderedDocuments;
+  changed: DocumentName[];
+  rendered: DocumentName[];
+  rejected: DocumentName[];
+}> {
   const lastModified = data.version.publishedAt ? new Date(data.version.publishedAt) : null;
   const rendered = [];
   const rejected: DocumentName[] = [];
@@ -72,14 +85,27 @@ export async function renderDocuments(
       tag = contentTag(body);
     }
     const before = previous?.representations[document.name];
-    rendered.push({ document, body, tag, fromStore, before: before?.variants.identity.etag === `"${tag}"` ? before : undefined });
+    rendered.push({
+      document,
+      body,
+      tag,
+      fromStore,
+      before: before?.variants.identity.etag === `"${tag}"` ? before : undefined,
+    });
   }
   const changed = rendered.filter((r) => !r.before).map((r) => r.document.name);
   const documents: Partial<Record<DocumentName, Representation>> = {};
   for (const { document, body, tag, before } of rendered) {
     documents[document.name] = before
       ? withLastModified(before, lastModified)
-      : await encodeRepresentation(body, { contentType: document.mediaType, cacheControl: document.cacheControl, lastModified, effort: 'best', tag, copies: sources.copies });
+      : await encodeRepresentation(body, {
+          contentType: document.mediaType,
+          cacheControl: document.cacheControl,
+          lastModified,
+          effort: 'best',
+          tag,
+          copies: sources.copies,
+        });
   }
   const renderedHere = rendered.filter((r) => !r.fromStore).map((r) => r.document.name);
   return { lastModified, documents: documents as RenderedDocuments, changed, rendered: renderedHere, rejected };
@@ -87,5 +113,10 @@ export async function renderDocuments(
 
 /** The bytes of rendered documents, as the store keeps them. */
 export function renderingsOf(documents: RenderedDocuments): Map<string, StoredRendering> {
-  return new Map(Object.entries(documents).map(([name, rep]) => [name, { tag: rep.variants.identity.etag.slice(1, -1), body: rep.variants.identity.body }]));
+  return new Map(
+    Object.entries(documents).map(([name, rep]) => [
+      name,
+      { tag: rep.variants.identity.etag.slice(1, -1), body: rep.variants.identity.body },
+    ]),
+  );
 }

@@ -25,7 +25,13 @@ function bitCount(word: number): number {
  * `any` (an empty `all` and no `any`: every position in the range); words outside the range are left as they were.
  * Returns the range of words written.
  */
-export function combine(into: Bitset, from: number, to: number, all: readonly Bitset[], any: readonly (readonly Bitset[])[]): [first: number, end: number] {
+export function combine(
+  into: Bitset,
+  from: number,
+  to: number,
+  all: readonly Bitset[],
+  any: readonly (readonly Bitset[])[],
+): [first: number, end: number] {
   const first = from >>> 5;
   const end = (to + 31) >>> 5;
   for (let w = first; w < end; w++) {

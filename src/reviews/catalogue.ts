@@ -49,7 +49,8 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     path: '/reviews.json',
     mediaType: 'application/json',
     title: 'Reviews dataset',
-    description: 'Business metadata, aggregate rating and every verified review, newest first (date descending, then id descending).',
+    description:
+      'Business metadata, aggregate rating and every verified review, newest first (date descending, then id descending).',
     kind: 'dataset',
     schemaName: 'ReviewsDataset',
     cacheControl: DOCUMENT_CACHE_CONTROL,
@@ -82,7 +83,8 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'JsonFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: async (data, links, self) => Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews, data.verification)), 'utf8'),
+    render: async (data, links, self) =>
+      Buffer.from(JSON.stringify(jsonFeed(links, self, data.business, data.reviews, data.verification)), 'utf8'),
     schema: JsonFeedDocument,
   },
   {
@@ -95,7 +97,11 @@ export const DOCUMENTS: readonly PublicDocument[] = [
     schemaName: 'AtomFeed',
     cacheControl: DOCUMENT_CACHE_CONTROL,
     topic: true,
-    render: async (data, links, self) => Buffer.from(atomFeed(links, self, data.business, data.reviews, data.version.publishedAt, data.verification), 'utf8'),
+    render: async (data, links, self) =>
+      Buffer.from(
+        atomFeed(links, self, data.business, data.reviews, data.version.publishedAt, data.verification),
+        'utf8',
+      ),
     schema: null,
   },
 ];

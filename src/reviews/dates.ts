@@ -34,7 +34,9 @@ export function isCalendarDate(day: string): boolean {
  */
 export function parseInstant(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const match = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?$/.exec(value.trim());
+  const match = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?$/.exec(
+    value.trim(),
+  );
   if (!match || !isCalendarDate(match[1]!)) return undefined;
   const [, day, time, fraction = '', zone = 'Z'] = match;
   const seconds = time!.length === 5 ? `${time}:00` : time;

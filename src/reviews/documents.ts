@@ -28,7 +28,12 @@ export function aggregateRating(reviews: readonly PublishedReview[]): AggregateR
 export type DatasetHead = Pick<PublishedData, 'business' | 'verification'>;
 
 export function reviewsDataset(head: DatasetHead, reviews: readonly PublishedReview[]): ReviewsDataset {
-  return { business: head.business, aggregateRating: aggregateRating(reviews), verification: verificationSummary(head.verification), reviews: reviews.map(toPublic) };
+  return {
+    business: head.business,
+    aggregateRating: aggregateRating(reviews),
+    verification: verificationSummary(head.verification),
+    reviews: reviews.map(toPublic),
+  };
 }
 
 const COMMA = Buffer.from(',');
@@ -76,7 +81,11 @@ export function reviewsJson(reviews: readonly PublishedReview[]): Buffer[] {
  * The bytes of `JSON.stringify(reviewsDataset(business, reviews))`. New reviews are encoded SLICE at a time with
  * `pause` awaited between slices, so a server answers requests meanwhile (330,000 new reviews are 150 MB of JSON).
  */
-export async function renderReviewsDataset(head: DatasetHead, reviews: readonly PublishedReview[], pause: () => Promise<void> = async () => undefined): Promise<Buffer> {
+export async function renderReviewsDataset(
+  head: DatasetHead,
+  reviews: readonly PublishedReview[],
+  pause: () => Promise<void> = async () => undefined,
+): Promise<Buffer> {
   for (let from = 0; from < reviews.length; from += SLICE) {
     encodeNew(reviews.slice(from, from + SLICE));
     await pause();
@@ -101,7 +110,11 @@ export async function renderReviewsDataset(head: DatasetHead, reviews: readonly 
 
 /** The bytes before the reviews array of a dataset: `{"business":…,"aggregateRating":…,"reviews":[`. */
 function datasetOpening({ business, verification }: DatasetHead, reviews: readonly PublishedReview[]): Buffer {
-  const head = JSON.stringify({ business, aggregateRating: aggregateRating(reviews), verification: verificationSummary(verification) } satisfies Omit<ReviewsDataset, 'reviews'>);
+  const head = JSON.stringify({
+    business,
+    aggregateRating: aggregateRating(reviews),
+    verification: verificationSummary(verification),
+  } satisfies Omit<ReviewsDataset, 'reviews'>);
   return Buffer.from(`${head.slice(0, -1)},"reviews":[`, 'utf8');
 }
 
@@ -111,7 +124,12 @@ function datasetOpening({ business, verification }: DatasetHead, reviews: readon
  * Returns false, taking nothing, when the bytes do not have the layout of this data's dataset (an entry too many or
  * too few); the caller renders then.
  */
-export async function adoptReviewsDataset(head: DatasetHead, reviews: readonly PublishedReview[], body: Buffer, pause: () => Promise<void> = async () => undefined): Promise<boolean> {
+export async function adoptReviewsDataset(
+  head: DatasetHead,
+  reviews: readonly PublishedReview[],
+  body: Buffer,
+  pause: () => Promise<void> = async () => undefined,
+): Promise<boolean> {
   const opening = datasetOpening(head, reviews);
   if (body.length < opening.length + 2 || !body.subarray(0, opening.length).equals(opening)) return false;
   // Where each entry lies, as numbers: a view per review held across the pauses would outlive them as garbage.
@@ -166,7 +184,10 @@ function itemTitle(business: Business | null, review: Review): string {
 /** The words of a feed entry: the customer's (or what a rating alone says), the platform's translation labelled, the reply. */
 function itemText(review: Review): string {
   const parts = [review.text || ratingOnlyText(review)];
-  if (review.translation) parts.push(`Translation by ${review.source ?? 'the platform'} (${review.translation.language}): ${review.translation.text}`);
+  if (review.translation)
+    parts.push(
+      `Translation by ${review.source ?? 'the platform'} (${review.translation.language}): ${review.translation.text}`,
+    );
   if (review.response) parts.push(`Response from the owner (${review.response.date}): ${review.response.text}`);
   return parts.join('\n\n');
 }
@@ -189,7 +210,13 @@ function feedDescription(business: Business | null, verification: VerificationCo
   return `The ${FEED_SIZE} newest verified customer reviews${business ? ` of ${business.name}` : ''}. ${ruleSentence(verification.windowDays)}`;
 }
 
-export function jsonFeed(links: Links, selfUrl: string, business: Business | null, reviews: readonly PublishedReview[], verification: VerificationCounts): JsonFeedDocument {
+export function jsonFeed(
+  links: Links,
+  selfUrl: string,
+  business: Business | null,
+  reviews: readonly PublishedReview[],
+  verification: VerificationCounts,
+): JsonFeedDocument {
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: feedTitle(business),
@@ -245,7 +272,10 @@ export function atomFeed(
   const b = links.baseUrl;
   const included = reviews.slice(0, FEED_SIZE);
   // The feed changed when one of its entries did: a change to an older review must not touch its bytes.
-  const updated = included.reduce<string | null>((latest, r) => (latest === null || r.updatedAt > latest ? r.updatedAt : latest), null);
+  const updated = included.reduce<string | null>(
+    (latest, r) => (latest === null || r.updatedAt > latest ? r.updatedAt : latest),
+    null,
+  );
   const entries = included.map((r) => {
     const categories = itemTags(business, r).map((t) => `    <category term="${xmlAttribute(t)}"/>`);
     return [

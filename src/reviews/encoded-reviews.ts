@@ -58,7 +58,9 @@ export function textOf(entry: Buffer): string {
   const end = endOfString(entry, open);
   if (end >= entry.length) throw new Error('a review entry with its text cut');
   const escape = entry.indexOf(BACKSLASH, open);
-  return escape >= 0 && escape < end ? (JSON.parse(entry.toString('utf8', open, end + 1)) as string) : entry.toString('utf8', open + 1, end);
+  return escape >= 0 && escape < end
+    ? (JSON.parse(entry.toString('utf8', open, end + 1)) as string)
+    : entry.toString('utf8', open + 1, end);
 }
 
 /**

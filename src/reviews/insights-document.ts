@@ -23,12 +23,17 @@ export const Quote = z
   })
   .strict();
 
-const Quotes = z.object({ positive: z.array(Quote), negative: z.array(Quote) }).strict().describe('Strongest quotes each way');
+const Quotes = z
+  .object({ positive: z.array(Quote), negative: z.array(Quote) })
+  .strict()
+  .describe('Strongest quotes each way');
 
 export const AspectInsight = Tally.extend({
   id: AspectId,
   label: z.string(),
-  trend: z.array(Tally.extend({ quarter: z.string().regex(/^\d{4}-Q[1-4]$/) }).strict()).describe('By calendar quarter, oldest first'),
+  trend: z
+    .array(Tally.extend({ quarter: z.string().regex(/^\d{4}-Q[1-4]$/) }).strict())
+    .describe('By calendar quarter, oldest first'),
   quotes: Quotes,
   reviewIds: z
     .object({ positive: z.array(z.string()), negative: z.array(z.string()), neutral: z.array(z.string()) })
@@ -45,13 +50,27 @@ const EntityFields = {
 };
 
 /** A topic's quote: an aspect quote's fields but its score, the text being a whole sentence. */
-export const TopicQuote = Quote.omit({ score: true }).extend({ text: z.string().describe('The sentence of the review that uses the phrase, as written') });
+export const TopicQuote = Quote.omit({ score: true }).extend({
+  text: z.string().describe('The sentence of the review that uses the phrase, as written'),
+});
 
 export const TopicInsight = z
   .object({
-    phrase: z.string().describe('A recurring phrase found in the reviews (lowercase, accents folded): the most used of the topic, which `name` writes as customers do'),
-    name: z.string().describe('The topic\'s name: its phrase as most of its newest uses write it, hyphenated words whole ("spring tune-up", "AC repair")'),
-    phrases: z.array(z.string()).describe('Every phrase the topic counts: its name first, then near-duplicates merged into it: plurals ("ceiling fan", "ceiling fans"), phrases used by nearly the same reviews ("condenser fan", "fan motor")'),
+    phrase: z
+      .string()
+      .describe(
+        'A recurring phrase found in the reviews (lowercase, accents folded): the most used of the topic, which `name` writes as customers do',
+      ),
+    name: z
+      .string()
+      .describe(
+        'The topic\'s name: its phrase as most of its newest uses write it, hyphenated words whole ("spring tune-up", "AC repair")',
+      ),
+    phrases: z
+      .array(z.string())
+      .describe(
+        'Every phrase the topic counts: its name first, then near-duplicates merged into it: plurals ("ceiling fan", "ceiling fans"), phrases used by nearly the same reviews ("condenser fan", "fan motor")',
+      ),
     mentions: z.number().int(),
     positive: z.number().int().describe('Reviews using it whose overall sentiment is positive'),
     negative: z.number().int(),
@@ -66,10 +85,28 @@ const RatedName = z.object({ name: z.string(), averageRating: z.number(), review
 
 /** The figures an FAQ answer states: one shape per kind of question. */
 const FaqFigures = z.union([
-  z.object({ aspect: AspectId, mentions: z.number().int(), positive: z.number().int(), negative: z.number().int(), positiveShare: z.number().int().describe('Whole percent') }).strict(),
-  z.object({ reviews: z.number().int(), fourOrFiveStars: z.number().int(), share: z.number().int().describe('Whole percent') }).strict(),
+  z
+    .object({
+      aspect: AspectId,
+      mentions: z.number().int(),
+      positive: z.number().int(),
+      negative: z.number().int(),
+      positiveShare: z.number().int().describe('Whole percent'),
+    })
+    .strict(),
+  z
+    .object({
+      reviews: z.number().int(),
+      fourOrFiveStars: z.number().int(),
+      share: z.number().int().describe('Whole percent'),
+    })
+    .strict(),
   z.object({ technicians: z.array(RatedName) }).strict(),
-  z.object({ services: z.array(z.object({ id: z.string(), reviews: z.number().int(), averageRating: z.number() }).strict()) }).strict(),
+  z
+    .object({
+      services: z.array(z.object({ id: z.string(), reviews: z.number().int(), averageRating: z.number() }).strict()),
+    })
+    .strict(),
 ]);
 
 export const FaqItem = z
@@ -82,7 +119,6 @@ export const FaqItem = z
   })
   .strict();
 
-
 export const SummaryInsight = z
   .object({
     text: z.string().describe('An editorial paragraph, written from the figures beside it and only from them'),
@@ -90,8 +126,14 @@ export const SummaryInsight = z
       .object({
         reviewCount: z.number().int(),
         averageRating: z.number().optional(),
-        mostPraised: z.object({ aspect: AspectId, positive: z.number().int(), mentions: z.number().int() }).strict().optional(),
-        mostCriticised: z.object({ aspect: AspectId, negative: z.number().int(), mentions: z.number().int() }).strict().optional(),
+        mostPraised: z
+          .object({ aspect: AspectId, positive: z.number().int(), mentions: z.number().int() })
+          .strict()
+          .optional(),
+        mostCriticised: z
+          .object({ aspect: AspectId, negative: z.number().int(), mentions: z.number().int() })
+          .strict()
+          .optional(),
         bestTechnician: RatedName.optional(),
         trend: z
           .object({
@@ -118,13 +160,30 @@ export const InsightsDocument = z
         'ready: a complete document, describing the data published at `asOf` (after an import it may lag the reviews until the next one is built; compare `asOf` with the Last-Modified of /reviews.json). building: no insights were ever built for this store yet; sections are empty and the response carries Retry-After',
       ),
     generatedAt: z.iso.datetime().nullable().describe('When this document was built; null while building'),
-    asOf: z.iso.datetime().nullable().describe('When the published data it describes last changed (the Last-Modified of that /reviews.json); null while building or for a store that never published'),
+    asOf: z.iso
+      .datetime()
+      .nullable()
+      .describe(
+        'When the published data it describes last changed (the Last-Modified of that /reviews.json); null while building or for a store that never published',
+      ),
     reviewCount: z.number().int().describe('Verified reviews it describes: those analysed (see `languages`)'),
     languages: z
       .object({
-        analysed: z.number().int().describe('Reviews analysed: written in English, or with the platform\'s English translation (which is what is analysed then)'),
-        ratingOnly: z.number().int().describe('Reviews that are a rating without text: counted in the aggregate rating of /reviews.json, not here'),
-        notAnalysed: z.record(z.string(), z.number().int()).describe('Reviews in other languages without an English translation, by BCP 47 tag: counted, not analysed'),
+        analysed: z
+          .number()
+          .int()
+          .describe(
+            "Reviews analysed: written in English, or with the platform's English translation (which is what is analysed then)",
+          ),
+        ratingOnly: z
+          .number()
+          .int()
+          .describe(
+            'Reviews that are a rating without text: counted in the aggregate rating of /reviews.json, not here',
+          ),
+        notAnalysed: z
+          .record(z.string(), z.number().int())
+          .describe('Reviews in other languages without an English translation, by BCP 47 tag: counted, not analysed'),
       })
       .strict()
       .optional()
@@ -135,7 +194,9 @@ export const InsightsDocument = z
     entities: z
       .object({
         technicians: z.array(z.object({ name: z.string(), ...EntityFields }).strict()),
-        services: z.array(z.object({ id: z.string(), name: z.string(), category: z.string().nullable(), ...EntityFields }).strict()),
+        services: z.array(
+          z.object({ id: z.string(), name: z.string(), category: z.string().nullable(), ...EntityFields }).strict(),
+        ),
         serviceAreas: z.array(z.object({ name: z.string(), ...EntityFields }).strict()),
       })
       .strict(),

@@ -36,7 +36,16 @@ export function compareNewestFirst(a: { date: string; id: string }, b: { date: s
  * An imported record of the service's own format as the store publishes it once verified (the operator's word,
  * on the day of `updatedAt` unless `verifiedOn` says otherwise); its language detected when the record gives none.
  */
-export function publishedFrom(review: ImportedReview, updatedAt: string, verifiedOn = updatedAt.slice(0, 10)): PublishedReview {
+export function publishedFrom(
+  review: ImportedReview,
+  updatedAt: string,
+  verifiedOn = updatedAt.slice(0, 10),
+): PublishedReview {
   const { verified: _verified, language, reference: _reference, ...fields } = review;
-  return { ...fields, language: language ?? detectLanguage(review.text), verification: { method: 'operator', date: verifiedOn }, updatedAt };
+  return {
+    ...fields,
+    language: language ?? detectLanguage(review.text),
+    verification: { method: 'operator', date: verifiedOn },
+    updatedAt,
+  };
 }

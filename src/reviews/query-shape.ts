@@ -49,7 +49,10 @@ export function shapeOf(query: string): QueryShape | undefined {
   for (let i = 0; i <= last; i += 2) {
     const startsWord = i > 0 || lead !== '';
     const endsWord = i < last || trail !== '';
-    fragments.push({ text: inner[i]!, fit: startsWord && endsWord ? 'whole' : startsWord ? 'start' : endsWord ? 'end' : 'inside' });
+    fragments.push({
+      text: inner[i]!,
+      fit: startsWord && endsWord ? 'whole' : startsWord ? 'start' : endsWord ? 'end' : 'inside',
+    });
     if (i < last) between.push(inner[i + 1]!);
   }
   return { lead, fragments, between, trail };

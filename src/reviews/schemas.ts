@@ -86,9 +86,7 @@ export const Business = z.object(businessFields).strict();
 /** The business of an import file: every URL in it is http(s), or the import is refused. */
 export const ImportedBusiness = z.object({ ...businessFields, url: WebUrl.optional() }).strict();
 
-export const OwnerResponse = z
-  .object({ date: IsoDate, text: z.string().min(1).max(20000) })
-  .strict();
+export const OwnerResponse = z.object({ date: IsoDate, text: z.string().min(1).max(20000) }).strict();
 
 /** A BCP 47 language tag as platforms and the detector give them: `en`, `es`, `pt-BR`, `zh-Hant`. */
 export const LanguageTag = z
@@ -99,7 +97,9 @@ export const LanguageTag = z
 export const Translation = z
   .object({ language: LanguageTag, text: z.string().min(1).max(20000) })
   .strict()
-  .describe("The platform's machine translation of the review's text, labelled as such; `text` stays the customer's own words");
+  .describe(
+    "The platform's machine translation of the review's text, labelled as such; `text` stays the customer's own words",
+  );
 
 export const VerificationMethod = z
   .enum(['job', 'reference', 'operator', 'platform'])
@@ -114,16 +114,22 @@ export type MentionFromJob = z.infer<typeof MentionFromJob>;
 export const Verification = z
   .object({
     method: VerificationMethod,
-    date: IsoDate.describe('When the review was verified (the business\'s local date)'),
+    date: IsoDate.describe("When the review was verified (the business's local date)"),
     fromJob: z
       .array(MentionFromJob)
       .optional()
-      .describe('The mentions the review takes from the completed job it matched, where it names none itself (the others come from the review)'),
+      .describe(
+        'The mentions the review takes from the completed job it matched, where it names none itself (the others come from the review)',
+      ),
   })
   .strict();
 
 const reviewFields = {
-  id: z.string().min(1).max(200).describe('Stable review id, unique within the business; a platform\'s review is `<platform>:<its id>`'),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe("Stable review id, unique within the business; a platform's review is `<platform>:<its id>`"),
   date: IsoDate,
   rating: z.number().int().min(1).max(5),
   text: z.string().max(20000).describe("The customer's own words; empty for a rating-only review"),
@@ -131,7 +137,14 @@ const reviewFields = {
   technicians: z.array(z.string().min(1).max(200)).default([]).describe('Technician names'),
   services: z.array(ServiceId).default([]),
   serviceArea: z.string().min(1).max(200).optional(),
-  source: z.string().min(1).max(200).optional().describe('The platform the review was written on (`google`, `trustpilot`, `facebook`, …), or where it was collected'),
+  source: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'The platform the review was written on (`google`, `trustpilot`, `facebook`, …), or where it was collected',
+    ),
   title: z.string().min(1).max(500).optional(),
   response: OwnerResponse.optional().describe("The business owner's public reply"),
 };
@@ -140,7 +153,9 @@ const reviewFields = {
 export const Review = z
   .object({
     ...reviewFields,
-    language: LanguageTag.describe("BCP 47 language of `text`: the platform's when it gives one, else detected (`und` when it cannot be told)"),
+    language: LanguageTag.describe(
+      "BCP 47 language of `text`: the platform's when it gives one, else detected (`und` when it cannot be told)",
+    ),
     translation: Translation.optional(),
     verification: Verification,
   })
@@ -155,12 +170,23 @@ export const ImportedReview = z
     ...reviewFields,
     language: LanguageTag.optional(),
     verified: z.boolean().default(false),
-    reference: z.string().min(1).max(200).optional().describe('A job id the review carries, matched against the job ledger; private, never published'),
+    reference: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('A job id the review carries, matched against the job ledger; private, never published'),
   })
   .strict();
 
 export const RatingDistribution = z
-  .object({ '1': z.number().int(), '2': z.number().int(), '3': z.number().int(), '4': z.number().int(), '5': z.number().int() })
+  .object({
+    '1': z.number().int(),
+    '2': z.number().int(),
+    '3': z.number().int(),
+    '4': z.number().int(),
+    '5': z.number().int(),
+  })
   .strict();
 
 export const AggregateRating = z
@@ -177,19 +203,30 @@ const Count = z.number().int().min(0);
 
 export const VerificationSummary = z
   .object({
-    rule: z.string().describe('The verification rule, in one sentence: the home page, both feeds and MCP `get_business` state the same'),
-    received: Count.describe('Reviews the business received (on every platform and in its own records), not withdrawn by their platform'),
+    rule: z
+      .string()
+      .describe(
+        'The verification rule, in one sentence: the home page, both feeds and MCP `get_business` state the same',
+      ),
+    received: Count.describe(
+      'Reviews the business received (on every platform and in its own records), not withdrawn by their platform',
+    ),
     published: Count.describe('Verified reviews, all of which are published whatever their rating'),
     unmatched: Count.describe('Reviews waiting for a completed job to match, or that two or more jobs fit'),
     removed: Count.describe('Reviews taken out of every output at the request of their author'),
     bySource: z
       .record(z.string(), z.object({ received: Count, published: Count }).strict())
-      .describe('The same by the platform a review was written on (`own` for the business\'s own records)'),
+      .describe("The same by the platform a review was written on (`own` for the business's own records)"),
   })
   .strict();
 
 export const ReviewsDataset = z
-  .object({ business: Business.nullable(), aggregateRating: AggregateRating, verification: VerificationSummary, reviews: z.array(Review) })
+  .object({
+    business: Business.nullable(),
+    aggregateRating: AggregateRating,
+    verification: VerificationSummary,
+    reviews: z.array(Review),
+  })
   .strict();
 
 export type IsoDate = z.infer<typeof IsoDate>;
@@ -208,7 +245,14 @@ export type ReviewsDataset = z.infer<typeof ReviewsDataset>;
 export type JsonFeedDocument = z.infer<typeof JsonFeedDocument>;
 
 export const AspectId = z.enum([
-  'punctuality', 'responsiveness', 'price', 'quality', 'professionalism', 'communication', 'cleanliness', 'expertise',
+  'punctuality',
+  'responsiveness',
+  'price',
+  'quality',
+  'professionalism',
+  'communication',
+  'cleanliness',
+  'expertise',
 ]);
 
 /** The JSON Feed 1.1 document this service publishes (the spec's fields plus a `_review` extension). */

@@ -40,7 +40,7 @@ export const SearchParams = z
       .min(1, 'mentions_technician must not be empty')
       .max(200)
       .optional()
-      .describe("Technician's full or first name, case- and accent-insensitive (\"zoe\" finds \"Zoë Martínez\")"),
+      .describe('Technician\'s full or first name, case- and accent-insensitive ("zoe" finds "Zoë Martínez")'),
     mentions_service: ServiceId.optional().describe('Service id from the business catalogue'),
     limit: z
       .number({ error: 'limit must be an integer from 1 to 100' })
@@ -94,7 +94,10 @@ const WORD_INDEX_TRIES = 3;
 
 /** Where a failed word index goes when `build`'s caller named no place: the process's warnings (stderr unless handled). */
 function warnWordIndexFailed(error: unknown): void {
-  process.emitWarning(`search word index failed, texts are read meanwhile: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, 'SearchIndexWarning');
+  process.emitWarning(
+    `search word index failed, texts are read meanwhile: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    'SearchIndexWarning',
+  );
 }
 
 /** Positions are indexes into the newest-first review array, so every posting list is already in result order. */
@@ -203,7 +206,7 @@ export class SearchIndex {
           await pause();
           this.addTexts(words, from, Math.min(this.reviews.length, from + WORDS_SLICE));
         }
-        for (const sealing = words.sealing(); !sealing.next().done; ) await pause();
+        for (const sealing = words.sealing(); !sealing.next().done;) await pause();
         this.words = words;
       } catch (error) {
         this.onWordIndexError(error);
@@ -228,20 +231,28 @@ export class SearchIndex {
   /** The search itself, without the memo (the benchmark measures this). */
   evaluate(params: SearchParams): SearchResult {
     const [from, to] = this.dateRange(params.since, params.until);
-    const technician = params.mentions_technician === undefined ? undefined : fold(params.mentions_technician).trim().replace(/\s+/g, ' ');
+    const technician =
+      params.mentions_technician === undefined
+        ? undefined
+        : fold(params.mentions_technician).trim().replace(/\s+/g, ' ');
     const query = params.query === undefined ? undefined : fold(params.query);
 
     const none: SearchResult = { count: 0, total: 0, reviews: [] };
     // Every filter but `query` is a set of positions; they combine a word (32 reviews) at a time.
     const all: Bitset[] = [];
     const any: Bitset[][] = [];
-    for (const [map, key] of [[this.byRating, params.rating], [this.byTechnician, technician], [this.byService, params.mentions_service]] as const) {
+    for (const [map, key] of [
+      [this.byRating, params.rating],
+      [this.byTechnician, technician],
+      [this.byService, params.mentions_service],
+    ] as const) {
       if (key === undefined) continue;
       const bits = (map as Map<typeof key, Bitset>).get(key);
       if (!bits) return none;
       all.push(bits);
     }
-    if (params.min_rating !== undefined) any.push([...this.byRating].filter(([rating]) => rating >= params.min_rating!).map(([, bits]) => bits));
+    if (params.min_rating !== undefined)
+      any.push([...this.byRating].filter(([rating]) => rating >= params.min_rating!).map(([, bits]) => bits));
     if (from >= to) return none;
     const [first, end] = combine(this.combined, from, to, all, any);
 
@@ -285,7 +296,10 @@ export class SearchIndex {
   private dateRange(since: string | undefined, until: string | undefined): [number, number] {
     const firstAtOrBefore = (date: string) => this.firstPosition((d) => d <= date);
     const firstBefore = (date: string) => this.firstPosition((d) => d < date);
-    return [until === undefined ? 0 : firstAtOrBefore(until), since === undefined ? this.reviews.length : firstBefore(since)];
+    return [
+      until === undefined ? 0 : firstAtOrBefore(until),
+      since === undefined ? this.reviews.length : firstBefore(since),
+    ];
   }
 
   private firstPosition(test: (date: string) => boolean): number {

@@ -18,5 +18,12 @@ export interface ReviewsSnapshot {
 /** `index` is the search index of `data.reviews` when the caller built it already (see SearchIndex.build). */
 export function buildSnapshot(data: PublishedData, index = new SearchIndex(data.reviews)): ReviewsSnapshot {
   const { version, business, reviews } = data;
-  return Object.freeze({ version, business, reviews, aggregateRating: aggregateRating(reviews), verification: verificationSummary(data.verification), index });
+  return Object.freeze({
+    version,
+    business,
+    reviews,
+    aggregateRating: aggregateRating(reviews),
+    verification: verificationSummary(data.verification),
+    index,
+  });
 }

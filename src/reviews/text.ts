@@ -2,7 +2,10 @@
 
 /** Lowercases and strips combining marks after canonical decomposition (é → e, ñ → n, ö → o). */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** The keys a technician is found by: the folded full name and the folded first name. */

@@ -24,7 +24,8 @@ export class TokenSequence {
     const full = this.length === this.buffer.length;
     if (full || (token > 0xffff && this.buffer instanceof Uint16Array)) {
       const capacity = full ? 2 * this.buffer.length : this.buffer.length;
-      const grown = token > 0xffff || this.buffer instanceof Uint32Array ? new Uint32Array(capacity) : new Uint16Array(capacity);
+      const grown =
+        token > 0xffff || this.buffer instanceof Uint32Array ? new Uint32Array(capacity) : new Uint16Array(capacity);
       grown.set(this.buffer.subarray(0, this.length));
       this.buffer = grown;
     }

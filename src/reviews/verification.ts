@@ -48,7 +48,11 @@ export function verificationStatement(summary: VerificationSummary): string {
   const reviews = (count: number) => `${n(count)} review${count === 1 ? '' : 's'}`;
   let shown: string;
   if (received === 0) shown = 'No reviews received yet.';
-  else if (published === received) shown = received === 1 ? 'The one review received is verified and shown, whatever its rating.' : `All ${reviews(received)} received are verified and shown, whatever their rating.`;
+  else if (published === received)
+    shown =
+      received === 1
+        ? 'The one review received is verified and shown, whatever its rating.'
+        : `All ${reviews(received)} received are verified and shown, whatever their rating.`;
   else if (published === 0) shown = `None of the ${reviews(received)} received is verified yet.`;
   else if (published === 1) shown = `The one verified review of ${n(received)} received is shown, whatever its rating.`;
   else shown = `All ${n(published)} verified reviews of ${n(received)} received are shown, whatever their rating.`;

@@ -145,7 +145,12 @@ export class Vocabulary {
   }
 
   /** The words of `order` from the first not before `text` on, while they have it. */
-  private run(order: Int32Array, text: string, compare: (a: string, b: string) => number, has: (word: string) => boolean): number[] {
+  private run(
+    order: Int32Array,
+    text: string,
+    compare: (a: string, b: string) => number,
+    has: (word: string) => boolean,
+  ): number[] {
     let low = 0;
     let high = order.length;
     while (low < high) {

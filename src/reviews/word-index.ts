@@ -155,7 +155,8 @@ export class WordIndex {
     const fitting = fragments.map((fragment) => this.vocabulary.fitting(fragment));
     const separatorIds = between.map((separator) => this.separatorIds.get(separator) ?? -1);
     const middle = fitting.slice(1, -1).map(([word], i) => this.tokenOf(word ?? -1, separatorIds[i + 1]!));
-    if (fitting.some((words) => words.length === 0) || separatorIds.includes(-1) || middle.includes(-1)) return this.none();
+    if (fitting.some((words) => words.length === 0) || separatorIds.includes(-1) || middle.includes(-1))
+      return this.none();
 
     const separatorRoles = this.separatorRoles.fill(0);
     if (lead || trail) {
@@ -168,7 +169,8 @@ export class WordIndex {
     this.tokenRoles.fill(0);
     const endsMatch = (separator: number) => !trail || (separatorRoles[separator]! & STARTS_WITH_TRAIL) !== 0;
     const several = fragments.length > 1;
-    if (!this.markTokens(fitting[0]!, FIRST_TOKEN, several ? (separator) => separator === separatorIds[0] : endsMatch)) return this.none();
+    if (!this.markTokens(fitting[0]!, FIRST_TOKEN, several ? (separator) => separator === separatorIds[0] : endsMatch))
+      return this.none();
     if (several && !this.markTokens(fitting[fitting.length - 1]!, LAST_TOKEN, endsMatch)) return this.none();
 
     const run = this.runTest(fragments.length, lead !== '', middle);
@@ -177,7 +179,8 @@ export class WordIndex {
       // reading the texts the other filters leave.
       const range = this.occurrenceRange(from, to);
       const [rarest, occurrences] = this.rarest(fitting, range);
-      if (occurrences <= STEPS_PER_TEST * within) return { exact: true, candidates: this.located(fitting[rarest]!, rarest, run, range) };
+      if (occurrences <= STEPS_PER_TEST * within)
+        return { exact: true, candidates: this.located(fitting[rarest]!, rarest, run, range) };
     }
     const candidates = this.narrow(fitting, within);
     // One fragment inside a word is in a text exactly when a word of the text has it.
@@ -195,11 +198,17 @@ export class WordIndex {
   private occurrencesIn(word: number, range: OccurrenceRange): [number, number] {
     const first = this.occurrenceStarts[word]!;
     const end = this.occurrenceStarts[word + 1]!;
-    return [firstAtLeast(this.occurrences, range.first, first, end), firstAtLeast(this.occurrences, range.end, first, end)];
+    return [
+      firstAtLeast(this.occurrences, range.first, first, end),
+      firstAtLeast(this.occurrences, range.end, first, end),
+    ];
   }
 
   /** The fragment whose words occur the fewest times within `range`, and how many times. */
-  private rarest(fitting: readonly (readonly number[])[], range: OccurrenceRange): [fragment: number, occurrences: number] {
+  private rarest(
+    fitting: readonly (readonly number[])[],
+    range: OccurrenceRange,
+  ): [fragment: number, occurrences: number] {
     let rarest = 0;
     let fewest = Infinity;
     fitting.forEach((words, fragment) => {
@@ -281,7 +290,8 @@ export class WordIndex {
         if (i < middle.length || (tokenRoles[tokens[at + lastOffset]!]! & LAST_TOKEN) === 0) return false;
       }
       // A lead needs a token before the run: a text starting with a separator starts with a token of NO_WORD.
-      if (lead && (at === textStart || (separatorRoles[tokenSeparator[tokens[at - 1]!]!]! & ENDS_WITH_LEAD) === 0)) return false;
+      if (lead && (at === textStart || (separatorRoles[tokenSeparator[tokens[at - 1]!]!]! & ENDS_WITH_LEAD) === 0))
+        return false;
       return true;
     };
   }
@@ -314,7 +324,9 @@ export class WordIndex {
       tokenRoles[token] = FIRST_TOKEN;
       marked = true;
     });
-    return marked ? { exact: false, candidates: undefined, test: this.matcher(1, this.runTest(1, false, [])) } : this.none();
+    return marked
+      ? { exact: false, candidates: undefined, test: this.matcher(1, this.runTest(1, false, [])) }
+      : this.none();
   }
 
   private none(): TextMatch {
@@ -350,14 +362,16 @@ export class WordIndex {
     const tokenWord = Int32Array.from(this.tokenWord);
     const starts = new Int32Array(this.vocabulary.size + 1);
     for (let from = 0; from < tokens.length; from += LOCATE_SLICE) {
-      for (let at = from, end = Math.min(tokens.length, from + LOCATE_SLICE); at < end; at++) starts[tokenWord[tokens[at]!]! + 1]!++;
+      for (let at = from, end = Math.min(tokens.length, from + LOCATE_SLICE); at < end; at++)
+        starts[tokenWord[tokens[at]!]! + 1]!++;
       yield;
     }
     for (let word = 0; word < this.vocabulary.size; word++) starts[word + 1]! += starts[word]!;
     const next = starts.slice(0, -1);
     const occurrences = new Int32Array(tokens.length);
     for (let from = 0; from < tokens.length; from += LOCATE_SLICE) {
-      for (let at = from, end = Math.min(tokens.length, from + LOCATE_SLICE); at < end; at++) occurrences[next[tokenWord[tokens[at]!]!]!++] = at;
+      for (let at = from, end = Math.min(tokens.length, from + LOCATE_SLICE); at < end; at++)
+        occurrences[next[tokenWord[tokens[at]!]!]!++] = at;
       yield;
     }
     this.occurrences = occurrences;

@@ -69,7 +69,12 @@ export class Assets {
   get(path: string): Promise<Representation> | undefined {
     const asset = this.byPath.get(path);
     if (!asset) return undefined;
-    asset.encoded ??= encodeRepresentation(asset.body, { contentType: asset.contentType, cacheControl: IMMUTABLE, lastModified: null, effort: 'best' });
+    asset.encoded ??= encodeRepresentation(asset.body, {
+      contentType: asset.contentType,
+      cacheControl: IMMUTABLE,
+      lastModified: null,
+      effort: 'best',
+    });
     return asset.encoded;
   }
 }

@@ -5,12 +5,21 @@ import { page, type SiteContext } from './layout.js';
 import { reviewCard, stars } from './reviews-list.js';
 
 /** Width of text in the badge's 11 px sans-serif, near enough to size its boxes (no font is measured). */
-const textWidth = (text: string) => Math.ceil([...text].reduce((w, c) => w + (c === '★' ? 11 : /[ .,]/.test(c) ? 3.5 : /[A-Z0-9]/.test(c) ? 7.5 : 6.2), 0));
+const textWidth = (text: string) =>
+  Math.ceil(
+    [...text].reduce((w, c) => w + (c === '★' ? 11 : /[ .,]/.test(c) ? 3.5 : /[A-Z0-9]/.test(c) ? 7.5 : 6.2), 0),
+  );
 
 export function badgeSvg(aggregate: AggregateRating): string {
   const label = 'reviews';
-  const value = aggregate.ratingValue === null ? 'none yet' : `${formatRating(aggregate.ratingValue)}★ · ${formatCount(aggregate.reviewCount)}`;
-  const title = aggregate.ratingValue === null ? 'No reviews yet' : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'verified review')}`;
+  const value =
+    aggregate.ratingValue === null
+      ? 'none yet'
+      : `${formatRating(aggregate.ratingValue)}★ · ${formatCount(aggregate.reviewCount)}`;
+  const title =
+    aggregate.ratingValue === null
+      ? 'No reviews yet'
+      : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'verified review')}`;
   const left = textWidth(label) + 12;
   const right = textWidth(value) + 12;
   const width = left + right;
@@ -27,7 +36,12 @@ export function badgeSvg(aggregate: AggregateRating): string {
 }
 
 /** The rating and the three newest reviews, linking to this site in a new tab (the page is framed elsewhere). */
-export function embedPage(site: SiteContext, business: Business | null, aggregate: AggregateRating, newest: readonly Review[]): string {
+export function embedPage(
+  site: SiteContext,
+  business: Business | null,
+  aggregate: AggregateRating,
+  newest: readonly Review[],
+): string {
   const origin = site.links.baseUrl;
   const name = business?.name ?? 'Customer reviews';
   // Framed, it is still a page of its own to assistive technology: one main landmark, the business as its h1.
@@ -37,5 +51,13 @@ export function embedPage(site: SiteContext, business: Business | null, aggregat
 <ol class="review-list">${newest.slice(0, 3).map((r) => html`<li>${reviewCard(business, r, { newTab: true, origin, brief: true, heading: 'h2' })}</li>`)}</ol>
 <p class="embed-more"><a href="${origin}/" target="_blank" rel="noopener">Read every review</a></p>
 </main>`;
-  return page(site, { title: `${name}: reviews`, description: `The newest verified reviews of ${name}.`, canonical: `${origin}/embed`, noindex: true, business, main, bare: true });
+  return page(site, {
+    title: `${name}: reviews`,
+    description: `The newest verified reviews of ${name}.`,
+    canonical: `${origin}/embed`,
+    noindex: true,
+    business,
+    main,
+    bare: true,
+  });
 }

@@ -54,7 +54,12 @@ export function ratingDistributionChart(aggregate: AggregateRating): Html {
 <text class="chart-value" x="${WIDTH}" y="${y + 18}" text-anchor="end">${formatCount(count)} (${percent(count, total)}%)</text>
 </g>`;
   });
-  const description = stars.map((star) => `${star} stars: ${formatCount(aggregate.distribution[String(star) as keyof AggregateRating['distribution']])}`).join('; ');
+  const description = stars
+    .map(
+      (star) =>
+        `${star} stars: ${formatCount(aggregate.distribution[String(star) as keyof AggregateRating['distribution']])}`,
+    )
+    .join('; ');
   return figure({
     id: 'chart-ratings',
     title: `How ${formatCount(total)} customers rated the business`,
@@ -92,13 +97,21 @@ export function aspectChart(aspects: readonly AspectInsight[]): Html {
     id: 'chart-aspects',
     title: 'What customers praise and criticise',
     description: `For each aspect of the work, the share of the reviews that judge it positively (left, green) and negatively (right, red). ${shown
-      .map((a) => `${a.label}: ${percent(a.positive, a.mentions)}% positive, ${percent(a.negative, a.mentions)}% negative of ${a.mentions}`)
+      .map(
+        (a) =>
+          `${a.label}: ${percent(a.positive, a.mentions)}% positive, ${percent(a.negative, a.mentions)}% negative of ${a.mentions}`,
+      )
       .join('; ')}.`,
     height: Math.max(1, shown.length) * rowHeight,
     body: html`${rows}`,
     table: {
       head: ['Aspect', 'Reviews judging it', 'Positive', 'Negative'],
-      rows: shown.map((a) => [a.label, formatCount(a.mentions), `${percent(a.positive, a.mentions)}%`, `${percent(a.negative, a.mentions)}%`]),
+      rows: shown.map((a) => [
+        a.label,
+        formatCount(a.mentions),
+        `${percent(a.positive, a.mentions)}%`,
+        `${percent(a.negative, a.mentions)}%`,
+      ]),
     },
   });
 }
@@ -126,7 +139,8 @@ export function trendChart(quarters: readonly QuarterFigures[]): Html {
   const x = (i: number) => num(left + step * (i + 0.5));
   const yRating = (r: number) => num(ratingTop + ratingHeight * (1 - (r - 1) / 4));
   const grid = [1, 2, 3, 4, 5].map(
-    (r) => html`<line class="chart-grid" x1="${left}" x2="${WIDTH - right}" y1="${yRating(r)}" y2="${yRating(r)}"/><text class="chart-axis" x="${left - 6}" y="${yRating(r) + 4}" text-anchor="end">${r}★</text>`,
+    (r) =>
+      html`<line class="chart-grid" x1="${left}" x2="${WIDTH - right}" y1="${yRating(r)}" y2="${yRating(r)}"/><text class="chart-axis" x="${left - 6}" y="${yRating(r) + 4}" text-anchor="end">${r}★</text>`,
   );
   const bars = quarters.map((q, i) => {
     const h = num((volumeHeight * q.reviews) / most);
@@ -138,14 +152,25 @@ export function trendChart(quarters: readonly QuarterFigures[]): Html {
     if (q.averageRating === null) runs.push([]);
     else runs.at(-1)!.push(`${x(i)},${yRating(q.averageRating)}`);
   });
-  const lines = runs.filter((run) => run.length > 1).map((run) => html`<polyline class="chart-line" points="${run.join(' ')}"/>`);
-  const points = quarters.flatMap((q, i) => (q.averageRating === null ? [] : [html`<circle class="chart-point" cx="${x(i)}" cy="${yRating(q.averageRating)}" r="2.5"/>`]));
+  const lines = runs
+    .filter((run) => run.length > 1)
+    .map((run) => html`<polyline class="chart-line" points="${run.join(' ')}"/>`);
+  const points = quarters.flatMap((q, i) =>
+    q.averageRating === null
+      ? []
+      : [html`<circle class="chart-point" cx="${x(i)}" cy="${yRating(q.averageRating)}" r="2.5"/>`],
+  );
   // Years under their first quarter, every few years when there are many, so that labels (some 30 units wide) never
   // overlap; the first quarter shown is labelled too when the first such year is far enough from it.
   const yearEvery = Math.max(1, Math.ceil(30 / (step * 4)));
-  const labelled = quarters.flatMap((q, i) => (q.quarter.endsWith('Q1') && Number(q.quarter.slice(0, 4)) % yearEvery === 0 ? [i] : []));
+  const labelled = quarters.flatMap((q, i) =>
+    q.quarter.endsWith('Q1') && Number(q.quarter.slice(0, 4)) % yearEvery === 0 ? [i] : [],
+  );
   if (quarters.length && (labelled[0] ?? Infinity) * step >= 30) labelled.unshift(0);
-  const labels = labelled.map((i) => html`<text class="chart-axis" x="${x(i)}" y="${height - 6}" text-anchor="middle">${quarters[i]!.quarter.slice(0, 4)}</text>`);
+  const labels = labelled.map(
+    (i) =>
+      html`<text class="chart-axis" x="${x(i)}" y="${height - 6}" text-anchor="middle">${quarters[i]!.quarter.slice(0, 4)}</text>`,
+  );
   const last = quarters.findLast((q) => q.averageRating !== null);
   return figure({
     id: 'chart-trend',
@@ -157,7 +182,9 @@ export function trendChart(quarters: readonly QuarterFigures[]): Html {
     body: html`${grid}${lines}${points}<text class="chart-axis" x="${left}" y="${volumeTop - 6}">Reviews per quarter (most: ${formatCount(most)})</text>${bars}<line class="chart-grid" x1="${left}" x2="${WIDTH - right}" y1="${volumeTop + volumeHeight}" y2="${volumeTop + volumeHeight}"/>${labels}`,
     table: {
       head: ['Quarter', 'Reviews', 'Average rating'],
-      rows: [...quarters].reverse().map((q) => [q.quarter, formatCount(q.reviews), q.averageRating === null ? '–' : q.averageRating.toFixed(2)]),
+      rows: [...quarters]
+        .reverse()
+        .map((q) => [q.quarter, formatCount(q.reviews), q.averageRating === null ? '–' : q.averageRating.toFixed(2)]),
     },
   });
 }

@@ -1,7 +1,13 @@
 // The home page: the business, its rating, what customers say (charts, quotes, technicians, FAQ, summary), the
 // reviews with search and pagination that work without JavaScript, and how machines read all of it.
 import type { InsightsDocument } from '../reviews/insights-document.js';
-import { isWebUrl, type AggregateRating, type Business, type Review, type VerificationSummary } from '../reviews/schemas.js';
+import {
+  isWebUrl,
+  type AggregateRating,
+  type Business,
+  type Review,
+  type VerificationSummary,
+} from '../reviews/schemas.js';
 import { verificationStatement } from '../reviews/verification.js';
 import { VERIFICATION_PATH } from './verification-page.js';
 import type { SearchParams } from '../reviews/search.js';
@@ -41,7 +47,15 @@ export interface HomeData {
   newest: readonly Review[];
 }
 
-export const FILTER_NAMES = ['query', 'rating', 'min_rating', 'since', 'until', 'mentions_technician', 'mentions_service'] as const;
+export const FILTER_NAMES = [
+  'query',
+  'rating',
+  'min_rating',
+  'since',
+  'until',
+  'mentions_technician',
+  'mentions_service',
+] as const;
 
 /** The query string of a page of this listing (filters kept). */
 export function listingHref(filters: Filters | undefined, pageNumber: number): string {
@@ -61,9 +75,19 @@ export function isSearch(filters: Filters | undefined): boolean {
 }
 
 function businessHeader(business: Business | null): Html {
-  if (!business) return html`<section class="business"><h1>Customer reviews</h1><p>No business has been imported yet.</p></section>`;
+  if (!business)
+    return html`<section class="business"><h1>Customer reviews</h1><p>No business has been imported yet.</p></section>`;
   const trades = [...new Set(business.services.map((s) => s.category))];
-  const address = business.address && [business.address.streetAddress, business.address.addressLocality, business.address.addressRegion, business.address.postalCode].filter(Boolean).join(', ');
+  const address =
+    business.address &&
+    [
+      business.address.streetAddress,
+      business.address.addressLocality,
+      business.address.addressRegion,
+      business.address.postalCode,
+    ]
+      .filter(Boolean)
+      .join(', ');
   return html`<section class="business" aria-labelledby="business-name">
 <h1 id="business-name">${business.name}</h1>
 ${trades.length ? html`<p class="trades">${trades.map((t) => html`<span class="trade">${t}</span>`)}</p>` : ''}
@@ -84,7 +108,8 @@ function verificationNote(verification: VerificationSummary): Html {
 }
 
 function ratingSection(aggregate: AggregateRating, verification: VerificationSummary): Html {
-  if (aggregate.ratingValue === null) return html`<section id="rating" aria-labelledby="rating-heading"><h2 id="rating-heading">Rating</h2><p>No reviews yet.</p>${verification.received ? verificationNote(verification) : ''}</section>`;
+  if (aggregate.ratingValue === null)
+    return html`<section id="rating" aria-labelledby="rating-heading"><h2 id="rating-heading">Rating</h2><p>No reviews yet.</p>${verification.received ? verificationNote(verification) : ''}</section>`;
   return html`<section id="rating" aria-labelledby="rating-heading">
 <h2 id="rating-heading">Rating</h2>
 <p class="headline"><span class="rating-value" data-value="${aggregate.ratingValue}">${formatRating(aggregate.ratingValue)}</span> <span class="out-of">out of 5</span> ${stars(aggregate.ratingValue)}
@@ -103,11 +128,15 @@ function summarySection(insights: InsightsDocument): Html {
 </section>`;
 }
 
-function quoteList(quotes: InsightsDocument['aspects'][number]['quotes']['positive'], kind: 'positive' | 'negative'): Html {
+function quoteList(
+  quotes: InsightsDocument['aspects'][number]['quotes']['positive'],
+  kind: 'positive' | 'negative',
+): Html {
   if (!quotes.length) return html``;
   return html`<h3>${kind === 'positive' ? 'Praise' : 'Criticism'}</h3>
 <ul class="quotes ${kind}">${quotes.map(
-    (q) => html`<li><blockquote>“${q.text}”</blockquote> <a href="/reviews/${encodeURIComponent(q.reviewId)}">${q.rating}★, ${formatDate(q.date)}</a></li>`,
+    (q) =>
+      html`<li><blockquote>“${q.text}”</blockquote> <a href="/reviews/${encodeURIComponent(q.reviewId)}">${q.rating}★, ${formatDate(q.date)}</a></li>`,
   )}</ul>`;
 }
 
@@ -121,7 +150,9 @@ function aspectsSection(insights: InsightsDocument): Html {
 ${aspectChart(aspects)}
 <p class="note">Open an aspect for the words customers used.</p>
 ${aspects.map(
-  (a) => html`<details class="aspect-quotes" id="aspect-${a.id}"><summary>${a.label}: ${a.positive} praise, ${a.negative} criticise (${plural(a.mentions, 'review')})</summary>
+  (
+    a,
+  ) => html`<details class="aspect-quotes" id="aspect-${a.id}"><summary>${a.label}: ${a.positive} praise, ${a.negative} criticise (${plural(a.mentions, 'review')})</summary>
 ${quoteList(a.quotes.positive, 'positive')}${quoteList(a.quotes.negative, 'negative')}
 <p><a href="/insights.json">Every review counted is listed in the insights dataset.</a></p>
 </details>`,
@@ -135,12 +166,15 @@ function trendSection(quarters: readonly QuarterFigures[]): Html {
 }
 
 function techniciansSection(insights: InsightsDocument): Html {
-  const named = [...insights.entities.technicians].sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name)).slice(0, 6);
+  const named = [...insights.entities.technicians]
+    .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name))
+    .slice(0, 6);
   if (!named.length) return html``;
   return html`<section id="technicians" aria-labelledby="technicians-heading">
 <h2 id="technicians-heading">Technicians customers name most</h2>
 <ul class="technicians">${named.map(
-    (t) => html`<li><a href="${listingHref({ mentions_technician: t.name }, 1)}#reviews">${t.name}</a> <span>${plural(t.mentions, 'review')}, ${formatRating(t.averageRating)} ★ on average</span></li>`,
+    (t) =>
+      html`<li><a href="${listingHref({ mentions_technician: t.name }, 1)}#reviews">${t.name}</a> <span>${plural(t.mentions, 'review')}, ${formatRating(t.averageRating)} ★ on average</span></li>`,
   )}</ul>
 </section>`;
 }
@@ -176,7 +210,10 @@ function summaryLine(listing: Listing): string {
   if (isSearch(listing.filters)) {
     if (listing.total === 0) return 'No review matches this search.';
     const first = (listing.page - 1) * PAGE_SIZE + 1;
-    const range = listing.total > PAGE_SIZE ? `, showing ${formatCount(first)}–${formatCount(first + listing.reviews.length - 1)}` : '';
+    const range =
+      listing.total > PAGE_SIZE
+        ? `, showing ${formatCount(first)}–${formatCount(first + listing.reviews.length - 1)}`
+        : '';
     return `${plural(listing.total, 'review')} ${listing.total === 1 ? 'matches' : 'match'}${range}, newest first.`;
   }
   if (listing.total === 0) return 'No reviews yet.';
@@ -224,7 +261,10 @@ function machinesSection(site: SiteContext): Html {
 function embedSection(site: SiteContext, business: Business | null, aggregate: AggregateRating): Html {
   const base = site.links.baseUrl;
   const name = business?.name ?? 'our customers';
-  const alt = aggregate.ratingValue === null ? 'Customer reviews' : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'review')}`;
+  const alt =
+    aggregate.ratingValue === null
+      ? 'Customer reviews'
+      : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'review')}`;
   const snippet = `<a href="${base}/"><img src="${base}/badge.svg" alt="${alt}" height="28"></a>\n<iframe src="${base}/embed" title="Reviews of ${name}" width="100%" height="420" style="border:0;max-width:480px" loading="lazy"></iframe>`;
   return html`<section id="embed" aria-labelledby="embed-heading">
 <h2 id="embed-heading">Show these reviews on your website</h2>
@@ -239,12 +279,19 @@ export function homePage(site: SiteContext, data: HomeData, listing: Listing): s
   const name = business?.name ?? 'Customer reviews';
   const searching = isSearch(listing.filters) || listing.problems !== undefined;
   const full = !searching && listing.page === 1;
-  const rating = aggregate.ratingValue === null ? '' : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'verified review')}. `;
+  const rating =
+    aggregate.ratingValue === null
+      ? ''
+      : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.reviewCount, 'verified review')}. `;
   const main = full
     ? html`${businessHeader(business)}${ratingSection(aggregate, data.verification)}${summarySection(insights)}${aspectsSection(insights)}${trendSection(data.quarters)}${techniciansSection(insights)}${faqSection(insights)}${reviewsSection(business, listing)}${machinesSection(site)}${embedSection(site, business, aggregate)}`
     : html`<p class="back"><a href="/">← ${name}</a></p><h1>${name}: ${searching ? 'search the reviews' : `reviews, page ${listing.page}`}</h1>${reviewsSection(business, listing)}`;
   return page(site, {
-    title: full ? `${name}: customer reviews` : searching ? `Search: ${name} reviews` : `${name}: reviews, page ${listing.page}`,
+    title: full
+      ? `${name}: customer reviews`
+      : searching
+        ? `Search: ${name} reviews`
+        : `${name}: reviews, page ${listing.page}`,
     description: `${rating}What customers of ${name} say about ${[...new Set(business?.services.map((s) => s.name) ?? [])].slice(0, 4).join(', ') || 'the work'}.`,
     canonical: `${site.links.baseUrl}${full ? '/' : listingHref(listing.filters, listing.page)}`,
     jsonLd: full ? businessJsonLd(site.links, business, aggregate, data.newest) : undefined,

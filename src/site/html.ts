@@ -38,7 +38,12 @@ export const trusted = (markup: string) => new Html(markup);
  * (or open a comment); JSON parsers read \u003c as `<`.
  */
 export function jsonScript(value: unknown): Html {
-  return new Html(`<script type="application/ld+json">${JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}</script>`);
+  return new Html(
+    `<script type="application/ld+json">${JSON.stringify(value)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029')}</script>`,
+  );
 }
 
 /** A number the way the pages show it: 1,234 and 4.6. */
@@ -48,7 +53,20 @@ export const formatRating = (n: number) => n.toFixed(1);
 /** "1 review", "2 reviews". */
 export const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** 2026-11-05 → "5 November 2026" (the date as written, no time zone involved). */
 export function formatDate(isoDate: string): string {

@@ -41,7 +41,12 @@ export function reviewNode(links: Links, review: Review): Node {
 }
 
 /** The home page's graph: the business with its rating and newest reviews. */
-export function businessJsonLd(links: Links, business: Business | null, aggregate: AggregateRating, newest: readonly Review[]): Node {
+export function businessJsonLd(
+  links: Links,
+  business: Business | null,
+  aggregate: AggregateRating,
+  newest: readonly Review[],
+): Node {
   const address = business?.address;
   return {
     '@context': 'https://schema.org',
@@ -51,13 +56,18 @@ export function businessJsonLd(links: Links, business: Business | null, aggregat
     ...(business?.telephone ? { telephone: business.telephone } : {}),
     ...(business?.email ? { email: business.email } : {}),
     ...(address ? { address: { '@type': 'PostalAddress', ...address } } : {}),
-    ...(business?.areaServed.length ? { areaServed: business.areaServed.map((name) => ({ '@type': 'Place', name })) } : {}),
+    ...(business?.areaServed.length
+      ? { areaServed: business.areaServed.map((name) => ({ '@type': 'Place', name })) }
+      : {}),
     ...(business?.services.length
       ? {
           hasOfferCatalog: {
             '@type': 'OfferCatalog',
             name: 'Services',
-            itemListElement: business.services.map((s) => ({ '@type': 'Offer', itemOffered: { '@type': 'Service', name: s.name, category: s.category } })),
+            itemListElement: business.services.map((s) => ({
+              '@type': 'Offer',
+              itemOffered: { '@type': 'Service', name: s.name, category: s.category },
+            })),
           },
         }
       : {}),

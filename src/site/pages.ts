@@ -2,7 +2,12 @@
 // as soon as a version or its insights are served), the rest when first asked for, kept in the version's cache.
 import type { FastifyRequest } from 'fastify';
 import { numericKeys, parseQuery } from '../http/query.js';
-import { CACHE_CONTROL, encodeRepresentation, type EncodeOptions, type Representation } from '../publishing/representation.js';
+import {
+  CACHE_CONTROL,
+  encodeRepresentation,
+  type EncodeOptions,
+  type Representation,
+} from '../publishing/representation.js';
 import type { View } from '../publishing/view.js';
 import { DOCUMENT_CACHE_CONTROL } from '../reviews/catalogue.js';
 import { toPublic } from '../reviews/encoded-reviews.js';
@@ -20,7 +25,8 @@ import { problemPage, reviewPage } from './review-page.js';
 import { verificationPage } from './verification-page.js';
 
 /** A page, or why there is none: the status and the page that says so. */
-export type PageAnswer = { ok: true; representation: Representation } | { ok: false; status: 400 | 404 | 429; html: string };
+export type PageAnswer =
+  { ok: true; representation: Representation } | { ok: false; status: 400 | 404 | 429; html: string };
 
 /** Reviews in the home page's JSON-LD. */
 const JSON_LD_REVIEWS = 10;
@@ -50,16 +56,34 @@ export class SitePages {
     const parsed = this.listingRequest(query);
     const business = view.snapshot.business;
     if (!parsed.ok) {
-      const listing: Listing = { reviews: [], total: 0, page: 1, pages: 1, filters: parsed.filters, problems: parsed.problems };
+      const listing: Listing = {
+        reviews: [],
+        total: 0,
+        page: 1,
+        pages: 1,
+        filters: parsed.filters,
+        problems: parsed.problems,
+      };
       return { ok: false, status: 400, html: homePage(this.context, this.homeData(view), listing) };
     }
     const { filters, page } = parsed;
     const index = view.snapshot.index;
-    const found = isSearch(filters) ? index.evaluate({ ...filters, limit: page * PAGE_SIZE } as SearchParams) : undefined;
+    const found = isSearch(filters)
+      ? index.evaluate({ ...filters, limit: page * PAGE_SIZE } as SearchParams)
+      : undefined;
     const total = found ? found.total : view.snapshot.reviews.length;
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     if (page > pages) {
-      return { ok: false, status: 404, html: problemPage(this.context, business, 'No such page', `There are ${pages} page${pages === 1 ? '' : 's'} of ${isSearch(filters) ? 'results' : 'reviews'}; page ${page} is past the last.`) };
+      return {
+        ok: false,
+        status: 404,
+        html: problemPage(
+          this.context,
+          business,
+          'No such page',
+          `There are ${pages} page${pages === 1 ? '' : 's'} of ${isSearch(filters) ? 'results' : 'reviews'}; page ${page} is past the last.`,
+        ),
+      };
     }
     const key = `site:home:${view.insights.representation.variants.identity.etag}:${searchKey({ ...filters, limit: 0 } as SearchParams)}:${page}`;
     const representation = await view.queries.get(key, () => {
@@ -67,7 +91,12 @@ export class SitePages {
       const reviews = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map(toPublic);
       const listing: Listing = { reviews, total, page, pages, ...(isSearch(filters) ? { filters } : {}) };
       const full = !isSearch(filters) && page === 1;
-      return this.encode(homePage(this.context, this.homeData(view), listing), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: full ? 'best' : 'fast' }, true);
+      return this.encode(
+        homePage(this.context, this.homeData(view), listing),
+        view,
+        { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: full ? 'best' : 'fast' },
+        true,
+      );
     });
     return { ok: true, representation };
   }
@@ -80,18 +109,37 @@ export class SitePages {
   /** A review's permalink page; a 404 page for an id not published in this version. */
   async review(view: View, id: string): Promise<PageAnswer> {
     const review = view.snapshot.index.get(id);
-    if (!review) return { ok: false, status: 404, html: this.notFoundPage(view, `No published review has the id “${id}”. It may never have existed, or it is no longer published.`) };
+    if (!review)
+      return {
+        ok: false,
+        status: 404,
+        html: this.notFoundPage(
+          view,
+          `No published review has the id “${id}”. It may never have existed, or it is no longer published.`,
+        ),
+      };
     const representation = await view.queries.get(`site:review:${id}`, () =>
-      this.encode(reviewPage(this.context, view.snapshot.business, toPublic(review)), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'fast' }),
+      this.encode(reviewPage(this.context, view.snapshot.business, toPublic(review)), view, {
+        contentType: HTML,
+        cacheControl: DOCUMENT_CACHE_CONTROL,
+        effort: 'fast',
+      }),
     );
     return { ok: true, representation };
   }
 
   /** The page for a search refused because this client used its allowance; the wait is the refusal's Retry-After. */
   tooManySearches(view: View, retryAfterSeconds: number): PageAnswer {
-    const wait = Number.isInteger(retryAfterSeconds) && retryAfterSeconds > 0 ? `in ${plural(retryAfterSeconds, 'second')}` : 'in a minute';
+    const wait =
+      Number.isInteger(retryAfterSeconds) && retryAfterSeconds > 0
+        ? `in ${plural(retryAfterSeconds, 'second')}`
+        : 'in a minute';
     const explanation = `Searches from this address have used the allowance of the last minute. Please search again ${wait}; the reviews themselves can be read meanwhile.`;
-    return { ok: false, status: 429, html: problemPage(this.context, view.snapshot.business, 'Too many searches', explanation) };
+    return {
+      ok: false,
+      status: 429,
+      html: problemPage(this.context, view.snapshot.business, 'Too many searches', explanation),
+    };
   }
 
   notFoundPage(view: View | undefined, explanation: string): string {
@@ -101,19 +149,34 @@ export class SitePages {
   embed(view: View): Promise<Representation> {
     return view.queries.get('site:embed', () => {
       const newest = view.snapshot.reviews.slice(0, 3).map(toPublic);
-      return this.encode(embedPage(this.context, view.snapshot.business, view.snapshot.aggregateRating, newest), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'fast' });
+      return this.encode(embedPage(this.context, view.snapshot.business, view.snapshot.aggregateRating, newest), view, {
+        contentType: HTML,
+        cacheControl: DOCUMENT_CACHE_CONTROL,
+        effort: 'fast',
+      });
     });
   }
 
   badge(view: View): Promise<Representation> {
-    return view.queries.get('site:badge', () => this.encode(badgeSvg(view.snapshot.aggregateRating), view, { contentType: 'image/svg+xml', cacheControl: BADGE_CACHE_CONTROL, effort: 'best' }));
+    return view.queries.get('site:badge', () =>
+      this.encode(badgeSvg(view.snapshot.aggregateRating), view, {
+        contentType: 'image/svg+xml',
+        cacheControl: BADGE_CACHE_CONTROL,
+        effort: 'best',
+      }),
+    );
   }
 
   llms(view: View): Promise<Representation> {
     const { insights } = view;
     return view.queries.get(`site:llms:${insights.representation.variants.identity.etag}`, () =>
       this.encode(
-        llmsTxt(this.links, view.snapshot.business, view.snapshot.aggregateRating, insights.overview.status === 'ready' ? insights.overview.summary.text : undefined),
+        llmsTxt(
+          this.links,
+          view.snapshot.business,
+          view.snapshot.aggregateRating,
+          insights.overview.status === 'ready' ? insights.overview.summary.text : undefined,
+        ),
         view,
         { contentType: 'text/markdown; charset=utf-8', cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'best' },
         true,
@@ -122,7 +185,13 @@ export class SitePages {
   }
 
   robots(view: View): Promise<Representation> {
-    return view.queries.get('site:robots', () => this.encode(robotsTxt(this.links), view, { contentType: 'text/plain; charset=utf-8', cacheControl: CACHE_CONTROL.static, effort: 'best' }));
+    return view.queries.get('site:robots', () =>
+      this.encode(robotsTxt(this.links), view, {
+        contentType: 'text/plain; charset=utf-8',
+        cacheControl: CACHE_CONTROL.static,
+        effort: 'best',
+      }),
+    );
   }
 
   /** The sitemap (or its index, past 50,000 URLs), or one part of it; undefined for a part that does not exist. */
@@ -131,22 +200,38 @@ export class SitePages {
     const n = part === undefined ? 0 : PAGE_NUMBER.test(part) ? Number(part) : -1;
     if (n < 0 || n > sitemapParts(reviews.length) || (n > 0 && sitemapParts(reviews.length) === 1)) return undefined;
     return view.queries.get(`site:sitemap:${n}`, () =>
-      this.encode(n === 0 ? sitemap(this.links, reviews, version.publishedAt) : sitemapPart(this.links, reviews, version.publishedAt, n), view, {
-        contentType: 'application/xml; charset=utf-8',
+      this.encode(
+        n === 0
+          ? sitemap(this.links, reviews, version.publishedAt)
+          : sitemapPart(this.links, reviews, version.publishedAt, n),
+        view,
+        {
+          contentType: 'application/xml; charset=utf-8',
+          cacheControl: DOCUMENT_CACHE_CONTROL,
+          effort: 'fast',
+        },
+      ),
+    );
+  }
+
+  verification(view: View): Promise<Representation> {
+    return view.queries.get('site:verification', () =>
+      this.encode(verificationPage(this.context, view.snapshot.business, view.snapshot.verification), view, {
+        contentType: HTML,
         cacheControl: DOCUMENT_CACHE_CONTROL,
         effort: 'fast',
       }),
     );
   }
 
-  verification(view: View): Promise<Representation> {
-    return view.queries.get('site:verification', () =>
-      this.encode(verificationPage(this.context, view.snapshot.business, view.snapshot.verification), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'fast' }),
-    );
-  }
-
   docs(view: View): Promise<Representation> {
-    return view.queries.get('site:docs', () => this.encode(docsPage(this.assets, view.snapshot.business, this.links.baseUrl), view, { contentType: HTML, cacheControl: DOCUMENT_CACHE_CONTROL, effort: 'best' }));
+    return view.queries.get('site:docs', () =>
+      this.encode(docsPage(this.assets, view.snapshot.business, this.links.baseUrl), view, {
+        contentType: HTML,
+        cacheControl: DOCUMENT_CACHE_CONTROL,
+        effort: 'best',
+      }),
+    );
   }
 
   private homeData(view: View) {
@@ -164,7 +249,9 @@ export class SitePages {
   }
 
   /** The filters and page number of `/`'s query string; other parameters (campaign tags…) are ignored. */
-  private listingRequest(query: Record<string, unknown>): { ok: true; filters: Filters; page: number } | { ok: false; filters: Filters; problems: string[] } {
+  private listingRequest(
+    query: Record<string, unknown>,
+  ): { ok: true; filters: Filters; page: number } | { ok: false; filters: Filters; problems: string[] } {
     const raw: Record<string, unknown> = {};
     for (const name of FILTER_NAMES) {
       const value = query[name];
@@ -173,7 +260,8 @@ export class SitePages {
     }
     const problems: string[] = [];
     const pageText = query.page;
-    if (pageText !== undefined && (typeof pageText !== 'string' || !PAGE_NUMBER.test(pageText))) problems.push('page: must be a page number (1, 2, …)');
+    if (pageText !== undefined && (typeof pageText !== 'string' || !PAGE_NUMBER.test(pageText)))
+      problems.push('page: must be a page number (1, 2, …)');
     const parsed = parseQuery(SearchParams, FILTER_NUMERIC, raw);
     if (!parsed.ok) problems.push(...parsed.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
     const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')) as Filters;
@@ -183,10 +271,21 @@ export class SitePages {
   }
 
   /** Encodes a page of this view; its Last-Modified is the data's, or the insights' when it shows them and they are newer. */
-  private encode(body: string, view: View, options: Omit<EncodeOptions, 'lastModified'>, showsInsights = false): Promise<Representation> {
+  private encode(
+    body: string,
+    view: View,
+    options: Omit<EncodeOptions, 'lastModified'>,
+    showsInsights = false,
+  ): Promise<Representation> {
     const insightsModified = showsInsights && view.insights.lastModified ? new Date(view.insights.lastModified) : null;
-    const lastModified = insightsModified && (!view.lastModified || insightsModified > view.lastModified) ? insightsModified : view.lastModified;
-    return encodeRepresentation(body, { ...options, lastModified }).then((rep) => ({ ...rep, lastModifiedShared: view.lastModifiedShared }));
+    const lastModified =
+      insightsModified && (!view.lastModified || insightsModified > view.lastModified)
+        ? insightsModified
+        : view.lastModified;
+    return encodeRepresentation(body, { ...options, lastModified }).then((rep) => ({
+      ...rep,
+      lastModifiedShared: view.lastModifiedShared,
+    }));
   }
 }
 

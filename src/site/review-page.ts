@@ -12,8 +12,13 @@ const paragraphs = (text: string): Html[] => text.split(/\n\s*\n/).map((p) => ht
 export function reviewPage(site: SiteContext, business: Business | null, review: Review): string {
   const name = business?.name ?? 'the business';
   const heading = reviewHeading(business, review);
-  const techs = review.technicians.map((t) => html`<li><a href="/?mentions_technician=${encodeURIComponent(t)}#reviews">${t}</a></li>`);
-  const services = review.services.map((id) => html`<li><a href="/?mentions_service=${encodeURIComponent(id)}#reviews">${serviceName(business, id)}</a></li>`);
+  const techs = review.technicians.map(
+    (t) => html`<li><a href="/?mentions_technician=${encodeURIComponent(t)}#reviews">${t}</a></li>`,
+  );
+  const services = review.services.map(
+    (id) =>
+      html`<li><a href="/?mentions_service=${encodeURIComponent(id)}#reviews">${serviceName(business, id)}</a></li>`,
+  );
   const main = html`<p class="back"><a href="/">← All reviews of ${name}</a></p>
 <article class="review single">
 <h1>${heading}</h1>

@@ -8,7 +8,8 @@ export function stars(rating: number): Html {
   return html`<span class="stars" role="img" aria-label="${rating} out of 5 stars">${'★'.repeat(Math.round(rating))}${'☆'.repeat(5 - Math.round(rating))}</span>`;
 }
 
-export const serviceName = (business: Business | null, id: string) => business?.services.find((s) => s.id === id)?.name ?? id;
+export const serviceName = (business: Business | null, id: string) =>
+  business?.services.find((s) => s.id === id)?.name ?? id;
 
 /** A review's heading: its own title, or who rated and for what. */
 export function reviewHeading(business: Business | null, review: Review): string {
@@ -44,8 +45,12 @@ export function reviewCard(business: Business | null, review: Review, options: C
   const href = `${options.origin ?? ''}/reviews/${encodeURIComponent(review.id)}`;
   const target = options.newTab ? html` target="_blank" rel="noopener"` : '';
   const { text, cut } = excerpt(review.text, options.brief ? BRIEF_TEXT_CHARS : LIST_TEXT_CHARS);
-  const people = review.technicians.length ? html`<span class="who">Technician${review.technicians.length > 1 ? 's' : ''}: ${review.technicians.join(', ')}</span>` : '';
-  const services = review.services.length ? html`<span class="what">${review.services.map((id) => serviceName(business, id)).join(', ')}</span>` : '';
+  const people = review.technicians.length
+    ? html`<span class="who">Technician${review.technicians.length > 1 ? 's' : ''}: ${review.technicians.join(', ')}</span>`
+    : '';
+  const services = review.services.length
+    ? html`<span class="what">${review.services.map((id) => serviceName(business, id)).join(', ')}</span>`
+    : '';
   const area = review.serviceArea ? html`<span class="where">in ${review.serviceArea}</span>` : '';
   const heading = options.heading ?? 'h3';
   return html`<article class="review" id="review-${review.id}">

@@ -56,9 +56,15 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, answer: PageAnsw
   if (answer.ok) return sendRepresentation(request, reply, answer.representation);
   if (prefersJson(request)) {
     if (answer.status === 404) return notFound(request, reply);
-    return answer.status === 429 ? sendError(reply, 'too_many_requests', TOO_MANY_REQUESTS) : sendError(reply, 'invalid_request', 'Invalid page request');
+    return answer.status === 429
+      ? sendError(reply, 'too_many_requests', TOO_MANY_REQUESTS)
+      : sendError(reply, 'invalid_request', 'Invalid page request');
   }
-  return reply.code(answer.status).header('cache-control', 'no-store').header('content-type', 'text/html; charset=utf-8').send(answer.html);
+  return reply
+    .code(answer.status)
+    .header('cache-control', 'no-store')
+    .header('content-type', 'text/html; charset=utf-8')
+    .send(answer.html);
 }
 
 /** The rate limiter's refusal (it throws one, with Retry-After already on the reply). */
@@ -84,13 +90,18 @@ function registerSiteRoutes(app: FastifyInstance, { publisher, site, limits }: S
     if (typeof type === 'string' && type.startsWith('text/html')) securityHeaders(request, reply);
     done(null, payload);
   });
-  const read = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, onRequest?: onRequestAsyncHookHandler) =>
-    app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler, ...(onRequest ? { onRequest } : {}) });
-  const represent = (make: () => Promise<Representation>) => async (request: FastifyRequest, reply: FastifyReply) => sendRepresentation(request, reply, await make());
+  const read = (
+    url: string,
+    handler: (request: FastifyRequest, reply: FastifyReply) => unknown,
+    onRequest?: onRequestAsyncHookHandler,
+  ) => app.route({ method: ['GET', 'HEAD'], url: fastifyPath(url), handler, ...(onRequest ? { onRequest } : {}) });
+  const represent = (make: () => Promise<Representation>) => async (request: FastifyRequest, reply: FastifyReply) =>
+    sendRepresentation(request, reply, await make());
 
   read(
     SITE_ROUTES.home,
-    async (request, reply) => sendPage(request, reply, await site.home(publisher.current(), request.query as Record<string, unknown>)),
+    async (request, reply) =>
+      sendPage(request, reply, await site.home(publisher.current(), request.query as Record<string, unknown>)),
     async function (request, reply) {
       if (!isSearch(request.query as Filters)) return;
       try {
@@ -98,17 +109,41 @@ function registerSiteRoutes(app: FastifyInstance, { publisher, site, limits }: S
       } catch (error) {
         // A person who searched too often gets a page in the site's style, not the API's JSON error.
         if (!isRefusal(error)) throw error;
-        return sendPage(request, reply, site.tooManySearches(publisher.current(), Number(reply.getHeader('retry-after'))));
+        return sendPage(
+          request,
+          reply,
+          site.tooManySearches(publisher.current(), Number(reply.getHeader('retry-after'))),
+        );
       }
     },
   );
-  read(SITE_ROUTES.review, async (request, reply) => sendPage(request, reply, await site.review(publisher.current(), (request.params as { id: string }).id)));
-  read(SITE_ROUTES.docs, represent(() => site.docs(publisher.current())));
-  read(SITE_ROUTES.badge, represent(() => site.badge(publisher.current())));
-  read(SITE_ROUTES.embed, represent(() => site.embed(publisher.current())));
-  read(SITE_ROUTES.verification, represent(() => site.verification(publisher.current())));
-  read(SITE_ROUTES.llms, represent(() => site.llms(publisher.current())));
-  read(SITE_ROUTES.robots, represent(() => site.robots(publisher.current())));
+  read(SITE_ROUTES.review, async (request, reply) =>
+    sendPage(request, reply, await site.review(publisher.current(), (request.params as { id: string }).id)),
+  );
+  read(
+    SITE_ROUTES.docs,
+    represent(() => site.docs(publisher.current())),
+  );
+  read(
+    SITE_ROUTES.badge,
+    represent(() => site.badge(publisher.current())),
+  );
+  read(
+    SITE_ROUTES.embed,
+    represent(() => site.embed(publisher.current())),
+  );
+  read(
+    SITE_ROUTES.verification,
+    represent(() => site.verification(publisher.current())),
+  );
+  read(
+    SITE_ROUTES.llms,
+    represent(() => site.llms(publisher.current())),
+  );
+  read(
+    SITE_ROUTES.robots,
+    represent(() => site.robots(publisher.current())),
+  );
   read(SITE_ROUTES.sitemap, async (request, reply) => {
     const made = site.sitemap(publisher.current(), (request.query as { part?: string }).part);
     if (!made) return notFound(request, reply);

@@ -5,7 +5,14 @@ import { page, type SiteContext } from './layout.js';
 import { verificationStatement } from '../reviews/verification.js';
 
 /** How a source is named on the page. */
-const SOURCE_NAMES: Record<string, string> = { own: 'Collected by the business', google: 'Google', trustpilot: 'Trustpilot', facebook: 'Facebook', podium: 'Podium', birdeye: 'Birdeye' };
+const SOURCE_NAMES: Record<string, string> = {
+  own: 'Collected by the business',
+  google: 'Google',
+  trustpilot: 'Trustpilot',
+  facebook: 'Facebook',
+  podium: 'Podium',
+  birdeye: 'Birdeye',
+};
 
 export const VERIFICATION_PATH = '/verification';
 

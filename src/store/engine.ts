@@ -10,8 +10,7 @@ export const CHANGE_CHANNEL = 'reviews_store';
  * to the notices (anything may have changed meanwhile).
  */
 export type StoreChange =
-  | { kind: 'data' | 'insights' | 'outbox' | 'write' | 'resumed' }
-  | { kind: 'revoked'; id: string };
+  { kind: 'data' | 'insights' | 'outbox' | 'write' | 'resumed' } | { kind: 'revoked'; id: string };
 
 export function isPostgres(db: QueryExecutorProvider): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;

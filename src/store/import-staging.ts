@@ -7,7 +7,18 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Business, ImportedReview } from '../reviews/schemas.js';
 import { localDate } from '../reviews/dates.js';
 import { detectLanguage } from '../reviews/language.js';
-import { OWN_FEED, type MatchSummary, type ApplyOptions, type CompleteScope, type Duplicate, type ImportProgress, type ImportStaging, type ImportSummary, type LocatedReview, type StagedReview } from './types.js';
+import {
+  OWN_FEED,
+  type MatchSummary,
+  type ApplyOptions,
+  type CompleteScope,
+  type Duplicate,
+  type ImportProgress,
+  type ImportStaging,
+  type ImportSummary,
+  type LocatedReview,
+  type StagedReview,
+} from './types.js';
 import { inTransaction } from './transaction.js';
 import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewContent, type ReviewRow } from './rows.js';
 import { isPostgres, notifyChange } from './engine.js';
@@ -30,9 +41,28 @@ export const WRITE_BATCH = 400;
 const APPLY_RANGE = 5000;
 
 const CONTENT_COLUMNS = [
-  'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
-  'response_date', 'response_text', 'language', 'translation_language', 'translation_text', 'verification_method',
-  'feed', 'upstream_updated_at', 'author_anonymous', 'reference', 'name_key', 'content_hash',
+  'id',
+  'date',
+  'rating',
+  'text',
+  'author',
+  'technicians',
+  'services',
+  'service_area',
+  'source',
+  'title',
+  'response_date',
+  'response_text',
+  'language',
+  'translation_language',
+  'translation_text',
+  'verification_method',
+  'feed',
+  'upstream_updated_at',
+  'author_anonymous',
+  'reference',
+  'name_key',
+  'content_hash',
 ] as const;
 
 /** Columns an import rewrites on a changed review; verification and the feed's bookkeeping are decided apart. */
@@ -42,9 +72,24 @@ function canonicalRecord(r: StagedReview, reference: string | null): string {
   // Fixed key order, so the hash says "same content" regardless of how the file ordered its fields. The feed and
   // the upstream time are not content: one review re-served by another tool, or touched upstream, is unchanged.
   return JSON.stringify([
-    r.id, r.date, r.rating, r.text, r.author, r.technicians, r.services, r.serviceArea ?? null,
-    r.source ?? null, r.title ?? null, r.response?.date ?? null, r.response?.text ?? null, r.verification,
-    r.language, r.translation?.language ?? null, r.translation?.text ?? null, r.anonymous ?? false, reference,
+    r.id,
+    r.date,
+    r.rating,
+    r.text,
+    r.author,
+    r.technicians,
+    r.services,
+    r.serviceArea ?? null,
+    r.source ?? null,
+    r.title ?? null,
+    r.response?.date ?? null,
+    r.response?.text ?? null,
+    r.verification,
+    r.language,
+    r.translation?.language ?? null,
+    r.translation?.text ?? null,
+    r.anonymous ?? false,
+    reference,
   ]);
 }
 
@@ -89,7 +134,10 @@ export function stagedFromOwn(review: ImportedReview): StagedReview {
 }
 
 /** Runs `work` with a staging on one connection of `db`; the temporary tables are dropped after, whatever happens. */
-export async function withImportStaging<DB, T>(db: Kysely<DB>, work: (staging: ImportStaging) => Promise<T>): Promise<T> {
+export async function withImportStaging<DB, T>(
+  db: Kysely<DB>,
+  work: (staging: ImportStaging) => Promise<T>,
+): Promise<T> {
   return db.connection().execute(async (connection) => {
     const conn = connection.withTables<StagingTables>() as unknown as Kysely<StagingTables>;
     await dropTables(conn);
@@ -127,7 +175,15 @@ class Staging implements ImportStaging {
     for (let i = 0; i < reviews.length; i += WRITE_BATCH) {
       const batch = reviews.slice(i, i + WRITE_BATCH);
       const first = new Map<string, string>();
-      const staged = await this.conn.selectFrom('import_staging').select(['id', 'location']).where('id', 'in', batch.map((r) => r.review.id)).execute();
+      const staged = await this.conn
+        .selectFrom('import_staging')
+        .select(['id', 'location'])
+        .where(
+          'id',
+          'in',
+          batch.map((r) => r.review.id),
+        )
+        .execute();
       for (const row of staged) first.set(row.id, row.location);
       const rows = [];
       for (const { review, location } of batch) {
@@ -146,13 +202,23 @@ class Staging implements ImportStaging {
   async retain(ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += WRITE_BATCH) {
       const rows = [...new Set(ids.slice(i, i + WRITE_BATCH))].map((id) => ({ id }));
-      await this.conn.insertInto('import_retained').values(rows).onConflict((oc) => oc.column('id').doNothing()).execute();
+      await this.conn
+        .insertInto('import_retained')
+        .values(rows)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
     }
   }
 
   async *pages(): AsyncIterable<{ id: string; location: string; services: string[] }[]> {
-    for (let after = 0; ; ) {
-      const page = await this.conn.selectFrom('import_staging').select(['seq', 'id', 'location', 'services']).where('seq', '>', after).orderBy('seq').limit(WRITE_BATCH * 4).execute();
+    for (let after = 0; ;) {
+      const page = await this.conn
+        .selectFrom('import_staging')
+        .select(['seq', 'id', 'location', 'services'])
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(WRITE_BATCH * 4)
+        .execute();
       if (!page.length) return;
       after = page.at(-1)!.seq;
       yield page.map((r) => ({ id: r.id, location: r.location, services: JSON.parse(r.services) as string[] }));
@@ -161,7 +227,10 @@ class Staging implements ImportStaging {
 
   async unstage(ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += WRITE_BATCH) {
-      await this.conn.deleteFrom('import_staging').where('id', 'in', ids.slice(i, i + WRITE_BATCH)).execute();
+      await this.conn
+        .deleteFrom('import_staging')
+        .where('id', 'in', ids.slice(i, i + WRITE_BATCH))
+        .execute();
     }
   }
 
@@ -205,7 +274,13 @@ function inScope(scope: CompleteScope) {
 
 /** How the staged reviews compare with the stored ones: new, changed, tombstoned, older than stored; and whether a published one changes. */
 async function compareStaged(trx: Transaction<StagingTables>) {
-  const compared = await sql<{ added: number | null; updated: number | null; kept: number | null; older: number | null; published: number | null }>`
+  const compared = await sql<{
+    added: number | null;
+    updated: number | null;
+    kept: number | null;
+    older: number | null;
+    published: number | null;
+  }>`
     SELECT sum(CASE WHEN r.id IS NULL THEN 1 ELSE 0 END) AS added,
            sum(CASE WHEN r.id IS NOT NULL AND ${CHANGED} THEN 1 ELSE 0 END) AS updated,
            sum(CASE WHEN r.removed_at IS NOT NULL THEN 1 ELSE 0 END) AS kept,
@@ -223,7 +298,11 @@ async function compareStaged(trx: Transaction<StagingTables>) {
 }
 
 /** Upserts the staged reviews that differ from the stored ones, APPLY_RANGE staged rows a statement; `onProgress` gets the rows written so far. */
-async function writeStaged(trx: Transaction<StagingTables>, { lastSeq, now, today, revision }: { lastSeq: number; now: string; today: string; revision: number }, onProgress: (done: number) => void): Promise<void> {
+async function writeStaged(
+  trx: Transaction<StagingTables>,
+  { lastSeq, now, today, revision }: { lastSeq: number; now: string; today: string; revision: number },
+  onProgress: (done: number) => void,
+): Promise<void> {
   let done = 0;
   for (let from = 0; from < lastSeq; from += APPLY_RANGE) {
     const result = await trx
@@ -236,7 +315,9 @@ async function writeStaged(trx: Transaction<StagingTables>, { lastSeq, now, toda
           .select(CONTENT_COLUMNS.map((c) => `s.${c}` as const))
           .select([
             sql<number>`CASE WHEN s.verification_method IS NULL THEN 0 ELSE 1 END`.as('published'),
-            sql<string>`CASE WHEN s.verification_method IS NULL THEN NULL ELSE cast(${today} as text) END`.as('verification_date'),
+            sql<string>`CASE WHEN s.verification_method IS NULL THEN NULL ELSE cast(${today} as text) END`.as(
+              'verification_date',
+            ),
             sql<string>`cast(${now} as text)`.as('imported_at'),
             sql<string>`cast(${now} as text)`.as('updated_at'),
             sql<number>`cast(${revision} as integer)`.as('revision'),
@@ -249,7 +330,9 @@ async function writeStaged(trx: Transaction<StagingTables>, { lastSeq, now, toda
         oc.column('id').doUpdateSet((eb) => ({
           ...Object.fromEntries(REWRITTEN.map((c) => [c, eb.ref(`excluded.${c}`)])),
           verification_method: NEW_METHOD,
-          verification_date: sql<string | null>`CASE WHEN ${NEW_METHOD} IS NOT DISTINCT FROM reviews.verification_method THEN reviews.verification_date
+          verification_date: sql<
+            string | null
+          >`CASE WHEN ${NEW_METHOD} IS NOT DISTINCT FROM reviews.verification_method THEN reviews.verification_date
             WHEN ${NEW_METHOD} IS NULL THEN NULL ELSE cast(${today} as text) END`,
           published: sql<number>`CASE WHEN ${NEW_METHOD} IS NULL THEN 0 ELSE 1 END`,
           withdrawn_at: null,
@@ -264,15 +347,28 @@ async function writeStaged(trx: Transaction<StagingTables>, { lastSeq, now, toda
 }
 
 /** Marks withdrawn the reviews of the scope that the files no longer hold (`--complete`); answers how many. */
-async function withdrawAbsent(trx: Transaction<StagingTables>, scope: CompleteScope, now: string, revision: number): Promise<number> {
+async function withdrawAbsent(
+  trx: Transaction<StagingTables>,
+  scope: CompleteScope,
+  now: string,
+  revision: number,
+): Promise<number> {
   const gone = sql`${inScope(scope)} AND withdrawn_at IS NULL AND removed_at IS NULL AND ${ABSENT}`;
   const absent = await sql<{ n: number }>`SELECT count(*) AS n FROM reviews WHERE ${gone}`.execute(trx);
   const withdrawn = Number(absent.rows[0]!.n);
-  if (withdrawn) await sql`UPDATE reviews SET withdrawn_at = ${now}, published = 0, updated_at = ${now}, revision = ${revision} WHERE ${gone}`.execute(trx);
+  if (withdrawn)
+    await sql`UPDATE reviews SET withdrawn_at = ${now}, published = 0, updated_at = ${now}, revision = ${revision} WHERE ${gone}`.execute(
+      trx,
+    );
   return withdrawn;
 }
 
-async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOptions, lastSeq: number, onProgress: ImportProgress | undefined): Promise<ImportSummary> {
+async function applyStaged(
+  trx: Transaction<StagingTables>,
+  options: ApplyOptions,
+  lastSeq: number,
+  onProgress: ImportProgress | undefined,
+): Promise<ImportSummary> {
   const now = new Date().toISOString();
   // Rows written here carry the revision this import commits as. On PostgreSQL two imports run side by side: the
   // state row is locked first, so the second waits and numbers its rows after the first's. (SQLite has one writer.)
@@ -294,7 +390,8 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
   const businessChanged = options.business ? await writeBusiness(trx, options.business, now) : false;
 
   const total = added + updated + removed;
-  if (added + updated > 0) await writeStaged(trx, { lastSeq, now, today, revision }, (done) => onProgress?.(done, total));
+  if (added + updated > 0)
+    await writeStaged(trx, { lastSeq, now, today, revision }, (done) => onProgress?.(done, total));
   if (removed) {
     await sql`DELETE FROM reviews WHERE ${REPLACED}`.execute(trx);
     onProgress?.(total, total);
@@ -326,8 +423,33 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
   }
 
   const states = await countStates(trx);
-  const unchanged = lastSeq === 0 ? 0 : Number((await trx.selectFrom('import_staging').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) - added - updated - keptRemoved - olderIgnored;
-  const summary = { added, updated, unchanged, removed, withdrawn, keptRemoved, olderIgnored, businessChanged, stored: states, ...(matched ? { match: matched } : {}) };
+  const unchanged =
+    lastSeq === 0
+      ? 0
+      : Number(
+          (
+            await trx
+              .selectFrom('import_staging')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ) -
+        added -
+        updated -
+        keptRemoved -
+        olderIgnored;
+  const summary = {
+    added,
+    updated,
+    unchanged,
+    removed,
+    withdrawn,
+    keptRemoved,
+    olderIgnored,
+    businessChanged,
+    stored: states,
+    ...(matched ? { match: matched } : {}),
+  };
   await writeLog(trx, { at: now, action: 'import', details: { ...options.log, ...summary, stored: undefined } });
   // PostgreSQL plans a query from the table's statistics, which only ANALYZE makes (autovacuum runs it up to a minute
   // after a large change). Without them, reading the published reviews a page at a time sorted every row left at
@@ -340,9 +462,17 @@ async function applyStaged(trx: Transaction<StagingTables>, options: ApplyOption
 
 /** How many stored reviews are in each state. */
 async function countStates(db: Kysely<StagingTables>): Promise<ImportSummary['stored']> {
-  const { rows } = await sql<{ state: string; n: number }>`SELECT ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1`.execute(db);
+  const { rows } = await sql<{
+    state: string;
+    n: number;
+  }>`SELECT ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1`.execute(db);
   const count = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-  return { verified: count('published'), unverified: count('unpublished'), removed: count('removed'), withdrawn: count('withdrawn') };
+  return {
+    verified: count('published'),
+    unverified: count('unpublished'),
+    removed: count('removed'),
+    withdrawn: count('withdrawn'),
+  };
 }
 
 /** Replaces the stored business when it differs; answers whether it did. */

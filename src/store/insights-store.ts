@@ -47,14 +47,18 @@ export class KyselyInsightsStore implements InsightsStore {
     const query = this.db.selectFrom('review_analyses').select(['review_id', 'input_key', 'analysis']);
     const rows = [];
     if (!reviewIds) rows.push(...(await query.execute()));
-    else for (let i = 0; i < reviewIds.length; i += WRITE_BATCH) rows.push(...(await query.where('review_id', 'in', reviewIds.slice(i, i + WRITE_BATCH)).execute()));
+    else
+      for (let i = 0; i < reviewIds.length; i += WRITE_BATCH)
+        rows.push(...(await query.where('review_id', 'in', reviewIds.slice(i, i + WRITE_BATCH)).execute()));
     return rows.map((r) => ({ reviewId: r.review_id, inputKey: r.input_key, analysis: r.analysis }));
   }
 
   async writeAnalyses(analyses: readonly StoredAnalysis[], dropped: readonly string[], now: string): Promise<void> {
     await inTransaction(this.db, async (trx) => {
       for (let i = 0; i < analyses.length; i += WRITE_BATCH) {
-        const rows = analyses.slice(i, i + WRITE_BATCH).map((a) => ({ review_id: a.reviewId, input_key: a.inputKey, analysis: a.analysis, analysed_at: now }));
+        const rows = analyses
+          .slice(i, i + WRITE_BATCH)
+          .map((a) => ({ review_id: a.reviewId, input_key: a.inputKey, analysis: a.analysis, analysed_at: now }));
         await trx
           .insertInto('review_analyses')
           .values(rows)
@@ -69,7 +73,10 @@ export class KyselyInsightsStore implements InsightsStore {
       }
       // An unpublished or removed review's analysis is of no further use (and must not outlive it).
       for (let i = 0; i < dropped.length; i += WRITE_BATCH) {
-        await trx.deleteFrom('review_analyses').where('review_id', 'in', dropped.slice(i, i + WRITE_BATCH)).execute();
+        await trx
+          .deleteFrom('review_analyses')
+          .where('review_id', 'in', dropped.slice(i, i + WRITE_BATCH))
+          .execute();
       }
     });
   }
@@ -85,7 +92,12 @@ export class KyselyInsightsStore implements InsightsStore {
   }
 
   async hasDocumentAbout(asOf: string | null): Promise<boolean> {
-    const row = await this.db.selectFrom('insights_documents').select('as_of').where('as_of', '=', asOfKey(asOf)).limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('insights_documents')
+      .select('as_of')
+      .where('as_of', '=', asOfKey(asOf))
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -103,12 +115,22 @@ export class KyselyInsightsStore implements InsightsStore {
   saveDocument(document: StoredInsights): Promise<boolean> {
     const asOf = asOfKey(document.asOf);
     return inTransaction(this.db, async (trx) => {
-      const newer = await trx.selectFrom('insights_documents').select('as_of').where('as_of', '>', asOf).limit(1).executeTakeFirst();
+      const newer = await trx
+        .selectFrom('insights_documents')
+        .select('as_of')
+        .where('as_of', '>', asOf)
+        .limit(1)
+        .executeTakeFirst();
       if (newer) return false;
       // Only the newest document is ever served: older data, or an older build of the same data, goes.
       await trx
         .deleteFrom('insights_documents')
-        .where((eb) => eb.or([eb('as_of', '<', asOf), eb.and([eb('as_of', '=', asOf), eb('engine_version', '!=', document.engineVersion)])]))
+        .where((eb) =>
+          eb.or([
+            eb('as_of', '<', asOf),
+            eb.and([eb('as_of', '=', asOf), eb('engine_version', '!=', document.engineVersion)]),
+          ]),
+        )
         .execute();
       const values = {
         engine_version: document.engineVersion,
@@ -137,9 +159,15 @@ export class KyselyInsightsStore implements InsightsStore {
       await trx
         .insertInto('insights_builds')
         .values({ build_key: key, owner, claimed_until: until })
-        .onConflict((oc) => oc.column('build_key').doUpdateSet({ claimed_until: until }).where('insights_builds.owner', '=', owner))
+        .onConflict((oc) =>
+          oc.column('build_key').doUpdateSet({ claimed_until: until }).where('insights_builds.owner', '=', owner),
+        )
         .execute();
-      const row = await trx.selectFrom('insights_builds').select('owner').where('build_key', '=', key).executeTakeFirst();
+      const row = await trx
+        .selectFrom('insights_builds')
+        .select('owner')
+        .where('build_key', '=', key)
+        .executeTakeFirst();
       return row?.owner === owner;
     });
   }

@@ -10,7 +10,17 @@ import { readVersion, storedTimeZone } from './rows.js';
 import { keyedHash, ledgerKey, normalEmail, normalPhone, normalReference } from './ledger-hash.js';
 import { runMatch, type MatchScope } from './matching.js';
 import { writeLog } from './operator-log.js';
-import type { ImportProgress, JobImportSummary, JobStaging, LedgerStore, LocatedJob, Matcher, MatchSummary, StagedJob, UnmatchedReview } from './types.js';
+import type {
+  ImportProgress,
+  JobImportSummary,
+  JobStaging,
+  LedgerStore,
+  LocatedJob,
+  Matcher,
+  MatchSummary,
+  StagedJob,
+  UnmatchedReview,
+} from './types.js';
 
 /** Jobs per statement: 12 columns each, well under both engines' bound-parameter limits. */
 const WRITE_BATCH = 400;
@@ -32,7 +42,13 @@ interface JobColumns {
 
 function columnsOf(job: StagedJob, key: string): Omit<JobColumns, 'source'> & { ref_hashes: string } {
   const hash = (value: string) => keyedHash(key, value);
-  const contacts = [...new Set([...job.emails.map(normalEmail), ...job.phones.map(normalPhone)].filter((v): v is string => v !== undefined).map(hash))].sort();
+  const contacts = [
+    ...new Set(
+      [...job.emails.map(normalEmail), ...job.phones.map(normalPhone)]
+        .filter((v): v is string => v !== undefined)
+        .map(hash),
+    ),
+  ].sort();
   const references = [...new Set([job.id, ...job.aliases].map(normalReference).filter(Boolean).map(hash))].sort();
   const content = {
     completed_date: job.date,
@@ -48,7 +64,9 @@ function columnsOf(job: StagedJob, key: string): Omit<JobColumns, 'source'> & { 
     id_hash: hash(normalReference(job.id)),
     ...content,
     ref_hashes,
-    content_hash: createHash('sha256').update(JSON.stringify([content, ref_hashes])).digest('base64url'),
+    content_hash: createHash('sha256')
+      .update(JSON.stringify([content, ref_hashes]))
+      .digest('base64url'),
   };
 }
 
@@ -72,7 +90,15 @@ export class KyselyLedgerStore implements LedgerStore {
 
   async unmatched(limit: number): Promise<{ reviews: UnmatchedReview[]; total: number }> {
     const waiting = sql`published = 0 AND removed_at IS NULL AND withdrawn_at IS NULL AND verification_locked = 0 AND verification_method IS NULL`;
-    const { rows } = await sql<{ id: string; date: string; source: string | null; match_state: string | null; match_candidates: string | null; author_anonymous: number; name_key: string | null }>`
+    const { rows } = await sql<{
+      id: string;
+      date: string;
+      source: string | null;
+      match_state: string | null;
+      match_candidates: string | null;
+      author_anonymous: number;
+      name_key: string | null;
+    }>`
       SELECT id, date, source, match_state, match_candidates, author_anonymous, name_key FROM reviews WHERE ${waiting}
       ORDER BY CASE WHEN match_state = 'ambiguous' THEN 0 ELSE 1 END, date, id LIMIT ${limit}`.execute(this.db);
     const total = await sql<{ n: number }>`SELECT count(*) AS n FROM reviews WHERE ${waiting}`.execute(this.db);
@@ -81,7 +107,14 @@ export class KyselyLedgerStore implements LedgerStore {
         id: row.id,
         date: row.date,
         source: row.source,
-        state: row.match_state === 'ambiguous' ? 'ambiguous' : row.author_anonymous ? 'anonymous' : row.name_key === null ? 'unnamed' : 'none',
+        state:
+          row.match_state === 'ambiguous'
+            ? 'ambiguous'
+            : row.author_anonymous
+              ? 'anonymous'
+              : row.name_key === null
+                ? 'unnamed'
+                : 'none',
         candidates: row.match_candidates ? (JSON.parse(row.match_candidates) as string[]) : [],
       })),
       total: Number(total.rows[0]?.n ?? 0),
@@ -103,7 +136,9 @@ async function matchAndCommit(trx: Kysely<never>, match: Matcher, scope: MatchSc
   const revision = (await readVersion(trx)).revision + 1;
   const run = await runMatch(trx, match, scope, { revision, now, today: localDate(now, await storedTimeZone(trx)) });
   if (run.changed > 0) {
-    await sql`UPDATE store_state SET revision = ${revision} ${run.publishedChanged ? sql`, published_at = ${now}` : sql``} WHERE id = 1`.execute(trx);
+    await sql`UPDATE store_state SET revision = ${revision} ${run.publishedChanged ? sql`, published_at = ${now}` : sql``} WHERE id = 1`.execute(
+      trx,
+    );
     await notifyChange(trx, { kind: 'data' });
   }
   return run.summary;
@@ -120,9 +155,14 @@ class Staging implements JobStaging {
   async add(jobs: LocatedJob[]): Promise<{ location: string; first: string }[]> {
     const duplicates: { location: string; first: string }[] = [];
     for (let i = 0; i < jobs.length; i += WRITE_BATCH) {
-      const rows = jobs.slice(i, i + WRITE_BATCH).map(({ job, location }) => ({ location, ...columnsOf(job, this.key) }));
+      const rows = jobs
+        .slice(i, i + WRITE_BATCH)
+        .map(({ job, location }) => ({ location, ...columnsOf(job, this.key) }));
       const first = new Map<string, string>();
-      const { rows: staged } = await sql<{ id_hash: string; location: string }>`SELECT id_hash, location FROM job_staging
+      const { rows: staged } = await sql<{
+        id_hash: string;
+        location: string;
+      }>`SELECT id_hash, location FROM job_staging
         WHERE id_hash IN (${sql.join(rows.map((r) => r.id_hash))})`.execute(this.conn);
       for (const row of staged) first.set(row.id_hash, row.location);
       const fresh = [];
@@ -134,19 +174,30 @@ class Staging implements JobStaging {
           fresh.push({ seq: ++this.seq, ...row });
         }
       }
-      if (fresh.length) await (this.conn as unknown as Kysely<{ job_staging: (typeof fresh)[number] }>).insertInto('job_staging').values(fresh).execute();
+      if (fresh.length)
+        await (this.conn as unknown as Kysely<{ job_staging: (typeof fresh)[number] }>)
+          .insertInto('job_staging')
+          .values(fresh)
+          .execute();
     }
     return duplicates;
   }
 
   async withdraw(ids: string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += WRITE_BATCH) {
-      const values = [...new Set(ids.slice(i, i + WRITE_BATCH).map((id) => keyedHash(this.key, normalReference(id))))].map((h) => sql`(${h})`);
-      await sql`INSERT INTO job_withdrawn (id_hash) VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(this.conn);
+      const values = [
+        ...new Set(ids.slice(i, i + WRITE_BATCH).map((id) => keyedHash(this.key, normalReference(id)))),
+      ].map((h) => sql`(${h})`);
+      await sql`INSERT INTO job_withdrawn (id_hash) VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(
+        this.conn,
+      );
     }
   }
 
-  apply(options: { source: string; files: string[]; match: Matcher }, onProgress?: ImportProgress): Promise<JobImportSummary> {
+  apply(
+    options: { source: string; files: string[]; match: Matcher },
+    onProgress?: ImportProgress,
+  ): Promise<JobImportSummary> {
     return inTransaction(this.conn, (trx) => applyJobs(trx as unknown as Kysely<never>, options, this.seq, onProgress));
   }
 }
@@ -154,7 +205,12 @@ class Staging implements JobStaging {
 /** A staged job is written when the ledger lacks it or holds other content for it. */
 const CHANGED = sql`(j.id_hash IS NULL OR j.content_hash <> s.content_hash)`;
 
-async function applyJobs(trx: Kysely<never>, options: { source: string; files: string[]; match: Matcher }, lastSeq: number, onProgress: ImportProgress | undefined): Promise<JobImportSummary> {
+async function applyJobs(
+  trx: Kysely<never>,
+  options: { source: string; files: string[]; match: Matcher },
+  lastSeq: number,
+  onProgress: ImportProgress | undefined,
+): Promise<JobImportSummary> {
   const { source } = options;
   const now = new Date().toISOString();
   // Taken first, as a review import does: two job imports on PostgreSQL then run one after the other, the second
@@ -174,9 +230,16 @@ async function applyJobs(trx: Kysely<never>, options: { source: string; files: s
   let done = 0;
   for (let from = 0; from < lastSeq && added + updated > 0; from += APPLY_RANGE) {
     const range = sql`s.seq > ${from} AND s.seq <= ${from + APPLY_RANGE} AND ${CHANGED}`;
-    const { rows } = await sql<{ id_hash: string; name_key: string | null; ref_hashes: string; old_name_key: string | null }>`
+    const { rows } = await sql<{
+      id_hash: string;
+      name_key: string | null;
+      ref_hashes: string;
+      old_name_key: string | null;
+    }>`
       SELECT s.id_hash, s.name_key, s.ref_hashes, j.name_key AS old_name_key
-      FROM job_staging s LEFT JOIN jobs j ON j.source = ${source} AND j.id_hash = s.id_hash WHERE ${range}`.execute(trx);
+      FROM job_staging s LEFT JOIN jobs j ON j.source = ${source} AND j.id_hash = s.id_hash WHERE ${range}`.execute(
+      trx,
+    );
     if (!rows.length) continue;
     for (const row of rows) {
       if (row.name_key !== null) nameKeys.add(row.name_key);
@@ -186,7 +249,9 @@ async function applyJobs(trx: Kysely<never>, options: { source: string; files: s
     const ids = rows.map((r) => r.id_hash);
     for (let i = 0; i < ids.length; i += WRITE_BATCH) {
       const batch = ids.slice(i, i + WRITE_BATCH);
-      const { rows: old } = await sql<{ ref_hash: string }>`SELECT ref_hash FROM job_references WHERE source = ${source} AND id_hash IN (${sql.join(batch)})`.execute(trx);
+      const { rows: old } = await sql<{
+        ref_hash: string;
+      }>`SELECT ref_hash FROM job_references WHERE source = ${source} AND id_hash IN (${sql.join(batch)})`.execute(trx);
       for (const { ref_hash } of old) references.add(ref_hash);
       await sql`DELETE FROM job_references WHERE source = ${source} AND id_hash IN (${sql.join(batch)})`.execute(trx);
     }
@@ -195,11 +260,17 @@ async function applyJobs(trx: Kysely<never>, options: { source: string; files: s
       FROM job_staging s LEFT JOIN jobs j ON j.source = ${source} AND j.id_hash = s.id_hash WHERE ${range}
       ON CONFLICT (source, id_hash) DO UPDATE SET completed_date = excluded.completed_date, name_key = excluded.name_key, last_hash = excluded.last_hash,
         technicians = excluded.technicians, services = excluded.services, area = excluded.area,
-        contact_hashes = excluded.contact_hashes, content_hash = excluded.content_hash, updated_at = excluded.updated_at`.execute(trx);
-    const refs = rows.flatMap((row) => (JSON.parse(row.ref_hashes) as string[]).map((ref) => ({ ref, id: row.id_hash })));
+        contact_hashes = excluded.contact_hashes, content_hash = excluded.content_hash, updated_at = excluded.updated_at`.execute(
+      trx,
+    );
+    const refs = rows.flatMap((row) =>
+      (JSON.parse(row.ref_hashes) as string[]).map((ref) => ({ ref, id: row.id_hash })),
+    );
     for (let i = 0; i < refs.length; i += WRITE_BATCH) {
       const values = refs.slice(i, i + WRITE_BATCH).map((r) => sql`(${r.ref}, ${source}, ${r.id})`);
-      await sql`INSERT INTO job_references (ref_hash, source, id_hash) VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(trx);
+      await sql`INSERT INTO job_references (ref_hash, source, id_hash) VALUES ${sql.join(values)} ON CONFLICT DO NOTHING`.execute(
+        trx,
+      );
     }
     done += rows.length;
     onProgress?.(done, added + updated);
@@ -207,18 +278,44 @@ async function applyJobs(trx: Kysely<never>, options: { source: string; files: s
 
   const removed = await removeWithdrawn(trx, source, nameKeys, references);
   const summary = await matchAndCommit(trx, options.match, { kind: 'keys', nameKeys, references });
-  await writeLog(trx, { at: now, action: 'import-jobs', details: { files: options.files, source, added, updated, unchanged: staged - added - updated, removed, match: summary } });
+  await writeLog(trx, {
+    at: now,
+    action: 'import-jobs',
+    details: {
+      files: options.files,
+      source,
+      added,
+      updated,
+      unchanged: staged - added - updated,
+      removed,
+      match: summary,
+    },
+  });
   const jobs = await sql<{ n: number }>`SELECT count(*) AS n FROM jobs`.execute(trx);
-  if (isPostgres(trx) && 10 * (added + updated) >= Number(jobs.rows[0]?.n ?? 0) && added + updated > 0) await sql`ANALYZE jobs`.execute(trx);
+  if (isPostgres(trx) && 10 * (added + updated) >= Number(jobs.rows[0]?.n ?? 0) && added + updated > 0)
+    await sql`ANALYZE jobs`.execute(trx);
   const version = await readVersion(trx);
-  return { added, updated, unchanged: staged - added - updated, removed, match: summary, stored: { jobs: Number(jobs.rows[0]?.n ?? 0) }, version };
+  return {
+    added,
+    updated,
+    unchanged: staged - added - updated,
+    removed,
+    match: summary,
+    stored: { jobs: Number(jobs.rows[0]?.n ?? 0) },
+    version,
+  };
 }
 
 /**
  * Takes out of the ledger the jobs of this source that the files hold but not as completed (a copy of the same job
  * staged as completed, from another page, wins), adding the reviews they could have verified to the scope.
  */
-async function removeWithdrawn(trx: Kysely<never>, source: string, nameKeys: Set<string>, references: Set<string>): Promise<number> {
+async function removeWithdrawn(
+  trx: Kysely<never>,
+  source: string,
+  nameKeys: Set<string>,
+  references: Set<string>,
+): Promise<number> {
   const gone = sql`source = ${source} AND id_hash IN (SELECT id_hash FROM job_withdrawn) AND id_hash NOT IN (SELECT id_hash FROM job_staging)`;
   const { rows } = await sql<{ name_key: string | null }>`SELECT name_key FROM jobs WHERE ${gone}`.execute(trx);
   if (!rows.length) return 0;

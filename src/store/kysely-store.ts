@@ -30,9 +30,28 @@ const READ_PAGE = 2000;
 
 /** What a published review is made of: not the import's bookkeeping (hash, import time, revision). */
 const PUBLISHED_COLUMNS = [
-  'id', 'date', 'rating', 'text', 'author', 'technicians', 'services', 'service_area', 'source', 'title',
-  'response_date', 'response_text', 'language', 'translation_language', 'translation_text', 'verification_method',
-  'verification_date', 'published', 'updated_at', 'job_technicians', 'job_services', 'job_area',
+  'id',
+  'date',
+  'rating',
+  'text',
+  'author',
+  'technicians',
+  'services',
+  'service_area',
+  'source',
+  'title',
+  'response_date',
+  'response_text',
+  'language',
+  'translation_language',
+  'translation_text',
+  'verification_method',
+  'verification_date',
+  'published',
+  'updated_at',
+  'job_technicians',
+  'job_services',
+  'job_area',
 ] as const;
 
 type PublishedRow = Pick<ReviewRow, (typeof PUBLISHED_COLUMNS)[number]>;
@@ -70,7 +89,8 @@ class ReviewReader {
     };
     const technicians = take(row.technicians, row.job_technicians, 'technicians');
     const services = take(row.services, row.job_services, 'services');
-    const serviceArea = row.service_area ?? (row.job_area !== null ? (fromJob.push('serviceArea'), row.job_area) : null);
+    const serviceArea =
+      row.service_area ?? (row.job_area !== null ? (fromJob.push('serviceArea'), row.job_area) : null);
     const fields: PublishedReview = {
       id: row.id,
       date: this.once(row.date),
@@ -136,14 +156,16 @@ export class KyselyStore implements Store {
       // are made, instead of 100,000 rows held until the last one is read (and copied by every collection meanwhile).
       const reader = new ReviewReader();
       const reviews: PublishedReview[] = [];
-      for (let last: PublishedRow | undefined; ; ) {
+      for (let last: PublishedRow | undefined; ;) {
         const after = last;
         const page = await trx
           .selectFrom('reviews')
           .select(PUBLISHED_COLUMNS)
           .where('published', '=', 1)
           // A row value: both engines seek the index to it (an OR of the two conditions scans from the top each page).
-          .$if(after !== undefined, (qb) => qb.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))))
+          .$if(after !== undefined, (qb) =>
+            qb.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))),
+          )
           .orderBy('date', 'desc')
           .orderBy('id', 'desc')
           .limit(READ_PAGE)
@@ -152,7 +174,12 @@ export class KyselyStore implements Store {
         if (page.length < READ_PAGE) break;
         last = page.at(-1);
       }
-      return { version: await readVersion(trx), business: await readBusiness(trx), verification: await readVerificationCounts(trx), reviews };
+      return {
+        version: await readVersion(trx),
+        business: await readBusiness(trx),
+        verification: await readVerificationCounts(trx),
+        reviews,
+      };
     });
   }
 
@@ -163,8 +190,15 @@ export class KyselyStore implements Store {
       const upsert: PublishedReview[] = [];
       const remove: string[] = [];
       const reader = new ReviewReader();
-      for (let after = ''; ; ) {
-        const page = await trx.selectFrom('reviews').select(PUBLISHED_COLUMNS).where('revision', '>', revision).where('id', '>', after).orderBy('id').limit(READ_PAGE).execute();
+      for (let after = ''; ;) {
+        const page = await trx
+          .selectFrom('reviews')
+          .select(PUBLISHED_COLUMNS)
+          .where('revision', '>', revision)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(READ_PAGE)
+          .execute();
         for (const row of page) {
           if (row.published === 1) upsert.push(reader.review(row));
           else if (known.has(row.id)) remove.push(row.id);
@@ -183,11 +217,18 @@ export class KyselyStore implements Store {
         .where('published', '=', 1)
         .executeTakeFirstOrThrow();
       if (Number(published.n) !== expected) {
-        const ids = new Set((await trx.selectFrom('reviews').select('id').where('published', '=', 1).execute()).map((r) => r.id));
+        const ids = new Set(
+          (await trx.selectFrom('reviews').select('id').where('published', '=', 1).execute()).map((r) => r.id),
+        );
         const listed = new Set(remove);
         for (const id of known.keys()) if (!ids.has(id) && !listed.has(id)) remove.push(id);
       }
-      return { version: await readVersion(trx), business: await readBusiness(trx), verification: await readVerificationCounts(trx), delta: { reset: false, upsert, remove } };
+      return {
+        version: await readVersion(trx),
+        business: await readBusiness(trx),
+        verification: await readVerificationCounts(trx),
+        delta: { reset: false, upsert, remove },
+      };
     });
   }
 
@@ -198,16 +239,22 @@ export class KyselyStore implements Store {
   async applyImport(plan: ImportPlan, onProgress?: ImportProgress): Promise<ImportSummary> {
     if (plan.reviews.some((r) => r.language === undefined)) await loadLanguageDetector();
     return this.stageImport(async (staging) => {
-      await staging.add(plan.reviews.map((review, i) => ({ review: stagedFromOwn(review), location: `reviews[${i}]` })));
+      await staging.add(
+        plan.reviews.map((review, i) => ({ review: stagedFromOwn(review), location: `reviews[${i}]` })),
+      );
       await staging.retain(plan.retainIds ?? []);
-      return staging.apply({ replace: plan.replace, ...(plan.business ? { business: plan.business } : {}) }, onProgress);
+      return staging.apply(
+        { replace: plan.replace, ...(plan.business ? { business: plan.business } : {}) },
+        onProgress,
+      );
     });
   }
 
   async revokeSession(id: string, expiresAt: string): Promise<void> {
     await inTransaction(this.db, async (trx) => {
       // Pruning rides on every 100th record (the expiry index keeps it short), not on each.
-      if (Math.random() < 0.01) await trx.deleteFrom('mcp_revoked_sessions').where('expires_at', '<=', new Date().toISOString()).execute();
+      if (Math.random() < 0.01)
+        await trx.deleteFrom('mcp_revoked_sessions').where('expires_at', '<=', new Date().toISOString()).execute();
       await trx
         .insertInto('mcp_revoked_sessions')
         .values({ id, expires_at: expiresAt })
@@ -218,7 +265,12 @@ export class KyselyStore implements Store {
   }
 
   async sessionRevokedUntil(id: string, now: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('mcp_revoked_sessions').select('expires_at').where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('mcp_revoked_sessions')
+      .select('expires_at')
+      .where('id', '=', id)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
     return row?.expires_at;
   }
 

@@ -56,11 +56,25 @@ const REVIEW_COLUMNS = sql`id, date, author, author_anonymous, reference, name_k
   verification_locked, removed_at, withdrawn_at, published, match_state, match_candidates, job_technicians, job_services, job_area`;
 
 /** The columns of a review the run may change. */
-type Verdict = Pick<ReviewMatchRow, 'name_key' | 'verification_method' | 'verification_date' | 'published' | 'match_state' | 'match_candidates' | 'job_technicians' | 'job_services' | 'job_area'>;
+type Verdict = Pick<
+  ReviewMatchRow,
+  | 'name_key'
+  | 'verification_method'
+  | 'verification_date'
+  | 'published'
+  | 'match_state'
+  | 'match_candidates'
+  | 'job_technicians'
+  | 'job_services'
+  | 'job_area'
+>;
 
 /** A review the ledger decides: neither the operator's decision nor the operator's or the platform's word stands on it. */
 function ledgerDecides(row: ReviewMatchRow): boolean {
-  return row.verification_locked === 0 && (row.verification_method === null || row.verification_method === 'job' || row.verification_method === 'reference');
+  return (
+    row.verification_locked === 0 &&
+    (row.verification_method === null || row.verification_method === 'job' || row.verification_method === 'reference')
+  );
 }
 
 async function* inBatches<T>(values: Iterable<string>, read: (batch: string[]) => Promise<T[]>): AsyncGenerator<T> {
@@ -80,8 +94,11 @@ const UNKEYED = sql`name_key IS NULL AND match_state IS NULL AND author_anonymou
 /** The scope's reviews a page at a time, each review once. */
 async function* reviewPages(db: QueryExecutorProvider, scope: MatchScope): AsyncGenerator<ReviewMatchRow[]> {
   const byId = async function* (where: ReturnType<typeof sql>) {
-    for (let after = ''; ; ) {
-      const { rows } = await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE ${where} AND id > ${after} ORDER BY id LIMIT ${PAGE}`.execute(db);
+    for (let after = ''; ;) {
+      const { rows } =
+        await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE ${where} AND id > ${after} ORDER BY id LIMIT ${PAGE}`.execute(
+          db,
+        );
       if (rows.length) yield rows;
       if (rows.length < PAGE) return;
       after = rows.at(-1)!.id;
@@ -91,9 +108,15 @@ async function* reviewPages(db: QueryExecutorProvider, scope: MatchScope): Async
   if (scope.kind === 'revision') return yield* byId(sql`revision = ${scope.revision}`);
   const seen = new Set<string>();
   const fresh = (rows: ReviewMatchRow[]) => rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
-  for (const [column, values] of [['name_key', [...scope.nameKeys]], ['reference', [...scope.references]]] as const) {
+  for (const [column, values] of [
+    ['name_key', [...scope.nameKeys]],
+    ['reference', [...scope.references]],
+  ] as const) {
     for (let i = 0; i < values.length; i += KEYS_PAGE) {
-      const { rows } = await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE ${sql.ref(column)} IN (${sql.join(values.slice(i, i + KEYS_PAGE))})`.execute(db);
+      const { rows } =
+        await sql<ReviewMatchRow>`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE ${sql.ref(column)} IN (${sql.join(values.slice(i, i + KEYS_PAGE))})`.execute(
+          db,
+        );
       const page = fresh(rows);
       if (page.length) yield page;
     }
@@ -137,24 +160,41 @@ class Candidates {
     const newReferences = [...references].filter((r) => !this.byReference.has(r));
     for (const key of newNames) this.byName.set(key, []);
     for (const ref of newReferences) this.byReference.set(ref, []);
-    const named = inBatches(newNames, async (keys) => (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IN (${sql.join(keys)})`.execute(this.db)).rows);
+    const named = inBatches(
+      newNames,
+      async (keys) =>
+        (await sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs j WHERE j.name_key IN (${sql.join(keys)})`.execute(this.db))
+          .rows,
+    );
     for await (const row of named) this.byName.get(row.name_key!)!.push(toJob(row));
-    const referenced = inBatches(newReferences, async (refs) =>
-      (await sql<JobRow & { ref_hash: string }>`SELECT k.ref_hash, ${JOB_COLUMNS} FROM job_references k
-        JOIN jobs j ON j.source = k.source AND j.id_hash = k.id_hash WHERE k.ref_hash IN (${sql.join(refs)})`.execute(this.db)).rows,
+    const referenced = inBatches(
+      newReferences,
+      async (refs) =>
+        (
+          await sql<JobRow & { ref_hash: string }>`SELECT k.ref_hash, ${JOB_COLUMNS} FROM job_references k
+        JOIN jobs j ON j.source = k.source AND j.id_hash = k.id_hash WHERE k.ref_hash IN (${sql.join(refs)})`.execute(
+            this.db,
+          )
+        ).rows,
     );
     for await (const row of referenced) this.byReference.get(row.ref_hash)!.push(toJob(row));
   }
 }
 
 /** Runs the rule over the scope's reviews and writes what changed with `revision`; answers whether the published set changed. */
-export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope: MatchScope, at: { revision: number; now: string; today: string }): Promise<{ summary: MatchSummary; changed: number; publishedChanged: boolean }> {
+export async function runMatch(
+  db: QueryExecutorProvider,
+  match: Matcher,
+  scope: MatchScope,
+  at: { revision: number; now: string; today: string },
+): Promise<{ summary: MatchSummary; changed: number; publishedChanged: boolean }> {
   const started = performance.now();
   const state = await sql<{ matched_window_days: number | null; matched_rule: string | null }>`
     SELECT matched_window_days, matched_rule FROM ledger_state WHERE id = 1`.execute(db);
   const last = state.rows[0];
   // Reviews were last matched by another rule or window (or never, in a store made before the ledger): all are due.
-  const ruleChanged = last?.matched_rule !== match.version || Number(last?.matched_window_days ?? -1) !== match.windowDays;
+  const ruleChanged =
+    last?.matched_rule !== match.version || Number(last?.matched_window_days ?? -1) !== match.windowDays;
   // The published rule names the window (the default until a run set it): only another window changes its words.
   const windowChanged = Number(last?.matched_window_days ?? DEFAULT_WINDOW_DAYS) !== match.windowDays;
   const hashKey = await ledgerKey(db);
@@ -182,8 +222,12 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
       if (!differs(row, verdict)) continue;
       if (verdict.verification_method !== null && row.verification_method === null) summary.verified++;
       if (verdict.verification_method === null && row.verification_method !== null) summary.unverified++;
-      const fromJob = verdict.job_technicians !== row.job_technicians || verdict.job_services !== row.job_services || verdict.job_area !== row.job_area;
-      if (fromJob && (verdict.job_area !== null || verdict.job_technicians !== '[]' || verdict.job_services !== '[]')) summary.refilled++;
+      const fromJob =
+        verdict.job_technicians !== row.job_technicians ||
+        verdict.job_services !== row.job_services ||
+        verdict.job_area !== row.job_area;
+      if (fromJob && (verdict.job_area !== null || verdict.job_technicians !== '[]' || verdict.job_services !== '[]'))
+        summary.refilled++;
       const shown = showsChange(row, verdict);
       if (verdict.published !== row.published || (verdict.published === 1 && shown)) publishedChanged = true;
       changed++;
@@ -191,7 +235,10 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
     }
     for (let i = 0; i < writes.length; i += WRITE_BATCH) await writeVerdicts(db, writes.slice(i, i + WRITE_BATCH), at);
   }
-  if (ruleChanged) await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays}, matched_rule = ${match.version} WHERE id = 1`.execute(db);
+  if (ruleChanged)
+    await sql`UPDATE ledger_state SET matched_window_days = ${match.windowDays}, matched_rule = ${match.version} WHERE id = 1`.execute(
+      db,
+    );
   // The rule sentence names the window: another one is a change of the published data, committed as a revision.
   if (windowChanged) changed++;
   summary.ms = Math.round(performance.now() - started);
@@ -199,12 +246,42 @@ export async function runMatch(db: QueryExecutorProvider, match: Matcher, scope:
   return { summary, changed, publishedChanged: publishedChanged || windowChanged };
 }
 
-function verdictOf(row: ReviewMatchRow, { nameKey, lastName }: Pick<MatchReview, 'nameKey' | 'lastName'>, match: Matcher, jobs: Candidates, today: string): Verdict {
+function verdictOf(
+  row: ReviewMatchRow,
+  { nameKey, lastName }: Pick<MatchReview, 'nameKey' | 'lastName'>,
+  match: Matcher,
+  jobs: Candidates,
+  today: string,
+): Verdict {
   // A review the ledger does not decide keeps its name key as it is: a run over it changes nothing of it.
-  const kept = { name_key: row.name_key, verification_method: row.verification_method, verification_date: row.verification_date, published: row.published };
-  if (!ledgerDecides(row)) return { ...kept, match_state: null, match_candidates: null, job_technicians: null, job_services: null, job_area: null };
-  const review: MatchReview = { id: row.id, date: row.date, nameKey, lastName, reference: row.reference, anonymous: row.author_anonymous === 1 };
-  const outcome = match.decide(review, row.reference ? (jobs.byReference.get(row.reference) ?? []) : [], nameKey ? (jobs.byName.get(nameKey) ?? []) : []);
+  const kept = {
+    name_key: row.name_key,
+    verification_method: row.verification_method,
+    verification_date: row.verification_date,
+    published: row.published,
+  };
+  if (!ledgerDecides(row))
+    return {
+      ...kept,
+      match_state: null,
+      match_candidates: null,
+      job_technicians: null,
+      job_services: null,
+      job_area: null,
+    };
+  const review: MatchReview = {
+    id: row.id,
+    date: row.date,
+    nameKey,
+    lastName,
+    reference: row.reference,
+    anonymous: row.author_anonymous === 1,
+  };
+  const outcome = match.decide(
+    review,
+    row.reference ? (jobs.byReference.get(row.reference) ?? []) : [],
+    nameKey ? (jobs.byName.get(nameKey) ?? []) : [],
+  );
   const method = outcome.kind === 'matched' ? outcome.method : null;
   // The rule answers one of the candidates it was given: ours, with what the review takes from it.
   const job = outcome.kind === 'matched' ? (outcome.job as CandidateJob).fill : undefined;
@@ -226,8 +303,12 @@ function verdictOf(row: ReviewMatchRow, { nameKey, lastName }: Pick<MatchReview,
  * itself (a job's technicians are not shown on a review that names its own). Only then is its `updated_at` (the
  * feeds' modification time) moved.
  */
-function showsChange(row: ReviewMatchRow & { technicians: string; services: string; service_area: string | null }, verdict: Verdict): boolean {
-  if (row.verification_method !== verdict.verification_method || row.verification_date !== verdict.verification_date) return true;
+function showsChange(
+  row: ReviewMatchRow & { technicians: string; services: string; service_area: string | null },
+  verdict: Verdict,
+): boolean {
+  if (row.verification_method !== verdict.verification_method || row.verification_date !== verdict.verification_date)
+    return true;
   return (
     (row.technicians === '[]' && row.job_technicians !== verdict.job_technicians) ||
     (row.services === '[]' && row.job_services !== verdict.job_services) ||
@@ -239,7 +320,11 @@ function showsChange(row: ReviewMatchRow & { technicians: string; services: stri
 const WRITE_BATCH = 400;
 
 /** One statement for a batch of verdicts (a row at a time was 100,000 round trips on PostgreSQL). */
-async function writeVerdicts(db: QueryExecutorProvider, verdicts: (Verdict & { id: string; shown: boolean })[], at: { revision: number; now: string }): Promise<void> {
+async function writeVerdicts(
+  db: QueryExecutorProvider,
+  verdicts: (Verdict & { id: string; shown: boolean })[],
+  at: { revision: number; now: string },
+): Promise<void> {
   const rows = verdicts.map(
     (v) =>
       sql`SELECT ${v.id} AS id, ${v.name_key} AS name_key, ${v.verification_method} AS verification_method, ${v.verification_date} AS verification_date,

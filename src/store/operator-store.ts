@@ -42,11 +42,21 @@ export type DecisionResult =
 export interface StoreFigures {
   /** Reviews by source (the platform written on; `own` without one) and state. */
   bySource: Record<string, Record<ReviewState, number> & { newest: string | null }>;
-  lastImports: Record<string, { at: string; files: string[]; added: number; updated: number; withdrawn: number; removed: number }>;
+  lastImports: Record<
+    string,
+    { at: string; files: string[]; added: number; updated: number; withdrawn: number; removed: number }
+  >;
   /** Published reviews by what their verification rests on; waiting reviews by why. */
-  verification: { byMethod: Record<VerificationMethod, number>; waiting: { none: number; ambiguous: number }; unverifiedByOperator: number };
+  verification: {
+    byMethod: Record<VerificationMethod, number>;
+    waiting: { none: number; ambiguous: number };
+    unverifiedByOperator: number;
+  };
   /** The job ledger: jobs by source, and the last job import of each. */
-  ledger: { jobs: Record<string, number>; lastImports: Record<string, { at: string; files: string[]; added: number; updated: number }> };
+  ledger: {
+    jobs: Record<string, number>;
+    lastImports: Record<string, { at: string; files: string[]; added: number; updated: number }>;
+  };
   revision: number;
   publishedAt: string | null;
   /** The data the newest stored insights document describes. */
@@ -69,11 +79,20 @@ function statusOf(row: ReviewRow): ReviewStatus {
     date: row.date,
     state: stateOf(row),
     verification:
-      row.verification_method !== null ? { method: row.verification_method as VerificationMethod, date: row.verification_date ?? row.date } : null,
+      row.verification_method !== null
+        ? { method: row.verification_method as VerificationMethod, date: row.verification_date ?? row.date }
+        : null,
     decided: row.verification_locked === 1,
     ...(row.removed_at !== null ? { removed: { at: row.removed_at, reason: row.removed_reason } } : {}),
     ...(row.withdrawn_at !== null ? { withdrawnAt: row.withdrawn_at } : {}),
-    ...(row.match_state !== null ? { match: { state: matchStateOf(row), candidates: row.match_candidates ? (JSON.parse(row.match_candidates) as string[]) : [] } } : {}),
+    ...(row.match_state !== null
+      ? {
+          match: {
+            state: matchStateOf(row),
+            candidates: row.match_candidates ? (JSON.parse(row.match_candidates) as string[]) : [],
+          },
+        }
+      : {}),
   };
 }
 
@@ -91,7 +110,12 @@ export class OperatorStore {
   }
 
   /** Applies one decision on one review; a refusal changes nothing and says why. */
-  decide(decision: Decision, id: string, reason: string | undefined, now = new Date().toISOString()): Promise<DecisionResult> {
+  decide(
+    decision: Decision,
+    id: string,
+    reason: string | undefined,
+    now = new Date().toISOString(),
+  ): Promise<DecisionResult> {
     return inTransaction(this.db, async (trx) => {
       // The revision is read and written below: on PostgreSQL an import beside it must not take the same number.
       if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
@@ -143,7 +167,14 @@ export class OperatorStore {
       if (lastImports[source]) continue;
       const number = (key: string) => (typeof details[key] === 'number' ? (details[key] as number) : 0);
       const files = Array.isArray(details.files) ? details.files.filter((f): f is string => typeof f === 'string') : [];
-      lastImports[source] = { at: entry.at, files, added: number('added'), updated: number('updated'), withdrawn: number('withdrawn'), removed: number('removed') };
+      lastImports[source] = {
+        at: entry.at,
+        files,
+        added: number('added'),
+        updated: number('updated'),
+        withdrawn: number('withdrawn'),
+        removed: number('removed'),
+      };
     }
     const version = await readVersion(this.db);
     const methods = await sql<{ method: VerificationMethod; n: number }>`
@@ -156,7 +187,10 @@ export class OperatorStore {
       WHERE published = 0 AND removed_at IS NULL AND withdrawn_at IS NULL`.execute(this.db);
     const ambiguous = Number(waiting.rows[0]?.ambiguous ?? 0);
     const decided = Number(waiting.rows[0]?.decided ?? 0);
-    const jobs = await sql<{ source: string; n: number }>`SELECT source, count(*) AS n FROM jobs GROUP BY 1 ORDER BY 1`.execute(this.db);
+    const jobs = await sql<{
+      source: string;
+      n: number;
+    }>`SELECT source, count(*) AS n FROM jobs GROUP BY 1 ORDER BY 1`.execute(this.db);
     const jobImports: StoreFigures['ledger']['lastImports'] = {};
     for (const entry of await readLog(this.db, 1000, 'import-jobs')) {
       const details = entry.details ?? {};
@@ -166,11 +200,17 @@ export class OperatorStore {
       const files = Array.isArray(details.files) ? details.files.filter((f): f is string => typeof f === 'string') : [];
       jobImports[source] = { at: entry.at, files, added: number('added'), updated: number('updated') };
     }
-    const insights = await sql<{ as_of: string | null }>`SELECT max(as_of) AS as_of FROM insights_documents`.execute(this.db);
+    const insights = await sql<{ as_of: string | null }>`SELECT max(as_of) AS as_of FROM insights_documents`.execute(
+      this.db,
+    );
     return {
       bySource,
       lastImports,
-      verification: { byMethod, waiting: { none: Number(waiting.rows[0]?.n ?? 0) - ambiguous - decided, ambiguous }, unverifiedByOperator: decided },
+      verification: {
+        byMethod,
+        waiting: { none: Number(waiting.rows[0]?.n ?? 0) - ambiguous - decided, ambiguous },
+        unverifiedByOperator: decided,
+      },
       ledger: { jobs: Object.fromEntries(jobs.rows.map((r) => [r.source, Number(r.n)])), lastImports: jobImports },
       revision: version.revision,
       publishedAt: version.publishedAt,
@@ -182,7 +222,9 @@ export class OperatorStore {
 
   private async schemaVersion(): Promise<string | null> {
     try {
-      const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(this.db);
+      const { rows } = await sql<{
+        name: string;
+      }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(this.db);
       return rows[0]?.name ?? null;
     } catch {
       return null;
@@ -191,7 +233,9 @@ export class OperatorStore {
 
   private async size(): Promise<number | null> {
     const query = isPostgres(this.db)
-      ? sql<{ n: number }>`SELECT sum(pg_total_relation_size(quote_ident(schemaname) || '.' || quote_ident(tablename)))::bigint AS n
+      ? sql<{
+          n: number;
+        }>`SELECT sum(pg_total_relation_size(quote_ident(schemaname) || '.' || quote_ident(tablename)))::bigint AS n
           FROM pg_tables WHERE schemaname = current_schema()`
       : sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`;
     const { rows } = await query.execute(this.db);
@@ -200,7 +244,11 @@ export class OperatorStore {
 }
 
 /** The columns a decision sets, or why it is refused. */
-function changeFor(decision: Decision, row: ReviewRow, at: { today: string; now: string; reason: string | undefined }): Partial<ReviewRow> | string {
+function changeFor(
+  decision: Decision,
+  row: ReviewRow,
+  at: { today: string; now: string; reason: string | undefined },
+): Partial<ReviewRow> | string {
   switch (decision) {
     case 'remove':
       if (row.removed_at !== null) return `review "${row.id}" was removed already (${row.removed_at})`;
@@ -209,7 +257,8 @@ function changeFor(decision: Decision, row: ReviewRow, at: { today: string; now:
       if (row.removed_at === null) return `review "${row.id}" is not removed`;
       return { removed_at: null, removed_reason: null };
     case 'verify':
-      if (row.verification_method !== null) return `review "${row.id}" is verified already (${row.verification_method}, ${row.verification_date})`;
+      if (row.verification_method !== null)
+        return `review "${row.id}" is verified already (${row.verification_method}, ${row.verification_date})`;
       return { verification_method: 'operator', verification_date: at.today, verification_locked: 1 };
     case 'unverify':
       if (row.verification_method === null) return `review "${row.id}" is not verified`;

@@ -18,7 +18,10 @@ const { databaseUrl, job } = workerData as RenderingsThreadData;
 const store = await openStore(databaseUrl, { poolSize: 1 });
 try {
   // What the write answered (save: whether it stored anything), as the store would have to its caller.
-  if (job.kind === 'save') parentPort!.postMessage(await store.renderings.save(job.asOf, job.renderKey, new Map(job.documents), new Set(job.replace)));
+  if (job.kind === 'save')
+    parentPort!.postMessage(
+      await store.renderings.save(job.asOf, job.renderKey, new Map(job.documents), new Set(job.replace)),
+    );
   else await store.renderings.saveCopy(job.tag, job.coding, job.bytes);
 } finally {
   await store.close();

@@ -10,8 +10,15 @@ export type RenderingsWrites = Pick<RenderingsStore, 'save' | 'saveCopy'>;
 export class RenderingsWriter implements RenderingsWrites {
   constructor(private readonly databaseUrl: string) {}
 
-  async save(asOf: string | null, renderKey: string, documents: ReadonlyMap<string, StoredRendering>, replace: ReadonlySet<string> = new Set()): Promise<boolean> {
-    return (await this.run({ kind: 'save', asOf, renderKey, documents: [...documents], replace: [...replace] })) === true;
+  async save(
+    asOf: string | null,
+    renderKey: string,
+    documents: ReadonlyMap<string, StoredRendering>,
+    replace: ReadonlySet<string> = new Set(),
+  ): Promise<boolean> {
+    return (
+      (await this.run({ kind: 'save', asOf, renderKey, documents: [...documents], replace: [...replace] })) === true
+    );
   }
 
   async saveCopy(tag: string, coding: 'gzip' | 'br', bytes: Uint8Array): Promise<void> {
@@ -25,12 +32,18 @@ export class RenderingsWriter implements RenderingsWrites {
   private run(job: RenderingsJob): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const workerData: RenderingsThreadData = { databaseUrl: this.databaseUrl, job };
-      const worker = new Worker(new URL('renderings-thread.js', compiledFolder(import.meta.url, 'store')), { workerData });
+      const worker = new Worker(new URL('renderings-thread.js', compiledFolder(import.meta.url, 'store')), {
+        workerData,
+      });
       let failure: Error | undefined;
       let answer: unknown;
       worker.once('message', (message: unknown) => (answer = message));
       worker.once('error', (error) => (failure = error));
-      worker.once('exit', (code) => (failure || code !== 0 ? reject(failure ?? new Error(`the renderings thread exited with code ${code}`)) : resolve(answer)));
+      worker.once('exit', (code) =>
+        failure || code !== 0
+          ? reject(failure ?? new Error(`the renderings thread exited with code ${code}`))
+          : resolve(answer),
+      );
     });
   }
 }

@@ -56,14 +56,19 @@ export interface ReviewRow extends ReviewContent {
 
 /** The store's revision and publication time, on any connection or transaction of the store's database. */
 export async function readVersion(db: QueryExecutorProvider): Promise<DataVersion> {
-  const { rows } = await sql<{ revision: number; published_at: string | null }>`SELECT revision, published_at FROM store_state WHERE id = 1`.execute(db);
+  const { rows } = await sql<{
+    revision: number;
+    published_at: string | null;
+  }>`SELECT revision, published_at FROM store_state WHERE id = 1`.execute(db);
   const state = rows[0];
   if (!state) throw new Error('the store has no state row: were its migrations applied?');
   return { revision: Number(state.revision), publishedAt: state.published_at };
 }
 
 /** A stored review's state, in SQL: removed (a tombstone), withdrawn (gone upstream), published or unpublished. */
-export const REVIEW_STATE = sql<'published' | 'unpublished' | 'removed' | 'withdrawn'>`CASE WHEN removed_at IS NOT NULL THEN 'removed'
+export const REVIEW_STATE = sql<
+  'published' | 'unpublished' | 'removed' | 'withdrawn'
+>`CASE WHEN removed_at IS NOT NULL THEN 'removed'
   WHEN withdrawn_at IS NOT NULL THEN 'withdrawn' WHEN published = 1 THEN 'published' ELSE 'unpublished' END`;
 
 /** The stored business's time zone (IANA), if it has one: the calendar of review and verification dates. */

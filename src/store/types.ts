@@ -161,7 +161,10 @@ export interface JobStaging {
   /** Ids of jobs the files hold but not as completed: the ledger's copies of them are taken out at apply. */
   withdraw(ids: string[]): Promise<void>;
   /** Applies the staged jobs and the rule's new verdicts in one transaction, with its line in the operator log. */
-  apply(options: { source: string; files: string[]; match: Matcher }, onProgress?: ImportProgress): Promise<JobImportSummary>;
+  apply(
+    options: { source: string; files: string[]; match: Matcher },
+    onProgress?: ImportProgress,
+  ): Promise<JobImportSummary>;
 }
 
 /** A review that waits for its job, or that two or more jobs fit. */
@@ -188,7 +191,6 @@ export interface PublishedChanges {
   verification: VerificationCounts;
   delta: ReviewDelta;
 }
-
 
 export interface ImportPlan {
   /** Replaces the stored business when given; an import without one keeps it. */
@@ -241,7 +243,6 @@ export interface ImportStaging {
   /** Applies what is staged in one transaction, with its line in the operator log: all of it or, on error, nothing. */
   apply(options: ApplyOptions, onProgress?: ImportProgress): Promise<ImportSummary>;
 }
-
 
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
@@ -310,12 +311,11 @@ export interface ClaimedDelivery {
 }
 
 export type DeliveryOutcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'gone' }
-  | { kind: 'failed'; reason: string };
+  { kind: 'delivered'; status: number } | { kind: 'gone' } | { kind: 'failed'; reason: string };
 
 /** What an attempt led to: done, another try at `retryAt`, or the subscription's removal (and why). */
-export type SettleResult = { kind: 'delivered' } | { kind: 'retry'; retryAt: string } | { kind: 'removed'; reason: 'failures' | 'gone' };
+export type SettleResult =
+  { kind: 'delivered' } | { kind: 'retry'; retryAt: string } | { kind: 'removed'; reason: 'failures' | 'gone' };
 
 /** WebSub state: subscriptions, the content each topic last announced, and the delivery outbox. */
 export interface WebSubStore {
@@ -324,7 +324,12 @@ export interface WebSubStore {
   /** Pending and active subscriptions asked for by this client (its address, an IPv6 one by /64). */
   countByClient(client: string): Promise<number>;
   /** Verification succeeded: active with a fresh lease (and secret), failures reset. */
-  activate(topic: string, callback: string, lease: { secret: string | null; leaseSeconds: number; expiresAt: string }, now: string): Promise<void>;
+  activate(
+    topic: string,
+    callback: string,
+    lease: { secret: string | null; leaseSeconds: number; expiresAt: string },
+    now: string,
+  ): Promise<void>;
   /** Verification failed: a pending subscription becomes rejected; any other state is left as it was. */
   reject(topic: string, callback: string, now: string): Promise<void>;
   /** Unsubscribed, or removed by the hub: the subscription and its pending delivery are deleted. */
@@ -342,7 +347,13 @@ export interface WebSubStore {
   /** Claims up to `limit` due deliveries whose revision is at most `maxRevision`, until `claimUntil`. */
   claimDue(limit: number, now: string, claimUntil: string, maxRevision: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome; `retryDelaysMs[n]` is the wait after the n+1th consecutive failure. */
-  settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult>;
+  settle(
+    delivery: ClaimedDelivery,
+    outcome: DeliveryOutcome,
+    now: string,
+    retryDelaysMs: number[],
+    maxFailures: number,
+  ): Promise<SettleResult>;
   /** Active subscriptions whose lease ended become lapsed, and lose their pending deliveries. Returns how many. */
   lapseExpired(now: string): Promise<number>;
   /** Deletes a subscription's pending delivery, if any. */
@@ -425,7 +436,12 @@ export interface RenderingsStore {
    * already with the same tag stay as they are, with their copies, unless named in `replace` (stored bytes that did
    * not fit their data). Returns false, storing nothing, when a rendering of newer data is there already.
    */
-  save(asOf: string | null, renderKey: string, documents: ReadonlyMap<string, StoredRendering>, replace?: ReadonlySet<string>): Promise<boolean>;
+  save(
+    asOf: string | null,
+    renderKey: string,
+    documents: ReadonlyMap<string, StoredRendering>,
+    replace?: ReadonlySet<string>,
+  ): Promise<boolean>;
   /** A compressed copy of the stored bytes tagged `tag`, if a process made one. */
   findCopy(tag: string, coding: 'gzip' | 'br'): Promise<Uint8Array | undefined>;
   /** Keeps a compressed copy beside the stored bytes tagged `tag` (nothing when those are not stored). */

@@ -5,7 +5,9 @@ import { REVIEW_STATE } from './rows.js';
 
 export async function readVerificationCounts(db: QueryExecutorProvider): Promise<VerificationCounts> {
   const { rows } = await sql<{ source: string; state: string; n: number }>`
-    SELECT coalesce(source, 'own') AS source, ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1, 2`.execute(db);
+    SELECT coalesce(source, 'own') AS source, ${REVIEW_STATE} AS state, count(*) AS n FROM reviews GROUP BY 1, 2`.execute(
+    db,
+  );
   const bySource: VerificationCounts['bySource'] = {};
   for (const { source, state, n } of rows) {
     if (state === 'withdrawn') continue;
@@ -15,6 +17,8 @@ export async function readVerificationCounts(db: QueryExecutorProvider): Promise
     else if (state === 'removed') entry.removed += Number(n);
     else entry.unmatched += Number(n);
   }
-  const ledger = await sql<{ matched_window_days: number | null }>`SELECT matched_window_days FROM ledger_state WHERE id = 1`.execute(db);
+  const ledger = await sql<{
+    matched_window_days: number | null;
+  }>`SELECT matched_window_days FROM ledger_state WHERE id = 1`.execute(db);
   return { windowDays: Number(ledger.rows[0]?.matched_window_days ?? DEFAULT_WINDOW_DAYS), bySource };
 }

@@ -1,7 +1,14 @@
 // WebSub state over Kysely, shared by every engine: subscriptions, announced topic content, and the delivery outbox.
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { ClaimedDelivery, DeliveryOutcome, SettleResult, Subscription, SubscriptionState, WebSubStore } from './types.js';
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  SettleResult,
+  Subscription,
+  SubscriptionState,
+  WebSubStore,
+} from './types.js';
 import { inTransaction } from './transaction.js';
 import { isPostgres, notifyChange } from './engine.js';
 
@@ -25,7 +32,13 @@ export interface WebSubTables {
     delivered_revision: number | null;
   };
   websub_topics: { topic: string; content_tag: string; revision: number };
-  websub_deliveries: { subscription_id: string; revision: number; due_at: string; claimed_until: string | null; created_at: string };
+  websub_deliveries: {
+    subscription_id: string;
+    revision: number;
+    due_at: string;
+    claimed_until: string | null;
+    created_at: string;
+  };
 }
 
 type SubscriptionRow = Selectable<WebSubTables['websub_subscriptions']>;
@@ -69,13 +82,27 @@ export class KyselyWebSubStore implements WebSubStore {
         .where('id', '=', id)
         .where('state', 'in', ['rejected', 'lapsed'])
         .execute();
-      return fromRow(await trx.selectFrom('websub_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      return fromRow(
+        await trx.selectFrom('websub_subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      );
     });
   }
 
-  async activate(topic: string, callback: string, lease: { secret: string | null; leaseSeconds: number; expiresAt: string }, now: string): Promise<void> {
+  async activate(
+    topic: string,
+    callback: string,
+    lease: { secret: string | null; leaseSeconds: number; expiresAt: string },
+    now: string,
+  ): Promise<void> {
     const id = subscriptionId(topic, callback);
-    const values = { state: 'active', secret: lease.secret, lease_seconds: lease.leaseSeconds, expires_at: lease.expiresAt, failures: 0, updated_at: now };
+    const values = {
+      state: 'active',
+      secret: lease.secret,
+      lease_seconds: lease.leaseSeconds,
+      expires_at: lease.expiresAt,
+      failures: 0,
+      updated_at: now,
+    };
     await inTransaction(this.db, (trx) =>
       trx
         .insertInto('websub_subscriptions')
@@ -107,7 +134,13 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   async pruneRejected(before: string): Promise<number> {
-    const result = await inTransaction(this.db, (trx) => trx.deleteFrom('websub_subscriptions').where('state', '=', 'rejected').where('updated_at', '<', before).executeTakeFirst());
+    const result = await inTransaction(this.db, (trx) =>
+      trx
+        .deleteFrom('websub_subscriptions')
+        .where('state', '=', 'rejected')
+        .where('updated_at', '<', before)
+        .executeTakeFirst(),
+    );
     return Number(result.numDeletedRows);
   }
 
@@ -120,12 +153,21 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   async get(topic: string, callback: string): Promise<Subscription | undefined> {
-    const row = await this.db.selectFrom('websub_subscriptions').selectAll().where('id', '=', subscriptionId(topic, callback)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('websub_subscriptions')
+      .selectAll()
+      .where('id', '=', subscriptionId(topic, callback))
+      .executeTakeFirst();
     return row ? fromRow(row) : undefined;
   }
 
   async list(): Promise<Subscription[]> {
-    const rows = await this.db.selectFrom('websub_subscriptions').selectAll().orderBy('topic').orderBy('callback').execute();
+    const rows = await this.db
+      .selectFrom('websub_subscriptions')
+      .selectAll()
+      .orderBy('topic')
+      .orderBy('callback')
+      .execute();
     return rows.map(fromRow);
   }
 
@@ -150,8 +192,16 @@ export class KyselyWebSubStore implements WebSubStore {
         .onConflict((oc) =>
           oc
             .column('topic')
-            .doUpdateSet((eb) => ({ content_tag: eb.ref('excluded.content_tag'), revision: eb.ref('excluded.revision') }))
-            .where((eb) => eb.and([eb('websub_topics.content_tag', '<>', eb.ref('excluded.content_tag')), eb('websub_topics.revision', '<=', eb.ref('excluded.revision'))])),
+            .doUpdateSet((eb) => ({
+              content_tag: eb.ref('excluded.content_tag'),
+              revision: eb.ref('excluded.revision'),
+            }))
+            .where((eb) =>
+              eb.and([
+                eb('websub_topics.content_tag', '<>', eb.ref('excluded.content_tag')),
+                eb('websub_topics.revision', '<=', eb.ref('excluded.revision')),
+              ]),
+            ),
         )
         .returning('topic')
         .executeTakeFirst();
@@ -167,8 +217,16 @@ export class KyselyWebSubStore implements WebSubStore {
       for (let i = 0; i < subscribers.length; i += 500) {
         await trx
           .insertInto('websub_deliveries')
-          .values(subscribers.slice(i, i + 500).map((s) => ({ subscription_id: s.id, revision, due_at: now, claimed_until: null, created_at: now })))
-          .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ revision: eb.ref('excluded.revision'), due_at: eb.ref('excluded.due_at') })))
+          .values(
+            subscribers
+              .slice(i, i + 500)
+              .map((s) => ({ subscription_id: s.id, revision, due_at: now, claimed_until: null, created_at: now })),
+          )
+          .onConflict((oc) =>
+            oc
+              .column('subscription_id')
+              .doUpdateSet((eb) => ({ revision: eb.ref('excluded.revision'), due_at: eb.ref('excluded.due_at') })),
+          )
           .execute();
       }
       if (subscribers.length > 0) await notifyChange(trx, { kind: 'outbox' });
@@ -187,7 +245,12 @@ export class KyselyWebSubStore implements WebSubStore {
           .selectAll('websub_subscriptions')
           .select(['websub_deliveries.revision as delivery_revision'])
           .where('websub_deliveries.due_at', '<=', now)
-          .where((eb) => eb.or([eb('websub_deliveries.claimed_until', 'is', null), eb('websub_deliveries.claimed_until', '<=', now)]))
+          .where((eb) =>
+            eb.or([
+              eb('websub_deliveries.claimed_until', 'is', null),
+              eb('websub_deliveries.claimed_until', '<=', now),
+            ]),
+          )
           .where('websub_deliveries.revision', '<=', maxRevision)
           .orderBy('websub_deliveries.due_at')
           .limit(wanted)
@@ -199,13 +262,29 @@ export class KyselyWebSubStore implements WebSubStore {
         // again. Decided here, under the claim's lock, as announce may read the subscription before such a settle commits.
         const covered: typeof due = [];
         const fresh: typeof due = [];
-        for (const row of due) (row.delivered_revision !== null && Number(row.delivery_revision) <= Number(row.delivered_revision) ? covered : fresh).push(row);
-        if (covered.length > 0) await trx.deleteFrom('websub_deliveries').where('subscription_id', 'in', covered.map((d) => d.id)).execute();
+        for (const row of due)
+          (row.delivered_revision !== null && Number(row.delivery_revision) <= Number(row.delivered_revision)
+            ? covered
+            : fresh
+          ).push(row);
+        if (covered.length > 0)
+          await trx
+            .deleteFrom('websub_deliveries')
+            .where(
+              'subscription_id',
+              'in',
+              covered.map((d) => d.id),
+            )
+            .execute();
         if (fresh.length > 0) {
           await trx
             .updateTable('websub_deliveries')
             .set({ claimed_until: claimUntil })
-            .where('subscription_id', 'in', fresh.map((d) => d.id))
+            .where(
+              'subscription_id',
+              'in',
+              fresh.map((d) => d.id),
+            )
             .execute();
         }
         claimed.push(...fresh.map((row) => ({ subscription: fromRow(row), revision: Number(row.delivery_revision) })));
@@ -220,7 +299,13 @@ export class KyselyWebSubStore implements WebSubStore {
    * `delivery.revision` is the revision of the content the attempt carried: the worker sends the newest version it
    * serves, which may be newer than the change it claimed, and once acknowledged no change up to it is sent again.
    */
-  settle(delivery: ClaimedDelivery, outcome: DeliveryOutcome, now: string, retryDelaysMs: number[], maxFailures: number): Promise<SettleResult> {
+  settle(
+    delivery: ClaimedDelivery,
+    outcome: DeliveryOutcome,
+    now: string,
+    retryDelaysMs: number[],
+    maxFailures: number,
+  ): Promise<SettleResult> {
     const id = delivery.subscription.id;
     return inTransaction(this.db, async (trx): Promise<SettleResult> => {
       const dropDelivery = () => trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).execute();
@@ -231,11 +316,24 @@ export class KyselyWebSubStore implements WebSubStore {
       }
       if (outcome.kind === 'delivered') {
         // A newer change queued while this one was in flight stays due; otherwise the delivery is done.
-        await trx.deleteFrom('websub_deliveries').where('subscription_id', '=', id).where('revision', '<=', delivery.revision).execute();
-        await trx.updateTable('websub_deliveries').set({ claimed_until: null }).where('subscription_id', '=', id).execute();
+        await trx
+          .deleteFrom('websub_deliveries')
+          .where('subscription_id', '=', id)
+          .where('revision', '<=', delivery.revision)
+          .execute();
+        await trx
+          .updateTable('websub_deliveries')
+          .set({ claimed_until: null })
+          .where('subscription_id', '=', id)
+          .execute();
         await trx
           .updateTable('websub_subscriptions')
-          .set({ failures: 0, last_delivery_at: now, last_delivery_result: `delivered (${outcome.status})`, updated_at: now })
+          .set({
+            failures: 0,
+            last_delivery_at: now,
+            last_delivery_result: `delivered (${outcome.status})`,
+            updated_at: now,
+          })
           .where('id', '=', id)
           .execute();
         // Never backwards: an attempt that outlived its claim may settle after a newer one did.
@@ -243,11 +341,17 @@ export class KyselyWebSubStore implements WebSubStore {
           .updateTable('websub_subscriptions')
           .set({ delivered_revision: delivery.revision })
           .where('id', '=', id)
-          .where((eb) => eb.or([eb('delivered_revision', 'is', null), eb('delivered_revision', '<', delivery.revision)]))
+          .where((eb) =>
+            eb.or([eb('delivered_revision', 'is', null), eb('delivered_revision', '<', delivery.revision)]),
+          )
           .execute();
         return { kind: 'delivered' };
       }
-      const row = await trx.selectFrom('websub_subscriptions').select('failures').where('id', '=', id).executeTakeFirst();
+      const row = await trx
+        .selectFrom('websub_subscriptions')
+        .select('failures')
+        .where('id', '=', id)
+        .executeTakeFirst();
       const failures = Number(row?.failures ?? 0) + 1;
       if (failures >= maxFailures) {
         await dropDelivery();
@@ -256,10 +360,19 @@ export class KyselyWebSubStore implements WebSubStore {
       }
       const wait = retryDelaysMs[Math.min(failures - 1, retryDelaysMs.length - 1)] ?? 0;
       const retryAt = new Date(Date.parse(now) + wait).toISOString();
-      await trx.updateTable('websub_deliveries').set({ due_at: retryAt, claimed_until: null }).where('subscription_id', '=', id).execute();
+      await trx
+        .updateTable('websub_deliveries')
+        .set({ due_at: retryAt, claimed_until: null })
+        .where('subscription_id', '=', id)
+        .execute();
       await trx
         .updateTable('websub_subscriptions')
-        .set({ failures, last_delivery_at: now, last_delivery_result: `failed: ${outcome.reason}`.slice(0, 500), updated_at: now })
+        .set({
+          failures,
+          last_delivery_at: now,
+          last_delivery_result: `failed: ${outcome.reason}`.slice(0, 500),
+          updated_at: now,
+        })
         .where('id', '=', id)
         .execute();
       return { kind: 'retry', retryAt };
@@ -277,13 +390,19 @@ export class KyselyWebSubStore implements WebSubStore {
       if (expired.length === 0) return 0;
       const ids = expired.map((e) => e.id);
       await trx.deleteFrom('websub_deliveries').where('subscription_id', 'in', ids).execute();
-      await trx.updateTable('websub_subscriptions').set({ state: 'lapsed', updated_at: now }).where('id', 'in', ids).execute();
+      await trx
+        .updateTable('websub_subscriptions')
+        .set({ state: 'lapsed', updated_at: now })
+        .where('id', 'in', ids)
+        .execute();
       return ids.length;
     });
   }
 
   async dropDelivery(subscriptionId: string): Promise<void> {
-    await inTransaction(this.db, (trx) => trx.deleteFrom('websub_deliveries').where('subscription_id', '=', subscriptionId).execute());
+    await inTransaction(this.db, (trx) =>
+      trx.deleteFrom('websub_deliveries').where('subscription_id', '=', subscriptionId).execute(),
+    );
   }
 
   async nextDueAt(): Promise<string | null> {
@@ -295,10 +414,18 @@ export class KyselyWebSubStore implements WebSubStore {
   }
 
   async stats(): Promise<{ subscriptions: Record<SubscriptionState, number>; pendingDeliveries: number }> {
-    const rows = await this.db.selectFrom('websub_subscriptions').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+    const rows = await this.db
+      .selectFrom('websub_subscriptions')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
     const subscriptions: Record<SubscriptionState, number> = { pending: 0, active: 0, rejected: 0, lapsed: 0 };
-    for (const row of rows) if (row.state in subscriptions) subscriptions[row.state as SubscriptionState] = Number(row.n);
-    const pending = await this.db.selectFrom('websub_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    for (const row of rows)
+      if (row.state in subscriptions) subscriptions[row.state as SubscriptionState] = Number(row.n);
+    const pending = await this.db
+      .selectFrom('websub_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { subscriptions, pendingDeliveries: Number(pending.n) };
   }
 }

@@ -52,7 +52,8 @@ function ipv6Bytes(address: string): number[] | undefined {
   const [head, tail] = text.split('::') as [string, string | undefined];
   const groups = (part: string | undefined) => (part ? part.split(':') : []);
   const missing = 8 - groups(head).length - groups(tail).length;
-  const all = tail === undefined ? groups(head) : [...groups(head), ...Array<string>(missing).fill('0'), ...groups(tail)];
+  const all =
+    tail === undefined ? groups(head) : [...groups(head), ...Array<string>(missing).fill('0'), ...groups(tail)];
   return all.flatMap((g) => {
     const n = parseInt(g, 16);
     return [n >> 8, n & 255];

@@ -26,7 +26,13 @@ export class CallbackClient {
         if (error) return callback(error, '', 0);
         const refused = addresses.find((a) => !options.allowPrivate && !isPublicAddress(a.address));
         if (refused || addresses.length === 0) {
-          return callback(Object.assign(new Error(`${hostname} resolves to a non-public address (${refused?.address ?? 'none'})`), { code: 'ECALLBACKADDRESS' }), '', 0);
+          return callback(
+            Object.assign(new Error(`${hostname} resolves to a non-public address (${refused?.address ?? 'none'})`), {
+              code: 'ECALLBACKADDRESS',
+            }),
+            '',
+            0,
+          );
         }
         // The socket connects to exactly the addresses checked here: a second lookup cannot swap them.
         if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
@@ -47,11 +53,15 @@ export class CallbackClient {
     if (url.protocol !== 'https:') return 'hub.callback must be an https:// URL';
     if (url.username || url.password) return 'hub.callback must not carry credentials';
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !this.options.allowPrivate && !isPublicAddress(host)) return `hub.callback address ${host} is not a public address`;
+    if (isIP(host) && !this.options.allowPrivate && !isPublicAddress(host))
+      return `hub.callback address ${host} is not a public address`;
     return undefined;
   }
 
-  async send(url: URL, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: Buffer }): Promise<CallbackResponse> {
+  async send(
+    url: URL,
+    init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: Buffer },
+  ): Promise<CallbackResponse> {
     const refused = this.refusal(url);
     if (refused) return { ok: false, error: refused };
     try {
@@ -73,10 +83,17 @@ export class CallbackClient {
           break;
         }
       }
-      return { ok: true, status: response.statusCode, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8') };
+      return {
+        ok: true,
+        status: response.statusCode,
+        body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
+      };
     } catch (error) {
       const e = error as { code?: string; message?: string; cause?: { message?: string } };
-      return { ok: false, error: [e.code, e.cause?.message ?? e.message].filter(Boolean).join(': ') || 'request failed' };
+      return {
+        ok: false,
+        error: [e.code, e.cause?.message ?? e.message].filter(Boolean).join(': ') || 'request failed',
+      };
     }
   }
 

@@ -54,7 +54,10 @@ export class FairShare {
 
   /** Slots deliveries may take now, up to `wanted`; the caller holds them until it ends or returns each. */
   takeForDeliveries(wanted: number): number {
-    const taken = Math.max(0, Math.min(wanted, this.limits.total - this.inFlight, this.maxDeliveries - this.deliveriesInFlight));
+    const taken = Math.max(
+      0,
+      Math.min(wanted, this.limits.total - this.inFlight, this.maxDeliveries - this.deliveriesInFlight),
+    );
     this.inFlight += taken;
     this.deliveriesInFlight += taken;
     return taken;

@@ -63,13 +63,18 @@ export class Hub {
       allowPrivate: config.websub.allowPrivateCallbacks,
       connectionsPerOrigin: config.websub.concurrency,
     });
-    this.slots = new FairShare({ total: config.websub.concurrency, perClient: config.websub.concurrencyPerClient }, () => this.pump());
+    this.slots = new FairShare(
+      { total: config.websub.concurrency, perClient: config.websub.concurrencyPerClient },
+      () => this.pump(),
+    );
   }
 
   /** Announces the current content (deliveries missed while no hub ran are queued now), then works the outbox. */
   private readonly onPublished = (view: View): void => {
     // One announcement at a time, in the order the versions were served.
-    this.announcing = this.announcing.then(() => this.announce(view)).catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
+    this.announcing = this.announcing
+      .then(() => this.announce(view))
+      .catch((error: unknown) => this.log.error({ err: error }, 'announcing WebSub topics failed'));
   };
 
   /** Resolves once every version served so far has been announced (its deliveries queued). */
@@ -107,12 +112,18 @@ export class Hub {
    * its share of WEBSUB_CONCURRENCY and waits in its own queue, so other clients' verifications still go out.
    */
   verifyLater(intent: SubscriptionIntent, client: string): void {
-    this.slots.verification(client, () => this.verify(intent)).catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
+    this.slots
+      .verification(client, () => this.verify(intent))
+      .catch((error: unknown) => this.log.error({ err: error, topic: intent.topic }, 'WebSub verification failed'));
   }
 
   async verify(intent: SubscriptionIntent): Promise<boolean> {
     const challenge = randomBytes(24).toString('base64url');
-    const params: Record<string, string> = { 'hub.mode': intent.mode, 'hub.topic': intent.topic, 'hub.challenge': challenge };
+    const params: Record<string, string> = {
+      'hub.mode': intent.mode,
+      'hub.topic': intent.topic,
+      'hub.challenge': challenge,
+    };
     if (intent.mode === 'subscribe') params['hub.lease_seconds'] = String(intent.leaseSeconds);
     // The lease runs from the moment the hub asked (W3C WebSub §5.3).
     const now = new Date();
@@ -122,7 +133,12 @@ export class Hub {
     if (intent.mode === 'subscribe') {
       if (verified) {
         const expiresAt = new Date(now.getTime() + intent.leaseSeconds * 1000).toISOString();
-        await this.store.websub.activate(intent.topic, callback, { secret: intent.secret, leaseSeconds: intent.leaseSeconds, expiresAt }, now.toISOString());
+        await this.store.websub.activate(
+          intent.topic,
+          callback,
+          { secret: intent.secret, leaseSeconds: intent.leaseSeconds, expiresAt },
+          now.toISOString(),
+        );
       } else {
         await this.store.websub.reject(intent.topic, callback, now.toISOString());
       }
@@ -130,7 +146,13 @@ export class Hub {
       await this.store.websub.remove(intent.topic, callback);
     }
     this.log.info(
-      { mode: intent.mode, topic: intent.topic, callback, verified, answer: response.ok ? response.status : response.error },
+      {
+        mode: intent.mode,
+        topic: intent.topic,
+        callback,
+        verified,
+        answer: response.ok ? response.status : response.error,
+      },
       'WebSub verification of intent',
     );
     return verified;
@@ -140,7 +162,12 @@ export class Hub {
     const now = new Date().toISOString();
     let queued = 0;
     for (const topic of this.topics) {
-      queued += await this.store.websub.announce(topic.url, topicContent(view, topic).tag, view.snapshot.version.revision, now);
+      queued += await this.store.websub.announce(
+        topic.url,
+        topicContent(view, topic).tag,
+        view.snapshot.version.revision,
+        now,
+      );
     }
     if (queued > 0) {
       this.log.info({ queued, revision: view.snapshot.version.revision }, 'WebSub deliveries queued');
@@ -187,7 +214,12 @@ export class Hub {
       const now = Date.now();
       // A claim outlives the longest attempt, so a crashed worker's deliveries become due again, not lost.
       const claimUntil = new Date(now + this.config.websub.timeoutMs * 2 + 5000).toISOString();
-      claimed = await this.store.websub.claimDue(room, new Date(now).toISOString(), claimUntil, view.snapshot.version.revision);
+      claimed = await this.store.websub.claimDue(
+        room,
+        new Date(now).toISOString(),
+        claimUntil,
+        view.snapshot.version.revision,
+      );
     } finally {
       // Stopped meanwhile: the claims lapse and another worker (or the next start) delivers them; none counts as failed.
       this.slots.returnDeliveries(this.stopped ? room : room - claimed.length);
@@ -195,7 +227,9 @@ export class Hub {
     if (this.stopped) return;
     for (const delivery of claimed) {
       this.deliver(delivery)
-        .catch((error: unknown) => this.log.error({ err: error, callback: delivery.subscription.callback }, 'WebSub delivery crashed'))
+        .catch((error: unknown) =>
+          this.log.error({ err: error, callback: delivery.subscription.callback }, 'WebSub delivery crashed'),
+        )
         .finally(() => this.slots.endDelivery());
     }
     if (claimed.length === room) this.pumpAgain = true;
@@ -217,7 +251,8 @@ export class Hub {
       'content-type': topic.document.mediaType,
       link: `<${this.hubUrl}>; rel="hub", <${topic.url}>; rel="self"`,
     };
-    if (subscription.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', subscription.secret).update(body).digest('hex')}`;
+    if (subscription.secret)
+      headers['x-hub-signature'] = `sha256=${createHmac('sha256', subscription.secret).update(body).digest('hex')}`;
     const response = await this.client.send(new URL(subscription.callback), { method: 'POST', headers, body });
     const outcome: DeliveryOutcome = !response.ok
       ? { kind: 'failed', reason: response.error }
@@ -229,16 +264,32 @@ export class Hub {
     // Settled as what it carried: the view can be newer than the claimed change (served between the claim and now),
     // and that newer change, announced before or after this settles, must not be sent to this subscriber again.
     const carried: ClaimedDelivery = { ...delivery, revision: view.snapshot.version.revision };
-    const result = await this.store.websub.settle(carried, outcome, new Date().toISOString(), this.config.websub.retryDelaysMs, MAX_FAILURES);
+    const result = await this.store.websub.settle(
+      carried,
+      outcome,
+      new Date().toISOString(),
+      this.config.websub.retryDelaysMs,
+      MAX_FAILURES,
+    );
     this.deliveries[outcome.kind]++;
-    this.log.info({ callback: subscription.callback, topic: topic.url, outcome: outcome.kind, result: result.kind }, 'WebSub delivery');
+    this.log.info(
+      { callback: subscription.callback, topic: topic.url, outcome: outcome.kind, result: result.kind },
+      'WebSub delivery',
+    );
     if (result.kind === 'removed' && result.reason === 'failures') {
-      await this.deny(subscription.callback, topic.url, `${MAX_FAILURES} consecutive deliveries failed; subscribe again to resume`);
+      await this.deny(
+        subscription.callback,
+        topic.url,
+        `${MAX_FAILURES} consecutive deliveries failed; subscribe again to resume`,
+      );
     }
   }
 
   /** W3C WebSub §5.2: tells the subscriber its subscription ended; one attempt, its answer ignored. */
   private async deny(callback: string, topic: string, reason: string): Promise<void> {
-    await this.client.send(withParams(new URL(callback), { 'hub.mode': 'denied', 'hub.topic': topic, 'hub.reason': reason }), { method: 'GET' });
+    await this.client.send(
+      withParams(new URL(callback), { 'hub.mode': 'denied', 'hub.topic': topic, 'hub.reason': reason }),
+      { method: 'GET' },
+    );
   }
 }

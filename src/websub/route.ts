@@ -12,20 +12,26 @@ const MAX_SECRET_BYTES = 199;
 
 /** Errors of the hub are plain text (W3C WebSub §5.1.2), not the JSON of the rest of the API. */
 function refuse(reply: FastifyReply, status: number, reason: string): FastifyReply {
-  return reply.code(status).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${reason}\n`);
+  return reply
+    .code(status)
+    .header('content-type', 'text/plain; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(`${reason}\n`);
 }
 
 type Parsed = { ok: true; intent: SubscriptionIntent } | { ok: false; status: number; reason: string };
 
 function parseRequest(form: URLSearchParams, config: Config, hub: Hub): Parsed {
   const mode = form.get('hub.mode');
-  if (mode !== 'subscribe' && mode !== 'unsubscribe') return { ok: false, status: 400, reason: 'hub.mode must be subscribe or unsubscribe' };
+  if (mode !== 'subscribe' && mode !== 'unsubscribe')
+    return { ok: false, status: 400, reason: 'hub.mode must be subscribe or unsubscribe' };
   const topic = form.get('hub.topic');
   if (!topic || !hub.topics.some((t) => t.url === topic)) {
     return { ok: false, status: 400, reason: `hub.topic must be one of: ${hub.topics.map((t) => t.url).join(', ')}` };
   }
   const rawCallback = form.get('hub.callback');
-  if (!rawCallback || !URL.canParse(rawCallback)) return { ok: false, status: 400, reason: 'hub.callback must be an absolute https:// URL' };
+  if (!rawCallback || !URL.canParse(rawCallback))
+    return { ok: false, status: 400, reason: 'hub.callback must be an absolute https:// URL' };
   const callback = new URL(rawCallback);
   const refused = hub.refusal(callback);
   if (refused) return { ok: false, status: 400, reason: refused };
@@ -34,13 +40,15 @@ function parseRequest(form: URLSearchParams, config: Config, hub: Hub): Parsed {
   let leaseSeconds = leaseDefaultSeconds;
   const rawLease = form.get('hub.lease_seconds');
   if (rawLease !== null && rawLease !== '') {
-    if (!/^\d+$/.test(rawLease)) return { ok: false, status: 400, reason: 'hub.lease_seconds must be a whole number of seconds' };
+    if (!/^\d+$/.test(rawLease))
+      return { ok: false, status: 400, reason: 'hub.lease_seconds must be a whole number of seconds' };
     leaseSeconds = Number(rawLease);
   }
   leaseSeconds = Math.min(leaseMaxSeconds, Math.max(leaseMinSeconds, leaseSeconds));
 
   const secret = form.get('hub.secret');
-  if (secret !== null && Buffer.byteLength(secret) > MAX_SECRET_BYTES) return { ok: false, status: 400, reason: 'hub.secret must be shorter than 200 bytes' };
+  if (secret !== null && Buffer.byteLength(secret) > MAX_SECRET_BYTES)
+    return { ok: false, status: 400, reason: 'hub.secret must be shorter than 200 bytes' };
   return { ok: true, intent: { mode, topic, callback, leaseSeconds, secret: secret || null } };
 }
 
@@ -59,7 +67,9 @@ function registerHubRoute(app: FastifyInstance, deps: HubOptions): void {
 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
       const status = error.statusCode ?? 500;
       if (status === 413) return refuse(reply, 413, 'Request body too large');
@@ -70,7 +80,11 @@ function registerHubRoute(app: FastifyInstance, deps: HubOptions): void {
     });
 
     scope.post(ROUTES.hub, deps.limits('hub'), async (request: FastifyRequest, reply: FastifyReply) => {
-      const parsed = parseRequest(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), config, hub);
+      const parsed = parseRequest(
+        new URLSearchParams(typeof request.body === 'string' ? request.body : ''),
+        config,
+        hub,
+      );
       if (!parsed.ok) return refuse(reply, parsed.status, parsed.reason);
       const { intent } = parsed;
       // The client as the rate limits see it: its address, an IPv6 one by its /64. Its subscriptions are counted
@@ -91,6 +105,8 @@ function registerHubRoute(app: FastifyInstance, deps: HubOptions): void {
       return reply.code(202).header('cache-control', 'no-store').send();
     });
 
-    scope.get(ROUTES.hub, async (_request, reply) => refuse(reply.header('allow', 'POST'), 405, 'The hub takes subscription requests by POST (W3C WebSub)'));
+    scope.get(ROUTES.hub, async (_request, reply) =>
+      refuse(reply.header('allow', 'POST'), 405, 'The hub takes subscription requests by POST (W3C WebSub)'),
+    );
   });
 }

@@ -9,7 +9,13 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../../src/demo/generate.js';
-import { dropPostgresSchema, freshPostgresUrl, POSTGRES_URL, postgres, postgresReachable } from '../support/postgres.js';
+import {
+  dropPostgresSchema,
+  freshPostgresUrl,
+  POSTGRES_URL,
+  postgres,
+  postgresReachable,
+} from '../support/postgres.js';
 import { runCli, tempDir, writeJson } from '../support/server.js';
 import { ServiceProcess, stopAllServices } from '../support/service-process.js';
 import { sleep, until } from '../support/wait.js';
@@ -25,7 +31,12 @@ const PG_CTLCLUSTER = '/usr/bin/pg_ctlcluster';
 function localCluster(): string[] | undefined {
   if (process.env.TEST_POSTGRES_CLUSTER) return process.env.TEST_POSTGRES_CLUSTER.split(' ');
   const url = new URL(POSTGRES_URL);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || !existsSync(PG_CTLCLUSTER) || process.getuid?.() !== 0) return undefined;
+  if (
+    !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ||
+    !existsSync(PG_CTLCLUSTER) ||
+    process.getuid?.() !== 0
+  )
+    return undefined;
   try {
     const port = url.port || '5432';
     const line = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' })
@@ -41,7 +52,10 @@ function localCluster(): string[] | undefined {
 const CLUSTER = postgres ? localCluster() : undefined;
 /** Restarting needs the cluster on this machine and the right to control it (root, as on CI). Under CI it must run. */
 const runs = postgres && (CLUSTER !== undefined || Boolean(process.env.CI));
-if (postgres && !CLUSTER) process.stderr.write(`\n!!! postgres-restart: cannot restart the PostgreSQL of ${POSTGRES_URL} from here (needs root, ${PG_CTLCLUSTER} and its cluster)${runs ? '' : '; SKIPPED'}\n\n`);
+if (postgres && !CLUSTER)
+  process.stderr.write(
+    `\n!!! postgres-restart: cannot restart the PostgreSQL of ${POSTGRES_URL} from here (needs root, ${PG_CTLCLUSTER} and its cluster)${runs ? '' : '; SKIPPED'}\n\n`,
+  );
 
 /**
  * How long the fallback poll waits: far longer than the test, so no replica polls during it and only the notices and
@@ -67,7 +81,9 @@ afterAll(async () => {
   // The rest of CI needs PostgreSQL: up again whatever happened, and answering, before anything else runs.
   await stopAllServices();
   if (CLUSTER && !(await accepting())) {
-    await cluster('start').catch((error: unknown) => process.stderr.write(`postgres-restart: starting PostgreSQL failed: ${String(error)}\n`));
+    await cluster('start').catch((error: unknown) =>
+      process.stderr.write(`postgres-restart: starting PostgreSQL failed: ${String(error)}\n`),
+    );
     await until(accepting, 60_000, 'PostgreSQL to accept connections again');
   }
   if (databaseUrl) await dropPostgresSchema(databaseUrl);
@@ -107,7 +123,9 @@ async function get(url: string): Promise<{ status: number; etag: string | null; 
 async function storeUp(replica: ServiceProcess): Promise<number | string> {
   const metrics = await get(`${replica.url}/metrics`);
   const line = metrics.body.split('\n').find((l) => l.startsWith('reviews_store_up '));
-  return metrics.status === 200 && line ? Number(line.split(' ')[1]) : `${metrics.status} ${metrics.body.slice(0, 300)}`;
+  return metrics.status === 200 && line
+    ? Number(line.split(' ')[1])
+    : `${metrics.status} ${metrics.body.slice(0, 300)}`;
 }
 
 async function serves(replica: ServiceProcess, id: string): Promise<boolean> {
@@ -117,7 +135,18 @@ async function serves(replica: ServiceProcess, id: string): Promise<boolean> {
 
 /** A one-review import file. */
 function oneReview(id: string, date: string): string {
-  return writeJson(`${dir.path}/${id}.json`, { reviews: [{ id, date, rating: 5, text: `Review ${id}, imported around a PostgreSQL restart.`, author: 'Restart R.', verified: true }] });
+  return writeJson(`${dir.path}/${id}.json`, {
+    reviews: [
+      {
+        id,
+        date,
+        rating: 5,
+        text: `Review ${id}, imported around a PostgreSQL restart.`,
+        author: 'Restart R.',
+        verified: true,
+      },
+    ],
+  });
 }
 
 /** Imports one review with the CLI; answers when it committed (the CLI's exit). */
@@ -128,10 +157,19 @@ async function importOne(id: string, date: string): Promise<number> {
 }
 
 /** Waits until both replicas serve review `id`; answers how long each took after `since`. */
-async function servedByBoth(replicas: ServiceProcess[], id: string, since: number, logs: () => string): Promise<number[]> {
+async function servedByBoth(
+  replicas: ServiceProcess[],
+  id: string,
+  since: number,
+  logs: () => string,
+): Promise<number[]> {
   return Promise.all(
     replicas.map(async (replica) => {
-      await until(() => serves(replica, id), SERVED_WITHIN_MS, () => `${replica.url} to serve ${id}\n${logs()}`);
+      await until(
+        () => serves(replica, id),
+        SERVED_WITHIN_MS,
+        () => `${replica.url} to serve ${id}\n${logs()}`,
+      );
       return Date.now() - since;
     }),
   );
@@ -144,7 +182,10 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
     const demoImport = await runCli(['import', writeJson(`${dir.path}/demo.json`, demo)], databaseUrl);
     expect(demoImport.code, demoImport.stderr).toBe(0);
     const a = await ServiceProcess.create(databaseUrl, { RELOAD_INTERVAL_MS: String(RELOAD_INTERVAL_MS) });
-    const b = await ServiceProcess.create(databaseUrl, { RELOAD_INTERVAL_MS: String(RELOAD_INTERVAL_MS), BASE_URL: a.url });
+    const b = await ServiceProcess.create(databaseUrl, {
+      RELOAD_INTERVAL_MS: String(RELOAD_INTERVAL_MS),
+      BASE_URL: a.url,
+    });
     const replicas = [a, b];
     const logs = () => replicas.map((r, i) => `replica ${'AB'[i]} (${r.url}, ${r.ended}):\n${r.log(25)}`).join('\n');
     await Promise.all(replicas.map((r) => r.start()));
@@ -168,11 +209,20 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
       // Neither replica stops serving the data it built: documents, search and liveness answer, for several seconds.
       for (const started = Date.now(); Date.now() - started < 3000; await sleep(250)) {
         for (const replica of replicas) {
-          for (const path of ['/reviews.json', '/api/feed.json', '/feed.xml', '/api/reviews/search?rating=5&limit=3', '/healthz']) {
+          for (const path of [
+            '/reviews.json',
+            '/api/feed.json',
+            '/feed.xml',
+            '/api/reviews/search?rating=5&limit=3',
+            '/healthz',
+          ]) {
             const res = await get(`${replica.url}${path}`).catch((error: unknown) => {
               throw new Error(`${replica.url}${path} while PostgreSQL is down: ${String(error)}\n${logs()}`);
             });
-            expect(res.status, `${replica.url}${path} while PostgreSQL is down: ${res.body.slice(0, 200)}\n${logs()}`).toBe(200);
+            expect(
+              res.status,
+              `${replica.url}${path} while PostgreSQL is down: ${res.body.slice(0, 200)}\n${logs()}`,
+            ).toBe(200);
             if (path === '/reviews.json') {
               expect(res.etag).toBe(lastTag);
               expect((JSON.parse(res.body) as Dataset).aggregateRating.reviewCount).toBe(lastCount);
@@ -189,14 +239,20 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
         expect(body.status).toBe('ready');
         expect(body.store).not.toBe('ok');
         // Soft: the rest of the outage and the recovery are still checked when this fails.
-        expect.soft(await storeUp(replica), `${replica.url}/metrics while PostgreSQL is down\n${replica.log(4)}`).toBe(0);
+        expect
+          .soft(await storeUp(replica), `${replica.url}/metrics while PostgreSQL is down\n${replica.log(4)}`)
+          .toBe(0);
       }
       // The CLI cannot import meanwhile, and says so.
       const refused = await runCli(['import', oneReview('while-down', '2026-11-17')], databaseUrl);
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).not.toBe('');
       // Both have noticed that their notice connection is gone.
-      await until(() => replicas.every((r) => noticeLines(r).some(lost)), 10_000, () => `both replicas to log the lost notice connection\n${logs()}`);
+      await until(
+        () => replicas.every((r) => noticeLines(r).some(lost)),
+        10_000,
+        () => `both replicas to log the lost notice connection\n${logs()}`,
+      );
     } finally {
       // B is frozen (SIGSTOP) across the start and the next commit: it cannot listen again before that change
       // commits, so it can only find the change by looking once it listens again. A reconnects after its own pause.
@@ -217,7 +273,11 @@ describe.skipIf(!runs)('PostgreSQL restarted under two replicas', () => {
     const missedMs = await servedByBoth(replicas, 'right-after-restart', committed, logs);
 
     // (a) Each replica logged the loss, then that it listens again (and looked for changes made meanwhile).
-    await until(() => replicas.every((r) => noticeLines(r).some(listening)), 15_000, () => `both replicas to log that they listen again\n${logs()}`);
+    await until(
+      () => replicas.every((r) => noticeLines(r).some(listening)),
+      15_000,
+      () => `both replicas to log that they listen again\n${logs()}`,
+    );
     const relistenedAt: number[] = [];
     for (const replica of replicas) {
       const lines = noticeLines(replica);

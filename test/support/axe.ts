@@ -19,7 +19,10 @@ export interface AxeCheck {
 /** Runs axe-core over the page as it is now and returns what it found. */
 export async function runAxe(page: Page, check: AxeCheck = {}): Promise<AxeResults> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const options: RunOptions = { runOnly: { type: 'tag', values: check.tags ?? WCAG_AA_TAGS }, resultTypes: ['violations'] };
+  const options: RunOptions = {
+    runOnly: { type: 'tag', values: check.tags ?? WCAG_AA_TAGS },
+    resultTypes: ['violations'],
+  };
   const context = check.exclude?.length ? JSON.stringify({ exclude: check.exclude }) : 'document';
   // A string, run in the page: the test's TypeScript knows no DOM. Playwright awaits the promise it ends in.
   return page.evaluate<AxeResults>(`window.axe.run(${context}, ${JSON.stringify(options)})`);
@@ -27,5 +30,10 @@ export async function runAxe(page: Page, check: AxeCheck = {}): Promise<AxeResul
 
 /** The violations, one line per element: rule, impact, where, what axe says is wrong. */
 export function describeViolations(violations: readonly Result[]): string[] {
-  return violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.impact ?? 'no impact'}) at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`));
+  return violations.flatMap((v) =>
+    v.nodes.map(
+      (node) =>
+        `${v.id} (${v.impact ?? 'no impact'}) at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`,
+    ),
+  );
 }

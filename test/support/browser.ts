@@ -18,7 +18,10 @@ const CHROMIUM_ARGS = [
 
 function chromiumPresent(): boolean {
   if (existsSync(CHROMIUM_PATH)) return true;
-  if (process.env.CI) throw new Error(`Chromium is missing at ${CHROMIUM_PATH}. CI runs the browser tests; install the chromium package first.`);
+  if (process.env.CI)
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM_PATH}. CI runs the browser tests; install the chromium package first.`,
+    );
   const line = '!'.repeat(100);
   process.stderr.write(
     `\n${line}\n!!! Chromium is missing at ${CHROMIUM_PATH} (set TEST_CHROMIUM_PATH to use another)\n` +
@@ -62,7 +65,12 @@ export function watchPage(page: Page, origin: string): PageWatch {
 }
 
 /** A fresh context (its own viewport, colour scheme, JavaScript switch) with one watched page; `run` gets the page, the context is closed after. */
-export async function withPage<T>(browser: Browser, origin: string, options: BrowserContextOptions, run: (watch: PageWatch) => Promise<T>): Promise<T> {
+export async function withPage<T>(
+  browser: Browser,
+  origin: string,
+  options: BrowserContextOptions,
+  run: (watch: PageWatch) => Promise<T>,
+): Promise<T> {
   const context: BrowserContext = await browser.newContext(options);
   try {
     return await run(watchPage(await context.newPage(), origin));

@@ -22,7 +22,10 @@ const BinManifest = z.object({ bin: z.object({ conformance: z.string() }) });
  * (0.2.0-alpha.12, installed as mcp-conformance-2026, which scores revision 2026-07-28). Both need Node 22 or later.
  */
 export type Suite = 'legacy' | '2026';
-const SUITE_PACKAGES: Record<Suite, string> = { legacy: '@modelcontextprotocol/conformance', '2026': 'mcp-conformance-2026' };
+const SUITE_PACKAGES: Record<Suite, string> = {
+  legacy: '@modelcontextprotocol/conformance',
+  '2026': 'mcp-conformance-2026',
+};
 
 /** The `conformance` bin of a suite (run with a chosen Node, not whatever `node` is on PATH). */
 export function conformanceBin(suite: Suite = 'legacy'): string {
@@ -59,12 +62,21 @@ export function modernNode(): string | undefined {
 }
 
 /** Runs a Node script with this process's Node binary (or `node`); never rejects, so the caller asserts on what happened. */
-export function runNodeScript(script: string, args: string[], options: { cwd?: string; timeoutMs?: number; node?: string } = {}): Promise<ProcessResult> {
+export function runNodeScript(
+  script: string,
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; node?: string } = {},
+): Promise<ProcessResult> {
   return new Promise((done) => {
     execFile(
       options.node ?? process.execPath,
       [script, ...args],
-      { cwd: options.cwd, timeout: options.timeoutMs ?? 45_000, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } },
+      {
+        cwd: options.cwd,
+        timeout: options.timeoutMs ?? 45_000,
+        maxBuffer: 64 << 20,
+        env: { ...process.env, NO_COLOR: '1' },
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
         done({ code, signal: error?.signal ?? null, stdout, stderr });
@@ -93,7 +105,9 @@ export interface ScenarioRun extends ProcessResult {
 export async function runConformanceScenario(url: string, scenario: string): Promise<ScenarioRun> {
   const out = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   try {
-    const result = await runNodeScript(conformanceBin(), ['server', '--url', url, '--scenario', scenario, '-o', out], { node: modernNode() });
+    const result = await runNodeScript(conformanceBin(), ['server', '--url', url, '--scenario', scenario, '-o', out], {
+      node: modernNode(),
+    });
     // The suite writes <out>/server-<scenario>-<timestamp>/checks.json.
     const runDir = readdirSync(out).find((name) => name.startsWith(`server-${scenario}-`));
     let checks: ConformanceCheck[] = [];
@@ -110,10 +124,18 @@ export async function runConformanceScenario(url: string, scenario: string): Pro
  * `conformance server --url <url> --requirements <revision>` of the 2026 suite, run with `node`: every scenario
  * the revision scores (and those it runs unscored), each with the checks it saved.
  */
-export async function runConformanceRequirements(url: string, revision: string, node: string): Promise<{ run: ProcessResult; scenarios: Map<string, ConformanceCheck[]> }> {
+export async function runConformanceRequirements(
+  url: string,
+  revision: string,
+  node: string,
+): Promise<{ run: ProcessResult; scenarios: Map<string, ConformanceCheck[]> }> {
   const out = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   try {
-    const run = await runNodeScript(conformanceBin('2026'), ['server', '--url', url, '--requirements', revision, '-o', out], { node, timeoutMs: 120_000 });
+    const run = await runNodeScript(
+      conformanceBin('2026'),
+      ['server', '--url', url, '--requirements', revision, '-o', out],
+      { node, timeoutMs: 120_000 },
+    );
     const scenarios = new Map<string, ConformanceCheck[]>();
     for (const runDir of readdirSync(out)) {
       // <out>/server-<scenario>-<ISO timestamp with dashes>/checks.json
@@ -139,15 +161,24 @@ function brief(value: unknown, max = 800): string {
 export function scenarioProblems(run: ScenarioRun): string[] {
   const problems = run.checks
     .filter((check) => check.status === 'FAILURE')
-    .map((check) => `${check.id}: ${check.errorMessage ?? check.description ?? 'failed'} — details ${brief(check.details)}`);
+    .map(
+      (check) =>
+        `${check.id}: ${check.errorMessage ?? check.description ?? 'failed'} — details ${brief(check.details)}`,
+    );
   if (run.checks.length === 0) {
-    problems.push(`no checks.json was written (exit ${run.code}, signal ${run.signal}); stdout: ${stripAnsi(run.stdout).slice(-1500)} stderr: ${run.stderr.slice(-1500)}`);
+    problems.push(
+      `no checks.json was written (exit ${run.code}, signal ${run.signal}); stdout: ${stripAnsi(run.stdout).slice(-1500)} stderr: ${run.stderr.slice(-1500)}`,
+    );
   } else if (problems.length === 0 && !run.checks.some((check) => check.status === 'SUCCESS')) {
-    const seen = run.checks.map((check) => `${check.id}=${check.status}${check.errorMessage ? ` (${check.errorMessage})` : ''}`);
+    const seen = run.checks.map(
+      (check) => `${check.id}=${check.status}${check.errorMessage ? ` (${check.errorMessage})` : ''}`,
+    );
     problems.push(`no check succeeded: ${seen.join('; ')}`);
   }
   if (run.code !== 0 && problems.length === 0) {
-    problems.push(`exit ${run.code} (signal ${run.signal}) although no check failed; stdout: ${stripAnsi(run.stdout).slice(-1500)} stderr: ${run.stderr.slice(-1500)}`);
+    problems.push(
+      `exit ${run.code} (signal ${run.signal}) although no check failed; stdout: ${stripAnsi(run.stdout).slice(-1500)} stderr: ${run.stderr.slice(-1500)}`,
+    );
   }
   return problems;
 }

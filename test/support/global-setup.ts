@@ -12,7 +12,10 @@ export default async function setup(): Promise<void> {
     return;
   }
   const where = `${POSTGRES_URL} (set TEST_POSTGRES_URL to use another)`;
-  if (process.env.CI) throw new Error(`PostgreSQL is not reachable at ${where}: ${unreachable}. CI runs the PostgreSQL tests; start PostgreSQL first.`);
+  if (process.env.CI)
+    throw new Error(
+      `PostgreSQL is not reachable at ${where}: ${unreachable}. CI runs the PostgreSQL tests; start PostgreSQL first.`,
+    );
   const line = '!'.repeat(100);
   process.stderr.write(
     `\n${line}\n!!! PostgreSQL is not reachable at ${where}: ${unreachable}\n` +

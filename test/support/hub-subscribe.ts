@@ -14,12 +14,19 @@ export type HubOf = string | { url: string };
 const baseUrlOf = (service: HubOf): string => (typeof service === 'string' ? service : service.url);
 
 /** POSTs a form-encoded request to the hub of `service`, as a subscriber would (or a raw body with its Content-Type). */
-export async function hubRequest(service: HubOf, fields: Record<string, string>, raw?: { contentType: string; body: string }): Promise<HubAnswer> {
+export async function hubRequest(
+  service: HubOf,
+  fields: Record<string, string>,
+  raw?: { contentType: string; body: string },
+): Promise<HubAnswer> {
   const response = await fetch(`${baseUrlOf(service)}/api/websub/hub`, {
     method: 'POST',
     ...(raw
       ? { headers: { 'content-type': raw.contentType }, body: raw.body }
-      : { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }),
+      : {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields).toString(),
+        }),
   });
   return {
     status: response.status,
@@ -31,13 +38,28 @@ export async function hubRequest(service: HubOf, fields: Record<string, string>,
 }
 
 /** A topic as an absolute URL, or as a path on the service (`/reviews.json`). */
-const topicUrl = (service: HubOf, topic: string): string => (topic.startsWith('/') ? `${baseUrlOf(service)}${topic}` : topic);
+const topicUrl = (service: HubOf, topic: string): string =>
+  topic.startsWith('/') ? `${baseUrlOf(service)}${topic}` : topic;
 
 /** Subscribes `callback` to `topic` (a URL, or a path on the service); `extra` adds or overrides hub.* fields. */
-export function subscribe(service: HubOf, topic: string, callback: string, extra: Record<string, string> = {}): Promise<HubAnswer> {
-  return hubRequest(service, { 'hub.mode': 'subscribe', 'hub.topic': topicUrl(service, topic), 'hub.callback': callback, ...extra });
+export function subscribe(
+  service: HubOf,
+  topic: string,
+  callback: string,
+  extra: Record<string, string> = {},
+): Promise<HubAnswer> {
+  return hubRequest(service, {
+    'hub.mode': 'subscribe',
+    'hub.topic': topicUrl(service, topic),
+    'hub.callback': callback,
+    ...extra,
+  });
 }
 
 export function unsubscribe(service: HubOf, topic: string, callback: string): Promise<HubAnswer> {
-  return hubRequest(service, { 'hub.mode': 'unsubscribe', 'hub.topic': topicUrl(service, topic), 'hub.callback': callback });
+  return hubRequest(service, {
+    'hub.mode': 'unsubscribe',
+    'hub.topic': topicUrl(service, topic),
+    'hub.callback': callback,
+  });
 }

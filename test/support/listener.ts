@@ -1,5 +1,10 @@
 // A loopback listener for tests (HTTPS with the test CA, or plain HTTP): records every request, answers through a handler.
-import { createServer as createHttpServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { makeTestPki } from './tls.js';
 
@@ -40,7 +45,15 @@ export class Listener {
       req.on('end', () => {
         const target = req.url ?? '/';
         const url = new URL(target, 'https://listener');
-        const request = { method: req.method ?? 'GET', target, path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks), at: Date.now() };
+        const request = {
+          method: req.method ?? 'GET',
+          target,
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          body: Buffer.concat(chunks),
+          at: Date.now(),
+        };
         this.received.push(request);
         this.handler(request, res);
       });

@@ -44,7 +44,12 @@ export async function mcpRequest(baseUrl: string, options: McpRequestOptions = {
   if (options.sessionId !== undefined) headers['mcp-session-id'] = options.sessionId;
   if (options.protocolVersion !== undefined) headers['mcp-protocol-version'] = options.protocolVersion;
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
   const res = await fetch(`${baseUrl}/mcp`, { method, headers, body });
   const text = await res.text();
   let json: unknown;
@@ -59,12 +64,19 @@ export async function mcpRequest(baseUrl: string, options: McpRequestOptions = {
 let nextId = 1;
 
 /** A JSON-RPC request object with a fresh id. */
-export function rpc(method: string, params?: Record<string, unknown>): { jsonrpc: '2.0'; id: number; method: string; params?: Record<string, unknown> } {
+export function rpc(
+  method: string,
+  params?: Record<string, unknown>,
+): { jsonrpc: '2.0'; id: number; method: string; params?: Record<string, unknown> } {
   return { jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) };
 }
 
 export function initializeRequest(protocolVersion: string) {
-  return rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test-client', version: '0.0.1' } });
+  return rpc('initialize', {
+    protocolVersion,
+    capabilities: {},
+    clientInfo: { name: 'raw-test-client', version: '0.0.1' },
+  });
 }
 
 export interface InitializedSession {
@@ -74,7 +86,11 @@ export interface InitializedSession {
 }
 
 /** initialize, then notifications/initialized, as a client does; fails loudly if either is refused. */
-export async function openSession(baseUrl: string, protocolVersion = '2025-06-18', headers: Record<string, string> = {}): Promise<InitializedSession> {
+export async function openSession(
+  baseUrl: string,
+  protocolVersion = '2025-06-18',
+  headers: Record<string, string> = {},
+): Promise<InitializedSession> {
   const response = await mcpRequest(baseUrl, { body: initializeRequest(protocolVersion), headers });
   const sessionId = response.headers.get('mcp-session-id');
   if (response.status !== 200 || !sessionId) throw new Error(`initialize failed: ${response.status} ${response.text}`);
@@ -85,7 +101,8 @@ export async function openSession(baseUrl: string, protocolVersion = '2025-06-18
     headers,
     body: { jsonrpc: '2.0', method: 'notifications/initialized' },
   });
-  if (initialized.status !== 202) throw new Error(`notifications/initialized failed: ${initialized.status} ${initialized.text}`);
+  if (initialized.status !== 202)
+    throw new Error(`notifications/initialized failed: ${initialized.status} ${initialized.text}`);
   return { sessionId, protocolVersion: negotiated, response };
 }
 
@@ -107,6 +124,7 @@ export function isJsonRpcError(value: unknown): value is JsonRpcError {
 
 export function resultOf<T = Record<string, unknown>>(response: McpHttpResponse): T {
   const body = response.json as Partial<JsonRpcResult<T>> | undefined;
-  if (response.status !== 200 || body?.result === undefined) throw new Error(`expected a JSON-RPC result: ${response.status} ${response.text}`);
+  if (response.status !== 200 || body?.result === undefined)
+    throw new Error(`expected a JSON-RPC result: ${response.status} ${response.text}`);
   return body.result;
 }

@@ -18,7 +18,8 @@ export function at(value: unknown, ...keys: string[]): unknown {
 }
 
 /** A JSON pointer (RFC 6901) fragment, URI-encoded, for keys such as "/api/reviews/since/{date}". */
-export const pointer = (...parts: string[]) => parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+export const pointer = (...parts: string[]) =>
+  parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
 export async function fetchDescription(url: string): Promise<Json> {
   const body: unknown = await (await fetch(url)).json();
@@ -60,13 +61,23 @@ export interface ToolRun {
 }
 
 /** Runs a program to completion; never rejects, so the caller asserts on what happened. */
-export function run(file: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ToolRun> {
+export function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ToolRun> {
   return new Promise((done) => {
     execFile(
       file,
       args,
-      { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: 120_000, maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+      {
+        cwd: options.cwd,
+        env: { ...process.env, NO_COLOR: '1', ...options.env },
+        timeout: 120_000,
+        maxBuffer: 64 << 20,
+      },
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
 }

@@ -74,7 +74,9 @@ export function schemasPerFile(): () => Promise<string> {
 /** Removes test schemas left by runs that were killed before they could drop theirs. */
 export async function dropStaleSchemas(): Promise<void> {
   await withPostgres(POSTGRES_URL, async (client) => {
-    const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rt\\_%'`);
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'rt\\_%'`,
+    );
     const cutoff = Date.now() / 1000 - STALE_AFTER_S;
     for (const { name } of rows) {
       const created = Number(name.split('_')[1]);

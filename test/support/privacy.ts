@@ -63,7 +63,19 @@ export const PRIVATE = {
  * Pieces of the private strings no public text holds, for outputs that quote a part of a value (V8's JSON syntax
  * messages quote some 10 characters around the error): each names a private string above.
  */
-export const FRAGMENTS = ['JOBID-', '-PRIV', 'zq-private', 'chd-private', 'hk-private', 'iv-private', 'iv-second', 'hcp-private', 'jb-private', 'st-private', 'Quetzal Privado'];
+export const FRAGMENTS = [
+  'JOBID-',
+  '-PRIV',
+  'zq-private',
+  'chd-private',
+  'hk-private',
+  'iv-private',
+  'iv-second',
+  'hcp-private',
+  'jb-private',
+  'st-private',
+  'Quetzal Privado',
+];
 
 const DIGITS = /[\d]/g;
 
@@ -72,20 +84,39 @@ function phoneForms(value: string): string[] {
   const digits = (value.match(DIGITS) ?? []).join('').slice(-10);
   if (digits.length < 10) return [];
   const [a, b, c] = [digits.slice(0, 3), digits.slice(3, 6), digits.slice(6)];
-  return [digits, `1${digits}`, `${a}-${b}-${c}`, `${a}.${b}.${c}`, `${a} ${b} ${c}`, `(${a}) ${b}-${c}`, `(${a})${b}-${c}`];
+  return [
+    digits,
+    `1${digits}`,
+    `${a}-${b}-${c}`,
+    `${a}.${b}.${c}`,
+    `${a} ${b} ${c}`,
+    `(${a}) ${b}-${c}`,
+    `(${a})${b}-${c}`,
+  ];
 }
 
 const isPhone = (label: string) => /phone|mobile|fax/.test(label);
 
-const htmlEscaped = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const htmlEscaped = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 /** Every character but letters and digits as a JSON \u escape (what HTML-safe JSON serializers do to some). */
-const unicodeEscaped = (s: string) => s.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const unicodeEscaped = (s: string) =>
+  s.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 /** Every character but letters and digits as an HTML numeric reference. */
 const entityEscaped = (s: string) => s.replace(/[^A-Za-z0-9]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The forms a value can take in an output, lower-cased (the search ignores case). */
 export function formsOf(value: string): string[] {
-  const forms = [value, encodeURIComponent(value), encodeURI(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1), htmlEscaped(value), unicodeEscaped(value), entityEscaped(value)];
+  const forms = [
+    value,
+    encodeURIComponent(value),
+    encodeURI(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    JSON.stringify(value).slice(1, -1),
+    htmlEscaped(value),
+    unicodeEscaped(value),
+    entityEscaped(value),
+  ];
   return [...new Set(forms.map((f) => f.toLowerCase()))];
 }
 
@@ -98,9 +129,11 @@ function needlesOf(values: Record<string, string>, fragments: readonly string[])
   const needles: Needle[] = [];
   for (const [label, value] of Object.entries(values)) {
     for (const form of formsOf(value)) needles.push({ label, form });
-    if (isPhone(label)) for (const form of phoneForms(value)) needles.push({ label: `${label} (as ${form})`, form: form.toLowerCase() });
+    if (isPhone(label))
+      for (const form of phoneForms(value)) needles.push({ label: `${label} (as ${form})`, form: form.toLowerCase() });
   }
-  for (const fragment of fragments) for (const form of formsOf(fragment)) needles.push({ label: `fragment "${fragment}"`, form });
+  for (const fragment of fragments)
+    for (const form of formsOf(fragment)) needles.push({ label: `fragment "${fragment}"`, form });
   return needles;
 }
 
@@ -129,7 +162,13 @@ export const BUSINESS = {
   name: 'Saguaro Comfort Home Services',
   url: 'https://saguaro-comfort.example',
   telephone: '+1 602 555 0100',
-  address: { streetAddress: '100 N Central Ave', addressLocality: 'Phoenix', addressRegion: 'AZ', postalCode: '85004', addressCountry: 'US' },
+  address: {
+    streetAddress: '100 N Central Ave',
+    addressLocality: 'Phoenix',
+    addressRegion: 'AZ',
+    postalCode: '85004',
+    addressCountry: 'US',
+  },
   areaServed: ['Phoenix', 'Chandler', 'Gilbert', 'Tempe', 'Surprise', 'Mesa', 'Scottsdale'],
   timeZone: 'America/Phoenix',
   services: [
@@ -140,7 +179,12 @@ export const BUSINESS = {
     { id: 'water-heater-install', name: 'Water Heater Installation', category: 'plumbing' },
     { id: 'panel-upgrade', name: 'Electrical Panel Upgrade', category: 'electrical' },
   ],
-  technicians: [{ name: 'Luis Ortega' }, { name: 'Zoë Martínez' }, { name: 'Andre Wallace' }, { name: 'Priya Natarajan' }],
+  technicians: [
+    { name: 'Luis Ortega' },
+    { name: 'Zoë Martínez' },
+    { name: 'Andre Wallace' },
+    { name: 'Priya Natarajan' },
+  ],
 };
 
 const P = PRIVATE;
@@ -148,9 +192,24 @@ const P = PRIVATE;
 /** Four more customers of Luis's in Chandler, so that he and the area have insights (five reviews or more). */
 const CHANDLER = [
   { first: 'Beatrix', date: '2025-03-03', review: '2025-03-09', text: 'Arrived on time and the AC works great again.' },
-  { first: 'Cornelius', date: '2025-03-20', review: '2025-04-02', text: 'Friendly, explained everything, fair price for the repair.' },
-  { first: 'Dorothea', date: '2025-04-08', review: '2025-04-10', text: 'Quick diagnosis, the AC was fixed the same afternoon.' },
-  { first: 'Evander', date: '2025-05-12', review: '2025-05-30', text: 'Professional and tidy, the house is cool again.' },
+  {
+    first: 'Cornelius',
+    date: '2025-03-20',
+    review: '2025-04-02',
+    text: 'Friendly, explained everything, fair price for the repair.',
+  },
+  {
+    first: 'Dorothea',
+    date: '2025-04-08',
+    review: '2025-04-10',
+    text: 'Quick diagnosis, the AC was fixed the same afternoon.',
+  },
+  {
+    first: 'Evander',
+    date: '2025-05-12',
+    review: '2025-05-30',
+    text: 'Professional and tidy, the house is cool again.',
+  },
 ];
 
 /** The service's own ledger (CSV): a job matched by name, two that fit one review (ambiguous), one a review references. */
@@ -183,9 +242,29 @@ function housecallproJob(): Json {
     id: P['Housecall Pro job id'],
     invoice_number: P['Housecall Pro invoice number'],
     description: 'Drain Cleaning',
-    customer: { ...customer, id: P['Housecall Pro customer id'], first_name: 'Odalys', last_name: P['Housecall Pro surname'], email: P['Housecall Pro email'], mobile_number: P['Housecall Pro mobile'], home_number: P['Housecall Pro home phone'], notes: `gate code via ${P['Housecall Pro mobile']}` },
-    address: { ...address, id: P['Housecall Pro address id'], street: P['Housecall Pro street'], street_line_2: P['Housecall Pro street line 2'], city: 'Gilbert', zip: '85233' },
-    work_timestamps: { on_my_way_at: '2025-06-02T15:01:00Z', started_at: '2025-06-02T15:30:00Z', completed_at: '2025-06-02T17:30:00Z' },
+    customer: {
+      ...customer,
+      id: P['Housecall Pro customer id'],
+      first_name: 'Odalys',
+      last_name: P['Housecall Pro surname'],
+      email: P['Housecall Pro email'],
+      mobile_number: P['Housecall Pro mobile'],
+      home_number: P['Housecall Pro home phone'],
+      notes: `gate code via ${P['Housecall Pro mobile']}`,
+    },
+    address: {
+      ...address,
+      id: P['Housecall Pro address id'],
+      street: P['Housecall Pro street'],
+      street_line_2: P['Housecall Pro street line 2'],
+      city: 'Gilbert',
+      zip: '85233',
+    },
+    work_timestamps: {
+      on_my_way_at: '2025-06-02T15:01:00Z',
+      started_at: '2025-06-02T15:30:00Z',
+      completed_at: '2025-06-02T17:30:00Z',
+    },
     assigned_employees: [{ ...employee, first_name: 'Zoë', last_name: 'Martínez' }],
   };
   // A job not done yet, of the same customer: skipped, and its skip names no contact or id.
@@ -199,7 +278,10 @@ function jobberAnswer(): Json {
   const node = answer.data.jobs.nodes[0]!;
   const client = node.client as Json;
   const property = node.property as Json;
-  const user = { id: 'Z2lkOi8vSm9iYmVyL1VzZXIvMjIxMDQ3MQ==', name: { full: 'Andre Wallace', first: 'Andre', last: 'Wallace' } };
+  const user = {
+    id: 'Z2lkOi8vSm9iYmVyL1VzZXIvMjIxMDQ3MQ==',
+    name: { full: 'Andre Wallace', first: 'Andre', last: 'Wallace' },
+  };
   const job = {
     ...node,
     id: P['Jobber job id'],
@@ -215,8 +297,29 @@ function jobberAnswer(): Json {
       emails: [{ address: P['Jobber email'], description: 'MAIN', primary: true }],
       phones: [{ number: P['Jobber phone'], description: 'MOBILE', primary: true }],
     },
-    property: { ...property, id: P['Jobber property id'], address: { street1: P['Jobber street'], street2: '', city: 'Tempe', province: 'AZ', postalCode: '85281', country: 'United States' } },
-    visits: { nodes: [{ id: 'Z2lkOi8vSm9iYmVyL1Zpc2l0Lzk5MDAx', title: 'Panel swap', visitStatus: 'COMPLETED', completedAt: '2025-06-05T20:00:00Z', assignedUsers: { nodes: [user] } }] },
+    property: {
+      ...property,
+      id: P['Jobber property id'],
+      address: {
+        street1: P['Jobber street'],
+        street2: '',
+        city: 'Tempe',
+        province: 'AZ',
+        postalCode: '85281',
+        country: 'United States',
+      },
+    },
+    visits: {
+      nodes: [
+        {
+          id: 'Z2lkOi8vSm9iYmVyL1Zpc2l0Lzk5MDAx',
+          title: 'Panel swap',
+          visitStatus: 'COMPLETED',
+          completedAt: '2025-06-05T20:00:00Z',
+          assignedUsers: { nodes: [user] },
+        },
+      ],
+    },
   };
   return { data: { jobs: { ...answer.data.jobs, nodes: [job], totalCount: 1 } } };
 }
@@ -229,23 +332,114 @@ function servicetitanExports(): Record<string, unknown> {
   const locations = fixture<{ data: Json[] } & Json>('servicetitan-locations.json');
   const customer = customers!.data[0]!;
   const location = locations.data[0]!;
-  const ids = { job: P['ServiceTitan job id'], customer: P['ServiceTitan customer id'], location: P['ServiceTitan location id'] };
+  const ids = {
+    job: P['ServiceTitan job id'],
+    customer: P['ServiceTitan customer id'],
+    location: P['ServiceTitan location id'],
+  };
   return {
-    jobs: { ...jobs, data: [{ ...jobs.data[0]!, id: ids.job, jobNumber: P['ServiceTitan job number'], customerId: ids.customer, locationId: ids.location, completedOn: '2025-06-08T18:00:00Z', jobTypeId: 201, summary: `<p>Call ${P['ServiceTitan mobile']} before arriving.</p>` }] },
-    customers: [{ ...customers, hasMore: false, data: [{ ...customer, id: ids.customer, name: `Yusuf ${P['ServiceTitan surname']}`, address: { ...(customer.address as Json), street: P['ServiceTitan customer street'], city: 'Peoria' } }] }],
-    contacts: [
-      { id: 99001, type: 'Email', value: P['ServiceTitan email'], memo: null, phoneSettings: null, modifiedOn: '2024-01-01T00:00:00Z', customerId: ids.customer, active: true },
-      { id: 99002, type: 'MobilePhone', value: P['ServiceTitan mobile'], memo: 'cell', phoneSettings: { phoneNumber: '6235555533', doNotText: false }, modifiedOn: '2024-01-01T00:00:00Z', customerId: ids.customer, active: true },
-      { id: 99003, type: 'Fax', value: P['ServiceTitan fax'], memo: null, phoneSettings: null, modifiedOn: '2024-01-01T00:00:00Z', customerId: ids.customer, active: true },
+    jobs: {
+      ...jobs,
+      data: [
+        {
+          ...jobs.data[0]!,
+          id: ids.job,
+          jobNumber: P['ServiceTitan job number'],
+          customerId: ids.customer,
+          locationId: ids.location,
+          completedOn: '2025-06-08T18:00:00Z',
+          jobTypeId: 201,
+          summary: `<p>Call ${P['ServiceTitan mobile']} before arriving.</p>`,
+        },
+      ],
+    },
+    customers: [
+      {
+        ...customers,
+        hasMore: false,
+        data: [
+          {
+            ...customer,
+            id: ids.customer,
+            name: `Yusuf ${P['ServiceTitan surname']}`,
+            address: { ...(customer.address as Json), street: P['ServiceTitan customer street'], city: 'Peoria' },
+          },
+        ],
+      },
     ],
-    assignments: { ...assignments, data: [{ ...assignments.data[0]!, id: 99101, technicianId: 504, technicianName: 'Priya Natarajan', jobId: ids.job, appointmentId: 99201 }] },
-    locations: { ...locations, data: [{ ...location, id: ids.location, customerId: ids.customer, name: `${P['ServiceTitan surname']} casita`, address: { ...(location.address as Json), street: P['ServiceTitan location street'], city: 'Surprise', zip: '85374' } }] },
+    contacts: [
+      {
+        id: 99001,
+        type: 'Email',
+        value: P['ServiceTitan email'],
+        memo: null,
+        phoneSettings: null,
+        modifiedOn: '2024-01-01T00:00:00Z',
+        customerId: ids.customer,
+        active: true,
+      },
+      {
+        id: 99002,
+        type: 'MobilePhone',
+        value: P['ServiceTitan mobile'],
+        memo: 'cell',
+        phoneSettings: { phoneNumber: '6235555533', doNotText: false },
+        modifiedOn: '2024-01-01T00:00:00Z',
+        customerId: ids.customer,
+        active: true,
+      },
+      {
+        id: 99003,
+        type: 'Fax',
+        value: P['ServiceTitan fax'],
+        memo: null,
+        phoneSettings: null,
+        modifiedOn: '2024-01-01T00:00:00Z',
+        customerId: ids.customer,
+        active: true,
+      },
+    ],
+    assignments: {
+      ...assignments,
+      data: [
+        {
+          ...assignments.data[0]!,
+          id: 99101,
+          technicianId: 504,
+          technicianName: 'Priya Natarajan',
+          jobId: ids.job,
+          appointmentId: 99201,
+        },
+      ],
+    },
+    locations: {
+      ...locations,
+      data: [
+        {
+          ...location,
+          id: ids.location,
+          customerId: ids.customer,
+          name: `${P['ServiceTitan surname']} casita`,
+          address: {
+            ...(location.address as Json),
+            street: P['ServiceTitan location street'],
+            city: 'Surprise',
+            zip: '85374',
+          },
+        },
+      ],
+    },
     'job-types': fixture<Json>('servicetitan-job-types.json'),
   };
 }
 
 /** The job files of every source, written into `dir`: the paths to pass to `import-jobs` per source. */
-export function writeJobFiles(dir: string): { own: string; housecallpro: string; jobber: string; servicetitan: string[] } {
+export function writeJobFiles(dir: string): {
+  own: string;
+  housecallpro: string;
+  jobber: string;
+  servicetitan: string[];
+} {
   const write = (name: string, content: unknown) => {
     const path = join(dir, name);
     writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
@@ -255,7 +449,9 @@ export function writeJobFiles(dir: string): { own: string; housecallpro: string;
     own: write('ledger.csv', `${OWN_LEDGER_CSV}\n`),
     housecallpro: write('housecallpro-jobs.json', housecallproJob()),
     jobber: write('jobber-jobs.json', jobberAnswer()),
-    servicetitan: Object.entries(servicetitanExports()).map(([kind, content]) => write(`servicetitan-${kind}.json`, content)),
+    servicetitan: Object.entries(servicetitanExports()).map(([kind, content]) =>
+      write(`servicetitan-${kind}.json`, content),
+    ),
   };
 }
 
@@ -263,33 +459,116 @@ export function writeJobFiles(dir: string): { own: string; housecallpro: string;
 export function writeInvalidJobFiles(dir: string): { own: string; housecallpro: string } {
   const own = {
     jobs: [
-      { id: P['own job id'], completed: '2025-05-01', customer: `Quincy ${P['own job surname']}`, email: { address: P['own job email'] }, phone: 6025557731, area: 'Chandler' },
-      { id: P['own ambiguous job id 1'], completed: '2025-02-30', customer: `Harriet ${P['own ambiguous job surname']}`, email: [P['own ambiguous job email']], phone: P['own ambiguous job phone'] },
+      {
+        id: P['own job id'],
+        completed: '2025-05-01',
+        customer: `Quincy ${P['own job surname']}`,
+        email: { address: P['own job email'] },
+        phone: 6025557731,
+        area: 'Chandler',
+      },
+      {
+        id: P['own ambiguous job id 1'],
+        completed: '2025-02-30',
+        customer: `Harriet ${P['own ambiguous job surname']}`,
+        email: [P['own ambiguous job email']],
+        phone: P['own ambiguous job phone'],
+      },
     ],
   };
   const hcp = housecallproJob() as { jobs: Json[] };
   const [job] = hcp.jobs as [Json];
-  const unfinished = { ...job, work_status: 'complete rated', work_timestamps: { ...(job.work_timestamps as Json), completed_at: null } };
-  const badCustomer = { ...job, id: `${P['Housecall Pro job id']}-2`, customer: { ...(job.customer as Json), email: { value: P['Housecall Pro email'] } } };
+  const unfinished = {
+    ...job,
+    work_status: 'complete rated',
+    work_timestamps: { ...(job.work_timestamps as Json), completed_at: null },
+  };
+  const badCustomer = {
+    ...job,
+    id: `${P['Housecall Pro job id']}-2`,
+    customer: { ...(job.customer as Json), email: { value: P['Housecall Pro email'] } },
+  };
   writeFileSync(join(dir, 'invalid-jobs.json'), JSON.stringify(own, null, 2));
-  writeFileSync(join(dir, 'invalid-housecallpro.json'), JSON.stringify({ ...hcp, jobs: [unfinished, badCustomer] }, null, 2));
+  writeFileSync(
+    join(dir, 'invalid-housecallpro.json'),
+    JSON.stringify({ ...hcp, jobs: [unfinished, badCustomer] }, null, 2),
+  );
   return { own: join(dir, 'invalid-jobs.json'), housecallpro: join(dir, 'invalid-housecallpro.json') };
 }
 
 /** The reviews: none verified by itself but the first; the rest wait for the ledger (by name, by reference, or in vain). */
 export const REVIEWS = [
-  { id: 'own-vouched', date: '2025-03-01', rating: 5, text: 'Booked online, the technician came the next morning and the AC has run cold since.', author: 'Marta L.', language: 'en', verified: true },
+  {
+    id: 'own-vouched',
+    date: '2025-03-01',
+    rating: 5,
+    text: 'Booked online, the technician came the next morning and the AC has run cold since.',
+    author: 'Marta L.',
+    language: 'en',
+    verified: true,
+  },
   // By name: Quincy Z., nine days after the own ledger's job; it names no technician, service or area: the job's show.
-  { id: 'own-quincy', date: '2025-05-10', rating: 5, text: 'The AC was blowing warm air; fixed within the hour and the technician cleaned up after himself.', author: 'Quincy Z.', language: 'en' },
+  {
+    id: 'own-quincy',
+    date: '2025-05-10',
+    rating: 5,
+    text: 'The AC was blowing warm air; fixed within the hour and the technician cleaned up after himself.',
+    author: 'Quincy Z.',
+    language: 'en',
+  },
   // By reference: the job id the review carries; its author's name fits no job.
-  { id: 'own-reference', date: '2025-05-28', rating: 4, text: 'Water heater works again, fair price, arrived on time.', author: 'Happy Homeowner', language: 'en', reference: P['own referenced job id'] },
-  { id: 'own-odalys', date: '2025-06-10', rating: 5, text: 'The kitchen drain is clear at last, quick and tidy work.', author: 'Odalys Q.', language: 'en' },
+  {
+    id: 'own-reference',
+    date: '2025-05-28',
+    rating: 4,
+    text: 'Water heater works again, fair price, arrived on time.',
+    author: 'Happy Homeowner',
+    language: 'en',
+    reference: P['own referenced job id'],
+  },
+  {
+    id: 'own-odalys',
+    date: '2025-06-10',
+    rating: 5,
+    text: 'The kitchen drain is clear at last, quick and tidy work.',
+    author: 'Odalys Q.',
+    language: 'en',
+  },
   // Names its technician itself: that stays, the job's area and service are added.
-  { id: 'own-ximena', date: '2025-06-20', rating: 4, text: 'Luis explained the panel upgrade clearly and finished on schedule.', author: 'Ximena V.', language: 'en', technicians: ['Luis Ortega'] },
-  { id: 'own-yusuf', date: '2025-06-15', rating: 3, text: 'The AC repair took two visits but it works now.', author: 'Yusuf W.', language: 'en' },
+  {
+    id: 'own-ximena',
+    date: '2025-06-20',
+    rating: 4,
+    text: 'Luis explained the panel upgrade clearly and finished on schedule.',
+    author: 'Ximena V.',
+    language: 'en',
+    technicians: ['Luis Ortega'],
+  },
+  {
+    id: 'own-yusuf',
+    date: '2025-06-15',
+    rating: 3,
+    text: 'The AC repair took two visits but it works now.',
+    author: 'Yusuf W.',
+    language: 'en',
+  },
   // Two jobs of Harriet K. fit: ambiguous, unpublished, listed by `reviews unmatched` with the jobs' dates only.
-  { id: 'own-harriet', date: '2025-04-25', rating: 2, text: 'The leak came back a week later.', author: 'Harriet K.', language: 'en' },
-  ...CHANDLER.map(({ first, review, text }, i) => ({ id: `own-chandler-${i + 1}`, date: review, rating: 5, text, author: `${first} ${'ABCD'[i]}.`, language: 'en' })),
+  {
+    id: 'own-harriet',
+    date: '2025-04-25',
+    rating: 2,
+    text: 'The leak came back a week later.',
+    author: 'Harriet K.',
+    language: 'en',
+  },
+  ...CHANDLER.map(({ first, review, text }, i) => ({
+    id: `own-chandler-${i + 1}`,
+    date: review,
+    rating: 5,
+    text,
+    author: `${first} ${'ABCD'[i]}.`,
+    language: 'en',
+  })),
   // No job fits: unpublished.
   { id: 'own-norbert', date: '2025-06-01', rating: 1, text: 'Nobody showed up.', author: 'Norbert N.', language: 'en' },
 ];
@@ -297,9 +576,19 @@ export const REVIEWS = [
 /** What each matched review shows once verified: how, and the mentions it takes from its job. */
 export const MATCHED = {
   'own-quincy': { method: 'job', technicians: ['Luis Ortega'], services: ['ac-repair'], serviceArea: 'Chandler' },
-  'own-reference': { method: 'reference', technicians: ['Zoë Martínez'], services: ['water-heater-repair'], serviceArea: 'Scottsdale' },
+  'own-reference': {
+    method: 'reference',
+    technicians: ['Zoë Martínez'],
+    services: ['water-heater-repair'],
+    serviceArea: 'Scottsdale',
+  },
   'own-odalys': { method: 'job', technicians: ['Zoë Martínez'], services: ['drain-cleaning'], serviceArea: 'Gilbert' },
   'own-ximena': { method: 'job', technicians: ['Luis Ortega'], services: ['panel-upgrade'], serviceArea: 'Tempe' },
   'own-yusuf': { method: 'job', technicians: ['Priya Natarajan'], services: ['ac-repair'], serviceArea: 'Surprise' },
-  ...Object.fromEntries(CHANDLER.map((_, i) => [`own-chandler-${i + 1}`, { method: 'job', technicians: ['Luis Ortega'], services: ['ac-repair'], serviceArea: 'Chandler' }])),
+  ...Object.fromEntries(
+    CHANDLER.map((_, i) => [
+      `own-chandler-${i + 1}`,
+      { method: 'job', technicians: ['Luis Ortega'], services: ['ac-repair'], serviceArea: 'Chandler' },
+    ]),
+  ),
 } as const;

@@ -43,4 +43,7 @@ export function newReview(overrides: Partial<ImportedReview> = {}): ImportedRevi
 }
 
 /** The fields a published review has beyond an imported record's: for reviews made as literals in unit tests. */
-export const PUBLIC_FIELDS = { language: 'en', verification: { method: 'operator', date: '2026-01-01' } } as const satisfies Pick<PublishedReview, 'language' | 'verification'>;
+export const PUBLIC_FIELDS = {
+  language: 'en',
+  verification: { method: 'operator', date: '2026-01-01' },
+} as const satisfies Pick<PublishedReview, 'language' | 'verification'>;

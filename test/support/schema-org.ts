@@ -45,7 +45,8 @@ export class Vocabulary {
 
 export function loadVocabulary(file = VOCABULARY_FILE): Vocabulary {
   const v = new Vocabulary();
-  const add = (map: Map<string, string[]>, key: string, value: string) => map.set(key, [...(map.get(key) ?? []), value]);
+  const add = (map: Map<string, string[]>, key: string, value: string) =>
+    map.set(key, [...(map.get(key) ?? []), value]);
   // Only statements with an IRI object matter here; labels and comments (literals) do not match.
   const quad = /^<([^>]+)> <([^>]+)> <([^>]+)> <[^>]+> \.$/;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -65,7 +66,8 @@ export function loadVocabulary(file = VOCABULARY_FILE): Vocabulary {
 }
 
 type JsonObject = { [key: string]: unknown };
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function isAbsoluteUrl(value: unknown): boolean {
   return typeof value === 'string' && /^https?:\/\//.test(value) && URL.canParse(value);
@@ -95,9 +97,11 @@ export function schemaOrgIssues(document: unknown, v: Vocabulary): string[] {
   const typesOf = (value: unknown, path: string): string[] => {
     const types: string[] = [];
     for (const t of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
-      if (typeof t !== 'string' || !v.classes.has(t) || v.isDataType(t)) issues.push(`${path}.@type: ${JSON.stringify(t)} is not a schema.org class`);
+      if (typeof t !== 'string' || !v.classes.has(t) || v.isDataType(t))
+        issues.push(`${path}.@type: ${JSON.stringify(t)} is not a schema.org class`);
       else types.push(t);
-      if (typeof t === 'string' && v.supersededBy.has(t)) issues.push(`${path}.@type: ${t} is superseded by ${v.supersededBy.get(t)}`);
+      if (typeof t === 'string' && v.supersededBy.has(t))
+        issues.push(`${path}.@type: ${t} is superseded by ${v.supersededBy.get(t)}`);
     }
     return types;
   };
@@ -111,15 +115,20 @@ export function schemaOrgIssues(document: unknown, v: Vocabulary): string[] {
       return;
     }
     const literal = literalTypes(value);
-    if (!v.within(literal, range)) issues.push(`${path}: ${JSON.stringify(value)} (${literal.join('/') || 'no data type'}) is not in rangeIncludes (${range.join(', ')})`);
+    if (!v.within(literal, range))
+      issues.push(
+        `${path}: ${JSON.stringify(value)} (${literal.join('/') || 'no data type'}) is not in rangeIncludes (${range.join(', ')})`,
+      );
   };
 
   const checkNode = (node: JsonObject, path: string): string[] => {
     const types = typesOf(node['@type'], path);
-    if ('@id' in node && !isAbsoluteUrl(node['@id'])) issues.push(`${path}.@id: ${JSON.stringify(node['@id'])} is not an absolute URL`);
+    if ('@id' in node && !isAbsoluteUrl(node['@id']))
+      issues.push(`${path}.@id: ${JSON.stringify(node['@id'])} is not an absolute URL`);
     const properties = Object.keys(node).filter((k) => !k.startsWith('@'));
     for (const keyword of Object.keys(node).filter((k) => k.startsWith('@'))) {
-      if (!['@context', '@type', '@id'].includes(keyword)) issues.push(`${path}.${keyword}: a JSON-LD keyword this check does not expect`);
+      if (!['@context', '@type', '@id'].includes(keyword))
+        issues.push(`${path}.${keyword}: a JSON-LD keyword this check does not expect`);
     }
     if (types.length === 0 && properties.length > 0) issues.push(`${path}: a node with properties and no @type`);
     for (const name of properties) {
@@ -130,7 +139,8 @@ export function schemaOrgIssues(document: unknown, v: Vocabulary): string[] {
       }
       if (v.supersededBy.has(name)) issues.push(`${at}: superseded by ${v.supersededBy.get(name)}`);
       const domain = v.domains.get(name) ?? [];
-      if (types.length > 0 && !v.within(types, domain)) issues.push(`${at}: not a property of ${types.join('/')} (domainIncludes ${domain.join(', ')})`);
+      if (types.length > 0 && !v.within(types, domain))
+        issues.push(`${at}: not a property of ${types.join('/')} (domainIncludes ${domain.join(', ')})`);
       const value = node[name];
       const range = v.ranges.get(name) ?? [];
       if (Array.isArray(value)) value.forEach((item, i) => checkValue(item, `${at}[${i}]`, range));
@@ -143,7 +153,8 @@ export function schemaOrgIssues(document: unknown, v: Vocabulary): string[] {
   roots.forEach((root, i) => {
     const path = Array.isArray(document) ? `$[${i}]` : '$';
     if (!isObject(root)) return void issues.push(`${path}: not a JSON-LD node`);
-    if (!/^https?:\/\/schema\.org\/?$/.test(String(root['@context']))) issues.push(`${path}.@context: ${JSON.stringify(root['@context'])} is not schema.org`);
+    if (!/^https?:\/\/schema\.org\/?$/.test(String(root['@context'])))
+      issues.push(`${path}.@context: ${JSON.stringify(root['@context'])} is not schema.org`);
     if (root['@type'] === undefined) issues.push(`${path}: the top node has no @type`);
     checkNode(root, path);
   });

@@ -21,7 +21,11 @@ export interface Searchable {
 }
 
 /** Case and accents away, written independently of src/reviews/text.ts: strip combining marks after decomposition. */
-export const strip = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+export const strip = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 const spaces = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
@@ -35,7 +39,8 @@ export function bruteForceSearch(reviews: readonly Searchable[], p: SearchFilter
       (p.since === undefined || r.date >= p.since) &&
       (p.until === undefined || r.date <= p.until) &&
       (p.query === undefined || strip(r.text).includes(strip(p.query))) &&
-      (wanted === undefined || r.technicians.some((t) => spaces(strip(t)) === wanted || spaces(strip(t)).split(' ')[0] === wanted)) &&
+      (wanted === undefined ||
+        r.technicians.some((t) => spaces(strip(t)) === wanted || spaces(strip(t)).split(' ')[0] === wanted)) &&
       (p.mentions_service === undefined || r.services.includes(p.mentions_service)),
   );
   return { total: matched.length, ids: matched.slice(0, p.limit ?? 20).map((r) => r.id) };

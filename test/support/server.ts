@@ -21,7 +21,14 @@ export function tempDir(prefix = 'reviews-test-'): { path: string; remove: () =>
 }
 
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
-  const loaded = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', RELOAD_INTERVAL_MS: '100', ...overrides });
+  const loaded = loadConfig({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RELOAD_INTERVAL_MS: '100',
+    ...overrides,
+  });
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   return loaded.config;
 }
@@ -95,7 +102,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Waits until a service run as a child process answers GET /reviews.json; fails at once if the process exits. */
-export async function untilServing(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+export async function untilServing(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 30_000,
+): Promise<void> {
   await until(
     async () => {
       if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${output()}`);
@@ -126,7 +138,11 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs the built `reviews` CLI against a database, as an operator would. */
-export async function runCli(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
       env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env },

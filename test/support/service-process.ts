@@ -8,7 +8,13 @@ const children = new Set<ChildProcess>();
 /** Kills every service process still running (SIGKILL) and waits until they are gone. */
 export async function stopAllServices(): Promise<void> {
   for (const child of children) child.kill('SIGKILL');
-  await Promise.all([...children].map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  await Promise.all(
+    [...children].map((child) =>
+      child.exitCode === null && child.signalCode === null
+        ? new Promise((done) => child.once('exit', done))
+        : undefined,
+    ),
+  );
 }
 
 export class ServiceProcess {
@@ -77,7 +83,10 @@ export class ServiceProcess {
   }
 
   async start(timeoutMs = 60_000): Promise<void> {
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...inheritedEnv(), ...this.settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: { ...inheritedEnv(), ...this.settings },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     children.add(child);
     child.once('exit', () => children.delete(child));

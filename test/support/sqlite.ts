@@ -3,4 +3,5 @@
 import Database from 'better-sqlite3';
 import { keepingStatements } from '../../src/store/sqlite/open.js';
 
-export const openSqlite = (path: string, options?: Database.Options): Database.Database => keepingStatements(new Database(path, options));
+export const openSqlite = (path: string, options?: Database.Options): Database.Database =>
+  keepingStatements(new Database(path, options));

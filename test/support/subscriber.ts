@@ -61,7 +61,8 @@ export class Subscriber {
       const challenge = request.query.get('hub.challenge') ?? '';
       const verify = behaviour.verify ?? 'echo';
       if (verify === 'echo') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(challenge);
-      if (verify === 'wrong-body') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${challenge}x`);
+      if (verify === 'wrong-body')
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${challenge}x`);
       return void res.writeHead(verify.status).end(challenge);
     }
     const n = this.posts.get(request.path) ?? 0;

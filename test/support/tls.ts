@@ -18,12 +18,61 @@ export function makeTestPki(dir = join(tmpdir(), 'reviews-test-pki')): TestPki {
   const file = (name: string) => join(dir, name);
   if (!existsSync(file('server.crt'))) {
     const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '3650', '-subj', '/CN=Reviews test CA', '-keyout', file('ca.key'), '-out', file('ca.crt'));
-    run('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr'));
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=Reviews test CA',
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+    );
+    run(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      file('server.key'),
+      '-out',
+      file('server.csr'),
+    );
     const ext = file('server.ext');
-    execFileSync('sh', ['-c', `printf 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\\nbasicConstraints=CA:FALSE\\n' > '${ext}'`]);
-    run('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '3650', '-extfile', ext, '-out', file('server.crt.tmp'));
+    execFileSync('sh', [
+      '-c',
+      `printf 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\\nbasicConstraints=CA:FALSE\\n' > '${ext}'`,
+    ]);
+    run(
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '3650',
+      '-extfile',
+      ext,
+      '-out',
+      file('server.crt.tmp'),
+    );
     execFileSync('mv', [file('server.crt.tmp'), file('server.crt')]);
   }
-  return { dir, caCert: file('ca.crt'), key: readFileSync(file('server.key'), 'utf8'), cert: readFileSync(file('server.crt'), 'utf8') };
+  return {
+    dir,
+    caCert: file('ca.crt'),
+    key: readFileSync(file('server.key'), 'utf8'),
+    cert: readFileSync(file('server.crt'), 'utf8'),
+  };
 }

@@ -33,7 +33,11 @@ export async function startHubServer(dbPath: string, env: Record<string, string>
   return {
     ...server,
     hubUrl: `${server.url}/api/websub/hub`,
-    topics: { atom: `${server.url}/feed.xml`, jsonFeed: `${server.url}/api/feed.json`, reviews: `${server.url}/reviews.json` },
+    topics: {
+      atom: `${server.url}/feed.xml`,
+      jsonFeed: `${server.url}/api/feed.json`,
+      reviews: `${server.url}/reviews.json`,
+    },
   };
 }
 
@@ -128,7 +132,12 @@ export function websubFixture(name: string) {
   }
 
   /** Subscribes a fresh callback and waits until the subscription is active. */
-  async function activeSubscription(server: HubServer, topic: string, prefix: string, options: SubscriptionOptions = {}): Promise<ActiveSubscription> {
+  async function activeSubscription(
+    server: HubServer,
+    topic: string,
+    prefix: string,
+    options: SubscriptionOptions = {},
+  ): Promise<ActiveSubscription> {
     const extra = options.extra ?? {};
     const cb = callback(prefix, options.behaviour, options.query);
     expect((await subscribe(server, topic, cb.url, extra)).status).toBe(202);

@@ -85,8 +85,10 @@ export const REVIEW_MIX_SETS = [
  * Second labellings, made blind (the guidelines and the texts alone) of the frozen test set and of 600 sentences drawn
  * at random from the review-mix sets: how far two labellers agree says how much of a figure the labels can carry.
  */
-export const SECOND_PASSES = ['training/eval/second-pass/frozen-test.jsonl', 'training/eval/second-pass/review-mix-sample.jsonl'];
-
+export const SECOND_PASSES = [
+  'training/eval/second-pass/frozen-test.jsonl',
+  'training/eval/second-pass/review-mix-sample.jsonl',
+];
 
 export function loadLabelled(file: string): Labelled[] {
   return readFileSync(resolve(repoRoot, file), 'utf8')
@@ -99,7 +101,10 @@ export function loadLabelled(file: string): Labelled[] {
  * One example per sentence: its features as the analyzer sees them, its gold aspects and where each is judged, and
  * what the word-order network adds to each aspect's log-odds when `wordOrder` holds it (by text; out-of-fold).
  */
-export function examplesOf(items: readonly Labelled[], wordOrder?: ReadonlyMap<string, Float64Array>): TrainingExample[] {
+export function examplesOf(
+  items: readonly Labelled[],
+  wordOrder?: ReadonlyMap<string, Float64Array>,
+): TrainingExample[] {
   const lexiconOnly = new Analyzer(null, { aspectModel: null });
   return items.map((item) => {
     const view = lexiconOnly.trainingView(item.text);
@@ -108,7 +113,11 @@ export function examplesOf(items: readonly Labelled[], wordOrder?: ReadonlyMap<s
       parts: view.parts,
       wordOrder: wordOrder?.get(item.text.trim()),
       aspects: new Set(item.aspects.map((a) => a.aspect)),
-      judged: item.aspects.flatMap((a) => (a.polarity === 'neutral' ? [] : [{ aspect: a.aspect, positive: a.polarity === 'positive', place: view.place(a.aspect) }])),
+      judged: item.aspects.flatMap((a) =>
+        a.polarity === 'neutral'
+          ? []
+          : [{ aspect: a.aspect, positive: a.polarity === 'positive', place: view.place(a.aspect) }],
+      ),
     };
   });
 }
@@ -132,6 +141,7 @@ export function firstLabelsOf(second: readonly Labelled[]): Labelled[] {
 /** Each aspect's share of these sentences: how many of them are about it. */
 export function aspectShare(items: readonly Labelled[]): Record<AspectId, number> {
   const share = Object.fromEntries(AspectId.options.map((a) => [a, 0])) as Record<AspectId, number>;
-  for (const item of items) for (const aspect of new Set(item.aspects.map((a) => a.aspect))) share[aspect] += 1 / items.length;
+  for (const item of items)
+    for (const aspect of new Set(item.aspects.map((a) => a.aspect))) share[aspect] += 1 / items.length;
   return share;
 }

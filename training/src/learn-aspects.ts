@@ -100,7 +100,10 @@ function encode(lists: readonly (readonly string[])[]): Encoded {
   return {
     vocabulary,
     index,
-    rows: parsed.map((list) => ({ index: Int32Array.from(list, ([name]) => index.get(name)!), value: Float64Array.from(list, ([, value]) => value) })),
+    rows: parsed.map((list) => ({
+      index: Int32Array.from(list, ([name]) => index.get(name)!),
+      value: Float64Array.from(list, ([, value]) => value),
+    })),
     valued,
   };
 }
@@ -112,7 +115,9 @@ function logCountRatios({ rows, valued }: Encoded, picks: readonly number[], y: 
   for (const n of picks) for (const i of rows[n]!.index) (y[n] ? positive : negative)[i]!++;
   const positiveTotal = positive.reduce((s, x) => s + x, 0);
   const negativeTotal = negative.reduce((s, x) => s + x, 0);
-  return positive.map((p, i) => (valued[i] ? 1 : Math.abs(Math.log(p / positiveTotal / (negative[i]! / negativeTotal)))));
+  return positive.map((p, i) =>
+    valued[i] ? 1 : Math.abs(Math.log(p / positiveTotal / (negative[i]! / negativeTotal))),
+  );
 }
 
 /** The regression fitted on the examples at `picks` with every feature scaled, its weights brought back to the plain features. */
@@ -142,11 +147,16 @@ function kept(vocabulary: readonly string[], weights: Float64Array): Record<stri
   return out;
 }
 
-const labels = (examples: readonly TrainingExample[], aspect: AspectId) => examples.map((e) => (e.aspects.has(aspect) ? 1 : 0));
+const labels = (examples: readonly TrainingExample[], aspect: AspectId) =>
+  examples.map((e) => (e.aspects.has(aspect) ? 1 : 0));
 
 const everyOne = (length: number) => Array.from({ length }, (_, n) => n);
 
-export function trainAspectModel(examples: readonly TrainingExample[], thresholds: Record<string, number>, about: string): AspectModel {
+export function trainAspectModel(
+  examples: readonly TrainingExample[],
+  thresholds: Record<string, number>,
+  about: string,
+): AspectModel {
   const encoded = encode(examples.map((e) => e.features));
   const { vocabulary } = encoded;
   const model: AspectModel = { about, thresholds, bias: {}, weights: {}, polarity: { bias: 0, weights: {} } };
@@ -178,7 +188,8 @@ export interface Validation {
 }
 
 /** Each aspect's chosen threshold, as the model keeps them. */
-const thresholdsOf = ({ perAspect }: Validation): Record<string, number> => Object.fromEntries(AspectId.options.map((a) => [a, perAspect[a].threshold]));
+const thresholdsOf = ({ perAspect }: Validation): Record<string, number> =>
+  Object.fromEntries(AspectId.options.map((a) => [a, perAspect[a].threshold]));
 
 /** How much a sentence about the aspect (positive) and one not about it (negative) count in a threshold's F1. */
 export interface ClassWeights {
@@ -219,7 +230,10 @@ function encodeIn(index: ReadonlyMap<string, number>, lists: readonly (readonly 
  * Each aspect's out-of-fold probabilities (example n is in fold n % folds), each the probability the analyzer decides
  * on: the sentence's or a part's, as sentenceMargin says, with the word-order network's share added.
  */
-export function outOfFoldProbabilities(examples: readonly TrainingExample[], folds = VALIDATION_FOLDS): Record<AspectId, Float64Array> {
+export function outOfFoldProbabilities(
+  examples: readonly TrainingExample[],
+  folds = VALIDATION_FOLDS,
+): Record<AspectId, Float64Array> {
   const encoded = encode(examples.map((e) => e.features));
   const { rows } = encoded;
   const partRows = examples.map((e) => encodeIn(encoded.index, e.parts));
@@ -231,7 +245,13 @@ export function outOfFoldProbabilities(examples: readonly TrainingExample[], fol
       const training = rows.flatMap((_, n) => (n % folds === fold ? [] : [n]));
       const fitted = fitScaled(encoded, training, y, ASPECT_L2);
       rows.forEach((row, n) => {
-        if (n % folds === fold) outOfFold[n] = sigmoid(sentenceMargin(margin(row, fitted), partRows[n]!.map((p) => margin(p, fitted))).margin + (examples[n]!.wordOrder?.[a] ?? 0));
+        if (n % folds === fold)
+          outOfFold[n] = sigmoid(
+            sentenceMargin(
+              margin(row, fitted),
+              partRows[n]!.map((p) => margin(p, fitted)),
+            ).margin + (examples[n]!.wordOrder?.[a] ?? 0),
+          );
       });
     }
     out[aspect] = outOfFold;

@@ -2,7 +2,19 @@
 // stay fixed, the filters and the output are learnt by Adam on mini-batches, with dropout on the filters' values.
 // Every random choice (initial weights, batch order, dropout) comes from one seeded generator, and the arithmetic
 // runs in a fixed order: the same sentences and seed give the same weights, bit for bit, on any machine.
-import { BLOCKS, FILTERS, FIRST_BLOCK, HIDDEN, outputs, pool, project, WIDTHS, WORD_VECTOR_DIMENSIONS, type Network, type WordVectors } from '../../src/insights/analysis/word-order.js';
+import {
+  BLOCKS,
+  FILTERS,
+  FIRST_BLOCK,
+  HIDDEN,
+  outputs,
+  pool,
+  project,
+  WIDTHS,
+  WORD_VECTOR_DIMENSIONS,
+  type Network,
+  type WordVectors,
+} from '../../src/insights/analysis/word-order.js';
 import { sigmoid } from '../../src/insights/analysis/aspect-model.js';
 import { seeded } from './scores.js';
 
@@ -24,7 +36,8 @@ function initial(aspects: number, random: () => number): Network {
   const conv = new Float64Array(BLOCKS.length * FILTERS * WORD_VECTOR_DIMENSIONS);
   BLOCKS.forEach(({ width }, b) => {
     const scale = Math.sqrt(2 / (width * WORD_VECTOR_DIMENSIONS));
-    for (let i = 0; i < FILTERS * WORD_VECTOR_DIMENSIONS; i++) conv[b * FILTERS * WORD_VECTOR_DIMENSIONS + i] = scale * normal(random);
+    for (let i = 0; i < FILTERS * WORD_VECTOR_DIMENSIONS; i++)
+      conv[b * FILTERS * WORD_VECTOR_DIMENSIONS + i] = scale * normal(random);
   });
   const out = new Float64Array(aspects * HIDDEN).map(() => Math.sqrt(2 / HIDDEN) * normal(random));
   return { conv, convBias: new Float64Array(HIDDEN), out, outBias: new Float64Array(aspects) };
@@ -53,12 +66,22 @@ class Adam {
 /**
  * One network trained on `examples` with `seed`. `progress` hears the mean loss of each epoch.
  */
-export function trainNetwork(examples: readonly WordOrderExample[], vectors: WordVectors, seed: number, progress?: (epoch: number, loss: number) => void): Network {
+export function trainNetwork(
+  examples: readonly WordOrderExample[],
+  vectors: WordVectors,
+  seed: number,
+  progress?: (epoch: number, loss: number) => void,
+): Network {
   const { epochs, learningRate, batch, dropout } = WORD_ORDER_TRAINING;
   const aspects = examples[0]?.labels.length ?? 0;
   const random = seeded(seed);
   const network = initial(aspects, random);
-  const gradients: Network = { conv: new Float64Array(network.conv.length), convBias: new Float64Array(HIDDEN), out: new Float64Array(network.out.length), outBias: new Float64Array(aspects) };
+  const gradients: Network = {
+    conv: new Float64Array(network.conv.length),
+    convBias: new Float64Array(HIDDEN),
+    out: new Float64Array(network.out.length),
+    outBias: new Float64Array(aspects),
+  };
   const keys = ['conv', 'convBias', 'out', 'outBias'] as const;
   const optimisers = keys.map((k) => new Adam(network[k]));
   const order = examples.map((_, i) => i);
@@ -131,7 +154,11 @@ export function trainNetwork(examples: readonly WordOrderExample[], vectors: Wor
 }
 
 /** The network's log-odds for each aspect of each example (no dropout). */
-export function networkLogits(network: Network, examples: readonly WordOrderExample[], vectors: WordVectors): Float64Array[] {
+export function networkLogits(
+  network: Network,
+  examples: readonly WordOrderExample[],
+  vectors: WordVectors,
+): Float64Array[] {
   const vector = new Float64Array(WORD_VECTOR_DIMENSIONS);
   const projected = new Map<number, Float64Array>();
   const hidden = new Float64Array(HIDDEN);

@@ -79,7 +79,8 @@ function outcomeOf(item: Labelled, found: ReadonlyMap<AspectId, Label>, sentimen
     }
   });
   const error = problems.length ? `${item.id} ${problems.join('; ')} | ${item.text} | cues ${cues}` : undefined;
-  const sentimentRight = item.sentiment === 'positive' || item.sentiment === 'negative' ? sentiment === item.sentiment : undefined;
+  const sentimentRight =
+    item.sentiment === 'positive' || item.sentiment === 'negative' ? sentiment === item.sentiment : undefined;
   return { marks, polarityRight, sentimentRight, error };
 }
 
@@ -89,7 +90,9 @@ export function outcomesOf(items: readonly Labelled[], analyzerFor: (index: numb
     const analysis = analyzerFor(index).analyze({ id: item.id, text: item.text });
     const score = new Map<AspectId, number>();
     for (const j of analysis.aspects) score.set(j.aspect, (score.get(j.aspect) ?? 0) + j.score);
-    const found = new Map([...score].map(([aspect, p]) => [aspect, p > 0 ? 'positive' : p < 0 ? 'negative' : 'neutral'] as const));
+    const found = new Map(
+      [...score].map(([aspect, p]) => [aspect, p > 0 ? 'positive' : p < 0 ? 'negative' : 'neutral'] as const),
+    );
     const cues = analysis.aspects.map((a) => `${a.aspect}:${a.cues.join(',')}`).join(' ');
     return outcomeOf(item, found, analysis.sentiment.label, cues);
   });
@@ -103,19 +106,31 @@ export function outcomesOfLabelling(first: readonly Labelled[], second: readonly
   return first.map((item, n) => {
     const other = second[n];
     if (other?.id !== item.id) throw new Error(`the second labelling's sentence ${n} is ${other?.id}, not ${item.id}`);
-    return outcomeOf(item, new Map(other.aspects.map((a) => [a.aspect, a.polarity])), other.sentiment, 'a second labeller');
+    return outcomeOf(
+      item,
+      new Map(other.aspects.map((a) => [a.aspect, a.polarity])),
+      other.sentiment,
+      'a second labeller',
+    );
   });
 }
 
 /** Precision, recall and F1 from true positives, false positives and false negatives (0 where undefined). */
-export function precisionRecallF1(tp: number, fp: number, fn: number): { precision: number; recall: number; f1: number } {
+export function precisionRecallF1(
+  tp: number,
+  fp: number,
+  fn: number,
+): { precision: number; recall: number; f1: number } {
   const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
   const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
   return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
 }
 
 /** The scores of the outcomes at `picks` (every outcome once, by default). */
-export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number> = outcomes.map((_, i) => i)): SetScores {
+export function summarize(
+  outcomes: readonly Outcome[],
+  picks: ArrayLike<number> = outcomes.map((_, i) => i),
+): SetScores {
   const aspects = AspectId.options.length;
   const tp = new Int32Array(aspects);
   const fp = new Int32Array(aspects);
@@ -137,7 +152,11 @@ export function summarize(outcomes: readonly Outcome[], picks: ArrayLike<number>
       else if (mark === GOLD_ONLY) fn[i]!++;
     }
   }
-  const perAspect = AspectId.options.map((aspect, i) => ({ aspect, ...precisionRecallF1(tp[i]!, fp[i]!, fn[i]!), support: tp[i]! + fn[i]! }));
+  const perAspect = AspectId.options.map((aspect, i) => ({
+    aspect,
+    ...precisionRecallF1(tp[i]!, fp[i]!, fn[i]!),
+    support: tp[i]! + fn[i]!,
+  }));
   const polarityJudged = tp.reduce((n, x) => n + x, 0);
   return {
     sentences: picks.length,
@@ -173,7 +192,11 @@ function interval(value: number, values: number[]): Interval {
 }
 
 /** The scores with 95% percentile-bootstrap intervals over `samples` resamples of the sentences. */
-export function withIntervals(outcomes: readonly Outcome[], samples = BOOTSTRAP_SAMPLES, seed = 1): ScoresWithIntervals {
+export function withIntervals(
+  outcomes: readonly Outcome[],
+  samples = BOOTSTRAP_SAMPLES,
+  seed = 1,
+): ScoresWithIntervals {
   const scores = summarize(outcomes);
   const random = seeded(seed);
   const picks = new Int32Array(outcomes.length);
@@ -189,7 +212,9 @@ export function withIntervals(outcomes: readonly Outcome[], samples = BOOTSTRAP_
   }
   return {
     scores,
-    f1: Object.fromEntries(AspectId.options.map((aspect, i) => [aspect, interval(scores.perAspect[i]!.f1, f1s[i]!)])) as Record<AspectId, Interval>,
+    f1: Object.fromEntries(
+      AspectId.options.map((aspect, i) => [aspect, interval(scores.perAspect[i]!.f1, f1s[i]!)]),
+    ) as Record<AspectId, Interval>,
     macroF1: interval(scores.macroF1, macros),
     polarityAccuracy: interval(scores.polarityAccuracy, polarities),
   };
@@ -197,7 +222,9 @@ export function withIntervals(outcomes: readonly Outcome[], samples = BOOTSTRAP_
 
 /** The SHA-256 of a file of the repository, hex. */
 export function fileHash(file: string): string {
-  return createHash('sha256').update(readFileSync(resolve(repoRoot, file))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(resolve(repoRoot, file)))
+    .digest('hex');
 }
 
 /** The hash `training/eval/FROZEN.md` records for `file`, from its table row. */

@@ -16,19 +16,27 @@ export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRA
 /** The shipped aspect model, from the training sentences alone. */
 export function trainShippedAspectModel(): { model: AspectModel; validation: Validation; sentences: number } {
   const examples = examplesOf(trainingSentences(), outOfFoldWordOrder());
-  return { ...trainChoosingThresholds(examples, aspectShare(trainingSentences(REVIEW_MIX_SETS)), ASPECT_MODEL_ABOUT), sentences: examples.length };
+  return {
+    ...trainChoosingThresholds(examples, aspectShare(trainingSentences(REVIEW_MIX_SETS)), ASPECT_MODEL_ABOUT),
+    sentences: examples.length,
+  };
 }
 
 if (process.argv[1]?.endsWith('/training/src/train-aspects.js')) {
   const { model, validation, sentences } = trainShippedAspectModel();
   const json = `${JSON.stringify(model)}\n`;
-  for (const target of ['src/insights/models/aspect-model.json', 'dist/src/insights/models/aspect-model.json']) writeFileSync(resolve(repoRoot, target), json);
+  for (const target of ['src/insights/models/aspect-model.json', 'dist/src/insights/models/aspect-model.json'])
+    writeFileSync(resolve(repoRoot, target), json);
   const f = (x: number) => x.toFixed(3);
-  process.stdout.write(`${sentences} training sentences; the model alone on ${VALIDATION_FOLDS} validation folds, each aspect weighed to its share in reviews:\n| aspect | threshold | precision | recall | F1 |\n|---|---|---|---|---|\n`);
+  process.stdout.write(
+    `${sentences} training sentences; the model alone on ${VALIDATION_FOLDS} validation folds, each aspect weighed to its share in reviews:\n| aspect | threshold | precision | recall | F1 |\n|---|---|---|---|---|\n`,
+  );
   for (const a of AspectId.options) {
     const v = validation.perAspect[a];
     process.stdout.write(`| ${a} | ${v.threshold} | ${f(v.precision)} | ${f(v.recall)} | ${f(v.f1)} |\n`);
   }
   process.stdout.write(`| **macro** | | | | **${f(validation.macroF1)}** |\n`);
-  process.stdout.write(`wrote src/insights/models/aspect-model.json (${Object.values(model.weights).reduce((n, w) => n + Object.keys(w).length, 0)} weights, ${(json.length / 1024).toFixed(0)} KiB)\n`);
+  process.stdout.write(
+    `wrote src/insights/models/aspect-model.json (${Object.values(model.weights).reduce((n, w) => n + Object.keys(w).length, 0)} weights, ${(json.length / 1024).toFixed(0)} KiB)\n`,
+  );
 }

@@ -35,7 +35,8 @@ interface Packaged {
 
 function fromPackaged(text: string, file: string): Source {
   const packaged = JSON.parse(text) as Packaged;
-  if (packaged.dimensions !== WORD_VECTOR_DIMENSIONS) throw new Error(`${file}: expected ${WORD_VECTOR_DIMENSIONS} dimensions, found ${packaged.dimensions}`);
+  if (packaged.dimensions !== WORD_VECTOR_DIMENSIONS)
+    throw new Error(`${file}: expected ${WORD_VECTOR_DIMENSIONS} dimensions, found ${packaged.dimensions}`);
   return {
     words: packaged.words,
     vector: (w) => packaged.vectors[w],
@@ -54,16 +55,24 @@ function fromText(text: string, file: string): Source {
     if (i === 0 && fields.length === 2 && fields.every((f) => /^\d+$/.test(f))) return;
     const [word, ...numbers] = fields;
     if (numbers.length !== WORD_VECTOR_DIMENSIONS) {
-      throw new Error(`${file}:${i + 1}: expected a word and ${WORD_VECTOR_DIMENSIONS} numbers, found ${numbers.length} numbers`);
+      throw new Error(
+        `${file}:${i + 1}: expected a word and ${WORD_VECTOR_DIMENSIONS} numbers, found ${numbers.length} numbers`,
+      );
     }
     const vector = numbers.map(Number);
-    if (vector.some((x) => !Number.isFinite(x))) throw new Error(`${file}:${i + 1}: not a number in the vector of "${word}"`);
+    if (vector.some((x) => !Number.isFinite(x)))
+      throw new Error(`${file}:${i + 1}: not a number in the vector of "${word}"`);
     if (vectors.has(word!)) return;
     vectors.set(word!, vector);
     words.push(word!);
   });
   if (words.length === 0) throw new Error(`${file}: no word vectors in it`);
-  return { words, vector: (w) => vectors.get(w), about: `${WORD_VECTOR_DIMENSIONS}-d vectors of ${basename(file)}`, maker: basename(file) };
+  return {
+    words,
+    vector: (w) => vectors.get(w),
+    about: `${WORD_VECTOR_DIMENSIONS}-d vectors of ${basename(file)}`,
+    maker: basename(file),
+  };
 }
 
 export function readSource(file: string): Source {
@@ -72,13 +81,19 @@ export function readSource(file: string): Source {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot be read (${code ?? String(error)})`, { cause: error });
+    throw new Error(
+      code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot be read (${code ?? String(error)})`,
+      { cause: error },
+    );
   }
   return text.trimStart().startsWith('{') ? fromPackaged(text, file) : fromText(text, file);
 }
 
 /** The word-vectors.json the analyzer reads: the kept words' vectors as signed bytes times a scale. */
-export function packVectors(source: Source, trainingWords: ReadonlySet<string>): { file: object; words: number; known: number } {
+export function packVectors(
+  source: Source,
+  trainingWords: ReadonlySet<string>,
+): { file: object; words: number; known: number } {
   const words = source.words.filter((w, rank) => !w.includes('\n') && (rank < MOST_COMMON || trainingWords.has(w)));
   const scales = new Float32Array(words.length);
   const bytes = new Int8Array(words.length * WORD_VECTOR_DIMENSIONS);
@@ -103,7 +118,8 @@ function main(args: string[]): void {
   const outAt = args.indexOf('--out');
   const out = outAt >= 0 ? args[outAt + 1] : resolve(repoRoot, SHIPPED_VECTORS);
   const source = args.find((a, i) => !a.startsWith('--') && (outAt < 0 || i !== outAt + 1));
-  if (!source || !out) throw new Error('usage: npm run train:vectors -- <word vectors: word v1 v2 … a line> [--out <word-vectors.json>]');
+  if (!source || !out)
+    throw new Error('usage: npm run train:vectors -- <word vectors: word v1 v2 … a line> [--out <word-vectors.json>]');
   const training = new Set(trainingSentences().flatMap((item) => wordOrderTokens(item.text)));
   const { file, words, known } = packVectors(readSource(source), training);
   writeFileSync(out, `${JSON.stringify(file)}\n`);

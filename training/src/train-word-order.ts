@@ -11,7 +11,16 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { AspectId } from '../../src/reviews/schemas.js';
-import { FILTERS, shippedNetwork, WIDTHS, WORD_ORDER_WEIGHT, wordOrderTokens, WordVectors, type Network, type WordOrderFile } from '../../src/insights/analysis/word-order.js';
+import {
+  FILTERS,
+  shippedNetwork,
+  WIDTHS,
+  WORD_ORDER_WEIGHT,
+  wordOrderTokens,
+  WordVectors,
+  type Network,
+  type WordOrderFile,
+} from '../../src/insights/analysis/word-order.js';
 import { networkLogits, trainNetwork, WORD_ORDER_TRAINING, type WordOrderExample } from './learn-word-order.js';
 import { repoRoot, trainingSentences, type Labelled } from './labelled.js';
 import { VALIDATION_FOLDS } from './learn-aspects.js';
@@ -23,7 +32,10 @@ export const SEEDS = [1, 2];
 export function wordOrderExamples(items: readonly Labelled[], vectors: WordVectors): WordOrderExample[] {
   return items.map((item) => {
     const aspects = new Set(item.aspects.map((a) => a.aspect));
-    return { rows: vectors.rows(wordOrderTokens(item.text)), labels: Uint8Array.from(AspectId.options, (a) => (aspects.has(a) ? 1 : 0)) };
+    return {
+      rows: vectors.rows(wordOrderTokens(item.text)),
+      labels: Uint8Array.from(AspectId.options, (a) => (aspects.has(a) ? 1 : 0)),
+    };
   });
 }
 
@@ -33,11 +45,14 @@ interface Job {
   fold?: number;
 }
 
-const jobName = ({ seed, fold }: Job) => `seed ${seed}, ${fold === undefined ? 'all sentences' : `without fold ${fold}`}`;
+const jobName = ({ seed, fold }: Job) =>
+  `seed ${seed}, ${fold === undefined ? 'all sentences' : `without fold ${fold}`}`;
 
 function trainJob(job: Job): Network {
   const vectors = new WordVectors();
-  const examples = wordOrderExamples(trainingSentences(), vectors).filter((_, n) => job.fold === undefined || n % VALIDATION_FOLDS !== job.fold);
+  const examples = wordOrderExamples(trainingSentences(), vectors).filter(
+    (_, n) => job.fold === undefined || n % VALIDATION_FOLDS !== job.fold,
+  );
   return trainNetwork(examples, vectors, job.seed, (epoch, loss) => parentPort?.postMessage({ epoch, loss }));
 }
 
@@ -53,7 +68,10 @@ async function trainAll(jobs: readonly Job[], threads: number): Promise<Network[
         const worker = new Worker(new URL(import.meta.url), { workerData: jobs[i] });
         worker.on('message', (m: { epoch: number; loss: number } | { network: Network }) => {
           if ('network' in m) done(m.network);
-          else process.stdout.write(`${jobName(jobs[i]!)}: epoch ${m.epoch}/${WORD_ORDER_TRAINING.epochs}, loss ${m.loss.toFixed(4)} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+          else
+            process.stdout.write(
+              `${jobName(jobs[i]!)}: epoch ${m.epoch}/${WORD_ORDER_TRAINING.epochs}, loss ${m.loss.toFixed(4)} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+            );
         });
         worker.on('error', fail);
         worker.on('exit', (code) => code !== 0 && fail(new Error(`${jobName(jobs[i]!)}: worker exited with ${code}`)));
@@ -71,14 +89,23 @@ if (!isMainThread) {
   const items = trainingSentences();
   const vectors = new WordVectors();
   const examples = wordOrderExamples(items, vectors);
-  const jobs: Job[] = SEEDS.flatMap((seed): Job[] => [...Array.from({ length: VALIDATION_FOLDS }, (_, fold) => ({ seed, fold })), { seed }]);
+  const jobs: Job[] = SEEDS.flatMap((seed): Job[] => [
+    ...Array.from({ length: VALIDATION_FOLDS }, (_, fold) => ({ seed, fold })),
+    { seed },
+  ]);
   const networks = await trainAll(jobs, Math.max(1, Math.min(2, availableParallelism())));
   const contribution = new Float32Array(items.length * AspectId.options.length);
   jobs.forEach((job, j) => {
     if (job.fold === undefined) return;
     const held = examples.flatMap((e, n) => (n % VALIDATION_FOLDS === job.fold ? [n] : []));
-    networkLogits(networks[j]!, held.map((n) => examples[n]!), vectors).forEach((z, k) => {
-      z.forEach((x, a) => (contribution[held[k]! * AspectId.options.length + a]! += (WORD_ORDER_WEIGHT / SEEDS.length) * x));
+    networkLogits(
+      networks[j]!,
+      held.map((n) => examples[n]!),
+      vectors,
+    ).forEach((z, k) => {
+      z.forEach(
+        (x, a) => (contribution[held[k]! * AspectId.options.length + a]! += (WORD_ORDER_WEIGHT / SEEDS.length) * x),
+      );
     });
   });
   const settings = { ...WORD_ORDER_TRAINING, widths: [...WIDTHS], filters: FILTERS, seeds: SEEDS };

@@ -11,7 +11,10 @@ import { repoRoot, trainingSentences, type Labelled } from './labelled.js';
 export const OUT_OF_FOLD_FILE = 'training/src/word-order-out-of-fold.json';
 
 /** The hash that ties the out-of-fold file to the training sentences it was computed on, in their order. */
-export const sentencesHash = (items: readonly Labelled[]) => createHash('sha256').update(items.map((i) => i.text).join('\n')).digest('hex');
+export const sentencesHash = (items: readonly Labelled[]) =>
+  createHash('sha256')
+    .update(items.map((i) => i.text).join('\n'))
+    .digest('hex');
 
 /** A sentence's key: its text without surrounding space (the analyzer's sentences come trimmed). */
 const key = (text: string) => text.trim();
@@ -21,15 +24,22 @@ const key = (text: string) => text.trim();
  * when the training sentences are no longer those the file was computed on.
  */
 export function outOfFoldWordOrder(): Map<string, Float64Array> {
-  const file = JSON.parse(readFileSync(resolve(repoRoot, OUT_OF_FOLD_FILE), 'utf8')) as { sentencesHash: string; contribution: string };
+  const file = JSON.parse(readFileSync(resolve(repoRoot, OUT_OF_FOLD_FILE), 'utf8')) as {
+    sentencesHash: string;
+    contribution: string;
+  };
   const items = trainingSentences();
   if (file.sentencesHash !== sentencesHash(items)) {
-    throw new Error(`${OUT_OF_FOLD_FILE} was computed on other training sentences than training/eval/ holds now: run \`npm run train:word-order\` first`);
+    throw new Error(
+      `${OUT_OF_FOLD_FILE} was computed on other training sentences than training/eval/ holds now: run \`npm run train:word-order\` first`,
+    );
   }
   const bytes = Buffer.from(file.contribution, 'base64');
   const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   const aspects = AspectId.options.length;
-  return new Map(items.map((item, n) => [key(item.text), Float64Array.from(all.subarray(n * aspects, (n + 1) * aspects))]));
+  return new Map(
+    items.map((item, n) => [key(item.text), Float64Array.from(all.subarray(n * aspects, (n + 1) * aspects))]),
+  );
 }
 
 /**
@@ -54,4 +64,3 @@ export class OutOfFoldReader implements WordOrderReader {
     return { logits: logits ?? this.none, windows: AspectId.options.map(() => []) };
   }
 }
-

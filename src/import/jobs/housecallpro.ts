@@ -3,14 +3,33 @@
 // is complete; its city is the area, its street is never read. Wire format: test/fixtures/jobs/README.md.
 import { z } from 'zod';
 import type { JobAdapter, JobRecord, MappedJob } from './job-adapter.js';
-import { aliasesOf, areaOf, batches, Completion, customerName, distinct, documentProblem, Id, invalid, joinName, parseJobRecord, readJsonFiles, recordsOf, serviceCandidates, text } from './job-file.js';
+import {
+  aliasesOf,
+  areaOf,
+  batches,
+  Completion,
+  customerName,
+  distinct,
+  documentProblem,
+  Id,
+  invalid,
+  joinName,
+  parseJobRecord,
+  readJsonFiles,
+  recordsOf,
+  serviceCandidates,
+  text,
+} from './job-file.js';
 
 const Employee = z.object({ first_name: text(100), last_name: text(100) });
 const LineItem = z.object({ name: text(500) });
 
 const HousecallProJob = z.object({
   id: Id,
-  invoice_number: z.union([z.string().max(60), z.number()]).nullable().optional(),
+  invoice_number: z
+    .union([z.string().max(60), z.number()])
+    .nullable()
+    .optional(),
   description: text(20000),
   customer: z
     .object({
@@ -27,26 +46,45 @@ const HousecallProJob = z.object({
   work_status: text(60),
   work_timestamps: z.object({ completed_at: Completion.nullable().optional() }).nullable().optional(),
   assigned_employees: z.array(Employee).max(200).nullable().optional(),
-  address: z.object({ city: text(100) }).nullable().optional(),
+  address: z
+    .object({ city: text(100) })
+    .nullable()
+    .optional(),
   /** Not in the list answer; a job read with its line items (`GET /jobs/{id}/line_items` merged in) may carry them. */
-  line_items: z.union([z.array(LineItem).max(500), z.object({ data: z.array(LineItem).max(500) })]).nullable().optional(),
+  line_items: z
+    .union([z.array(LineItem).max(500), z.object({ data: z.array(LineItem).max(500) })])
+    .nullable()
+    .optional(),
 });
 type HousecallProJob = z.infer<typeof HousecallProJob>;
 
 /** `work_status` as Housecall Pro writes it ("complete rated"), also in the underscored spelling some tools use. */
 const statusOf = (status: string | null | undefined): string => (status ?? '').trim().toLowerCase().replace(/_/g, ' ');
-const COMPLETE = new Set(['complete rated', 'complete unrated', 'complete', 'completed', 'completed rated', 'completed unrated']);
+const COMPLETE = new Set([
+  'complete rated',
+  'complete unrated',
+  'complete',
+  'completed',
+  'completed rated',
+  'completed unrated',
+]);
 
 export function mapHousecallProJob(value: unknown): MappedJob {
   const parsed = parseJobRecord(HousecallProJob, value);
   if (!parsed.ok) return parsed.mapped;
   const r = parsed.record;
   const status = statusOf(r.work_status);
-  if (status.includes('cancel')) return { kind: 'skip', reason: `work_status "${status}": not a completed job`, id: r.id };
+  if (status.includes('cancel'))
+    return { kind: 'skip', reason: `work_status "${status}": not a completed job`, id: r.id };
   const completed = r.work_timestamps?.completed_at;
   if (!completed) {
-    if (COMPLETE.has(status)) return invalid('work_timestamps.completed_at', `a "${status}" job needs the time its work was completed`);
-    return { kind: 'skip', reason: `work_status "${status || '(none)'}" and no work_timestamps.completed_at: not a completed job`, id: r.id };
+    if (COMPLETE.has(status))
+      return invalid('work_timestamps.completed_at', `a "${status}" job needs the time its work was completed`);
+    return {
+      kind: 'skip',
+      reason: `work_status "${status || '(none)'}" and no work_timestamps.completed_at: not a completed job`,
+      id: r.id,
+    };
   }
   return { kind: 'job', job: ledgerJob(r, completed) };
 }
@@ -86,7 +124,11 @@ export const housecallpro: JobAdapter = {
         yield documentProblem(read.file, '(document)', EXPECTED);
         continue;
       }
-      const records: JobRecord[] = found.map(({ location, value }) => ({ file: read.file, location, mapped: mapHousecallProJob(value) }));
+      const records: JobRecord[] = found.map(({ location, value }) => ({
+        file: read.file,
+        location,
+        mapped: mapHousecallProJob(value),
+      }));
       yield* batches(records);
     }
   },

@@ -24,7 +24,10 @@ export type ReadFile = { file: string; ok: true; document: unknown } | { file: s
  * Reads each file whole as JSON (a system's API answers are pages of a few hundred records), reporting progress over
  * all of them. A file that is not JSON is a problem naming the file, and the rest are still read.
  */
-export async function* readJsonFiles(files: string[], progress?: (bytesRead: number, size: number) => void): AsyncGenerator<ReadFile> {
+export async function* readJsonFiles(
+  files: string[],
+  progress?: (bytesRead: number, size: number) => void,
+): AsyncGenerator<ReadFile> {
   const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
   const total = sizes.reduce((sum, size) => sum + size, 0);
   let read = 0;
@@ -56,7 +59,11 @@ export interface ListShape {
  * The records of a document that is a page (an object with a list where a shape says), a record (`isRecord`), or an
  * array of either; undefined when it is none of them.
  */
-export function recordsOf(document: unknown, shapes: ListShape[], isRecord: (value: Record<string, unknown>) => boolean): FoundRecord[] | undefined {
+export function recordsOf(
+  document: unknown,
+  shapes: ListShape[],
+  isRecord: (value: Record<string, unknown>) => boolean,
+): FoundRecord[] | undefined {
   if (!Array.isArray(document)) return recordsOfOne(document, '', shapes, isRecord);
   const records: FoundRecord[] = [];
   for (let i = 0; i < document.length; i++) {
@@ -67,14 +74,21 @@ export function recordsOf(document: unknown, shapes: ListShape[], isRecord: (val
   return records;
 }
 
-function recordsOfOne(value: unknown, at: string, shapes: ListShape[], isRecord: (value: Record<string, unknown>) => boolean): FoundRecord[] | undefined {
+function recordsOfOne(
+  value: unknown,
+  at: string,
+  shapes: ListShape[],
+  isRecord: (value: Record<string, unknown>) => boolean,
+): FoundRecord[] | undefined {
   if (!isObject(value)) return undefined;
   for (const shape of shapes) {
     const list = listAt(value, shape.path);
     if (!list) continue;
     const base = `${at ? `${at}.` : ''}${shape.path.join('.')}`;
     return list.map((item, i) =>
-      shape.node ? { location: `${base}[${i}].${shape.node}`, value: isObject(item) ? item[shape.node] : undefined } : { location: `${base}[${i}]`, value: item },
+      shape.node
+        ? { location: `${base}[${i}].${shape.node}`, value: isObject(item) ? item[shape.node] : undefined }
+        : { location: `${base}[${i}]`, value: item },
     );
   }
   return isRecord(value) ? [{ location: at || 'the document', value }] : undefined;
@@ -90,13 +104,22 @@ function listAt(value: Record<string, unknown>, path: string[]): unknown[] | und
 }
 
 /** A record read by its system's schema, or the `invalid` answer that names what is wrong with it. */
-export function parseJobRecord<T>(schema: z.ZodType<T>, value: unknown, what = 'a job'): { ok: true; record: T } | { ok: false; mapped: MappedJob } {
+export function parseJobRecord<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  what = 'a job',
+): { ok: true; record: T } | { ok: false; mapped: MappedJob } {
   if (!isObject(value)) return { ok: false, mapped: invalid('(record)', `${what} is an object`) };
   const parsed = schema.safeParse(value);
-  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, mapped: { kind: 'invalid', problems: fieldProblems(parsed.error) } };
+  return parsed.success
+    ? { ok: true, record: parsed.data }
+    : { ok: false, mapped: { kind: 'invalid', problems: fieldProblems(parsed.error) } };
 }
 
-export const invalid = (field: string, reason: string): MappedJob => ({ kind: 'invalid', problems: [{ field, reason }] });
+export const invalid = (field: string, reason: string): MappedJob => ({
+  kind: 'invalid',
+  problems: [{ field, reason }],
+});
 
 /** The records of one file, in batches. */
 export function* batches(records: JobRecord[]): Generator<JobItem> {
@@ -110,15 +133,21 @@ export const Id = z.union([z.string().trim().min(1).max(200), z.number().int().n
 export const text = (max: number) => z.string().max(max).nullable().optional();
 
 /** When a job was completed: an RFC 3339 time (no zone is UTC), read to the millisecond, or a calendar date. */
-export const Completion = z.string().max(64).transform((value, ctx) => {
-  const day = value.trim();
-  const at = parseInstant(day) ?? (/^\d{4}-\d{2}-\d{2}$/.test(day) && isCalendarDate(day) ? day : undefined);
-  if (at === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'not an RFC 3339 time (e.g. 2025-06-01T17:04:05Z) or a date (2025-06-01)' });
-    return z.NEVER;
-  }
-  return at;
-});
+export const Completion = z
+  .string()
+  .max(64)
+  .transform((value, ctx) => {
+    const day = value.trim();
+    const at = parseInstant(day) ?? (/^\d{4}-\d{2}-\d{2}$/.test(day) && isCalendarDate(day) ? day : undefined);
+    if (at === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'not an RFC 3339 time (e.g. 2025-06-01T17:04:05Z) or a date (2025-06-01)',
+      });
+      return z.NEVER;
+    }
+    return at;
+  });
 
 /** The longest text handed on as a service name: longer text (a job's notes) cannot be one of the catalogue's names. */
 const SERVICE_NAME_MAX = 120;
@@ -145,14 +174,23 @@ export function distinct(values: (string | null | undefined)[]): string[] {
 }
 
 /** Names that may be services, for the ledger to keep those its catalogue knows: short ones only. */
-export const serviceCandidates = (values: (string | null | undefined)[]): string[] => distinct(values).filter((name) => name.length <= SERVICE_NAME_MAX);
+export const serviceCandidates = (values: (string | null | undefined)[]): string[] =>
+  distinct(values).filter((name) => name.length <= SERVICE_NAME_MAX);
 
 /** The customer's name parts that are given. */
-export function customerName(name?: string | null, firstName?: string | null, lastName?: string | null): { name?: string; firstName?: string; lastName?: string } {
+export function customerName(
+  name?: string | null,
+  firstName?: string | null,
+  lastName?: string | null,
+): { name?: string; firstName?: string; lastName?: string } {
   const full = (name ?? '').trim();
   const first = (firstName ?? '').trim();
   const last = (lastName ?? '').trim();
-  return { ...(full ? { name: full } : {}), ...(first ? { firstName: first } : {}), ...(last ? { lastName: last } : {}) };
+  return {
+    ...(full ? { name: full } : {}),
+    ...(first ? { firstName: first } : {}),
+    ...(last ? { lastName: last } : {}),
+  };
 }
 
 /** The other numbers of a job, without its id. */

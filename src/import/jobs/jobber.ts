@@ -4,11 +4,36 @@
 import { z } from 'zod';
 import { isObject } from '../platform-file.js';
 import type { JobAdapter, JobRecord, MappedJob } from './job-adapter.js';
-import { aliasesOf, areaOf, batches, Completion, customerName, distinct, documentProblem, Id, joinName, parseJobRecord, readJsonFiles, recordsOf, serviceCandidates, text } from './job-file.js';
+import {
+  aliasesOf,
+  areaOf,
+  batches,
+  Completion,
+  customerName,
+  distinct,
+  documentProblem,
+  Id,
+  joinName,
+  parseJobRecord,
+  readJsonFiles,
+  recordsOf,
+  serviceCandidates,
+  text,
+} from './job-file.js';
 
 /** A GraphQL connection as a query may select it: `nodes`, `edges { node }`, or (hand-made files) a plain array. */
 const connection = <T extends z.ZodType>(item: T) =>
-  z.union([z.array(item).max(500), z.object({ nodes: z.array(item).max(500).nullable().optional(), edges: z.array(z.object({ node: item })).max(500).nullable().optional() })]);
+  z.union([
+    z.array(item).max(500),
+    z.object({
+      nodes: z.array(item).max(500).nullable().optional(),
+      edges: z
+        .array(z.object({ node: item }))
+        .max(500)
+        .nullable()
+        .optional(),
+    }),
+  ]);
 
 function itemsOf<T>(value: T[] | { nodes?: T[] | null; edges?: { node: T }[] | null } | null | undefined): T[] {
   if (!value) return [];
@@ -16,12 +41,20 @@ function itemsOf<T>(value: T[] | { nodes?: T[] | null; edges?: { node: T }[] | n
   return [...(value.nodes ?? []), ...(value.edges ?? []).map((edge) => edge.node)];
 }
 
-const User = z.object({ name: z.union([z.object({ full: text(200), first: text(100), last: text(100) }), z.string().max(200)]).nullable().optional() });
+const User = z.object({
+  name: z
+    .union([z.object({ full: text(200), first: text(100), last: text(100) }), z.string().max(200)])
+    .nullable()
+    .optional(),
+});
 const Visit = z.object({ assignedUsers: connection(User).nullable().optional() });
 
 const JobberJob = z.object({
   id: Id,
-  jobNumber: z.union([z.number().int(), z.string().max(60)]).nullable().optional(),
+  jobNumber: z
+    .union([z.number().int(), z.string().max(60)])
+    .nullable()
+    .optional(),
   title: text(500),
   jobStatus: text(60),
   completedAt: Completion.nullable().optional(),
@@ -31,12 +64,28 @@ const JobberJob = z.object({
       firstName: text(100),
       lastName: text(100),
       companyName: text(200),
-      emails: z.array(z.object({ address: text(320) })).max(50).nullable().optional(),
-      phones: z.array(z.object({ number: text(40) })).max(50).nullable().optional(),
+      emails: z
+        .array(z.object({ address: text(320) }))
+        .max(50)
+        .nullable()
+        .optional(),
+      phones: z
+        .array(z.object({ number: text(40) }))
+        .max(50)
+        .nullable()
+        .optional(),
     })
     .nullable()
     .optional(),
-  property: z.object({ address: z.object({ city: text(100) }).nullable().optional() }).nullable().optional(),
+  property: z
+    .object({
+      address: z
+        .object({ city: text(100) })
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
   visits: connection(Visit).nullable().optional(),
 });
 type JobberJob = z.infer<typeof JobberJob>;
@@ -52,7 +101,12 @@ export function mapJobberJob(value: unknown): MappedJob {
   const parsed = parseJobRecord(JobberJob, value);
   if (!parsed.ok) return parsed.mapped;
   const r = parsed.record;
-  if (!r.completedAt) return { kind: 'skip', reason: `jobStatus "${(r.jobStatus ?? '').trim() || '(none)'}" and no completedAt: not a completed job`, id: r.id };
+  if (!r.completedAt)
+    return {
+      kind: 'skip',
+      reason: `jobStatus "${(r.jobStatus ?? '').trim() || '(none)'}" and no completedAt: not a completed job`,
+      id: r.id,
+    };
   return { kind: 'job', job: ledgerJob(r, r.completedAt) };
 }
 
@@ -78,7 +132,8 @@ const SHAPES = [
   { path: ['jobs', 'nodes'] },
   { path: ['jobs', 'edges'], node: 'node' },
 ];
-const isJob = (value: Record<string, unknown>) => 'jobNumber' in value || 'jobStatus' in value || ('completedAt' in value && 'client' in value);
+const isJob = (value: Record<string, unknown>) =>
+  'jobNumber' in value || 'jobStatus' in value || ('completedAt' in value && 'client' in value);
 const EXPECTED =
   'not a Jobber jobs answer: expected { "data": { "jobs": { "nodes": [...] } } } (or "edges": [{ "node" }]), an array of such answers, or an array of job nodes ({ "id", "jobNumber", "jobStatus", "completedAt", "client", ... })';
 
@@ -86,7 +141,9 @@ const EXPECTED =
 function notAnswer(document: unknown): string {
   const answers = Array.isArray(document) ? document : [document];
   const errors = answers.find((a) => isObject(a) && Array.isArray(a.errors) && a.errors.length > 0);
-  return errors ? 'a GraphQL error answer (its "errors" hold no jobs): query again and save the answer with "data"' : EXPECTED;
+  return errors
+    ? 'a GraphQL error answer (its "errors" hold no jobs): query again and save the answer with "data"'
+    : EXPECTED;
 }
 
 export const jobber: JobAdapter = {
@@ -102,7 +159,11 @@ export const jobber: JobAdapter = {
         yield documentProblem(read.file, '(document)', notAnswer(read.document));
         continue;
       }
-      const records: JobRecord[] = found.map(({ location, value }) => ({ file: read.file, location, mapped: mapJobberJob(value) }));
+      const records: JobRecord[] = found.map(({ location, value }) => ({
+        file: read.file,
+        location,
+        mapped: mapJobberJob(value),
+      }));
       yield* batches(records);
     }
   },

@@ -49,7 +49,8 @@ export interface JobImportResult {
   summary: JobImportSummary;
 }
 
-export type JobImportOutcome = { ok: true; result: JobImportResult } | { ok: false; message: string; problems?: number };
+export type JobImportOutcome =
+  { ok: true; result: JobImportResult } | { ok: false; message: string; problems?: number };
 
 const folded = (s: string) => fold(s).trim();
 
@@ -63,7 +64,8 @@ class Catalogue {
       this.services.set(folded(s.id), s.id);
       this.services.set(folded(s.name), s.id);
     }
-    for (const t of business?.technicians ?? []) for (const name of [t.name, ...(t.aliases ?? [])]) this.technicians.set(folded(name), t.name);
+    for (const t of business?.technicians ?? [])
+      for (const name of [t.name, ...(t.aliases ?? [])]) this.technicians.set(folded(name), t.name);
   }
 
   get knowsServices(): boolean {
@@ -79,9 +81,18 @@ class Catalogue {
   }
 }
 
-export async function importJobs(store: Store, request: JobImportRequest, events: JobImportEvents): Promise<JobImportOutcome> {
-  const adapter = request.from === undefined ? ownJobs : JOB_SOURCES.find((s) => s.name === request.from!.toLowerCase());
-  if (!adapter) return { ok: false, message: `unknown job source "${request.from}"; expected one of ${JOB_SOURCE_NAMES.join(', ')}` };
+export async function importJobs(
+  store: Store,
+  request: JobImportRequest,
+  events: JobImportEvents,
+): Promise<JobImportOutcome> {
+  const adapter =
+    request.from === undefined ? ownJobs : JOB_SOURCES.find((s) => s.name === request.from!.toLowerCase());
+  if (!adapter)
+    return {
+      ok: false,
+      message: `unknown job source "${request.from}"; expected one of ${JOB_SOURCE_NAMES.join(', ')}`,
+    };
   if (!request.files.length) return { ok: false, message: 'import-jobs takes at least one file' };
   const missing = await unreadable(request.files);
   if (missing) return { ok: false, message: missing };
@@ -113,7 +124,12 @@ export async function importJobs(store: Store, request: JobImportRequest, events
           events.skipped?.({ file, location, field: '(record)', reason: mapped.reason });
         } else if (mapped.kind === 'invalid') refuse(mapped.problems.map((p) => ({ file, location, ...p })));
         else {
-          const checked = check(mapped.job, { catalogue, timeZone: business?.timeZone, today, own: adapter === ownJobs });
+          const checked = check(mapped.job, {
+            catalogue,
+            timeZone: business?.timeZone,
+            today,
+            own: adapter === ownJobs,
+          });
           if ('problems' in checked) refuse(checked.problems.map((p) => ({ file, location, ...p })));
           else {
             if (checked.job.nameKey === null) counts.unnamed++;
@@ -135,13 +151,22 @@ export async function importJobs(store: Store, request: JobImportRequest, events
       }
     }
     if (counts.problems && (!request.skipInvalid || counts.fileProblems)) return null;
-    return staging.apply({ source: adapter.name, files: request.files, match: matcher(request.windowDays) }, events.written);
+    return staging.apply(
+      { source: adapter.name, files: request.files, match: matcher(request.windowDays) },
+      events.written,
+    );
   });
   if (!summary) {
     const n = (x: number) => x.toLocaleString('en-US');
-    const what = counts.rejected ? `${n(counts.rejected)} of ${n(counts.records)} jobs are invalid` : 'the files are invalid';
+    const what = counts.rejected
+      ? `${n(counts.rejected)} of ${n(counts.records)} jobs are invalid`
+      : 'the files are invalid';
     const hint = counts.fileProblems ? '' : ' (use --skip-invalid to import the valid ones)';
-    return { ok: false, message: `${what} (${counts.problems === 1 ? '1 problem' : `${n(counts.problems)} problems`}); nothing was changed${hint}`, problems: counts.problems };
+    return {
+      ok: false,
+      message: `${what} (${counts.problems === 1 ? '1 problem' : `${n(counts.problems)} problems`}); nothing was changed${hint}`,
+      problems: counts.problems,
+    };
   }
   const { records, rejected, skipped, unnamed, unknownServices } = counts;
   return { ok: true, result: { source: adapter.name, records, rejected, skipped, unnamed, unknownServices, summary } };
@@ -153,24 +178,32 @@ function splitLocation(located: string): [string, string] {
 }
 
 /** A job as the ledger stages it, or what is wrong with it (never quoting its customer's contacts or its id). */
-function check(job: LedgerJob, at: { catalogue: Catalogue; timeZone: string | undefined; today: string; own: boolean }): { job: StagedJob; unknownServices: number } | { problems: { field: string; reason: string }[] } {
+function check(
+  job: LedgerJob,
+  at: { catalogue: Catalogue; timeZone: string | undefined; today: string; own: boolean },
+): { job: StagedJob; unknownServices: number } | { problems: { field: string; reason: string }[] } {
   const problems: { field: string; reason: string }[] = [];
   const completed = job.completed.trim();
   const instant = isCalendarDate(completed) ? undefined : parseInstant(completed);
   const date = isCalendarDate(completed) ? completed : instant ? localDate(instant, at.timeZone) : undefined;
   // The value is not quoted: an export whose columns slipped could have a contact there.
   if (date === undefined) problems.push({ field: 'completed', reason: 'not a date (YYYY-MM-DD) or an RFC 3339 time' });
-  else if (date > at.today) problems.push({ field: 'completed', reason: `${date} is in the future: only completed jobs are proof` });
+  else if (date > at.today)
+    problems.push({ field: 'completed', reason: `${date} is in the future: only completed jobs are proof` });
   const services: string[] = [];
   let unknownServices = 0;
   job.services.forEach((name, i) => {
     const id = at.catalogue.service(name);
     if (id !== undefined) services.push(id);
-    else if (at.own && at.catalogue.knowsServices) problems.push({ field: `services.${i}`, reason: "unknown service (not in the business's catalogue)" });
+    else if (at.own && at.catalogue.knowsServices)
+      problems.push({ field: `services.${i}`, reason: "unknown service (not in the business's catalogue)" });
     else unknownServices++;
   });
   if (problems.length) return { problems };
-  const name = job.customer.name !== undefined ? nameOf(job.customer.name) : nameOf({ firstName: job.customer.firstName ?? '', lastName: job.customer.lastName ?? '' });
+  const name =
+    job.customer.name !== undefined
+      ? nameOf(job.customer.name)
+      : nameOf({ firstName: job.customer.firstName ?? '', lastName: job.customer.lastName ?? '' });
   return {
     job: {
       id: job.id,

@@ -6,7 +6,16 @@ import { fieldProblems } from '../adapter.js';
 import { csvList, csvOptional, openImportSource, type OwnLayout } from '../own-source.js';
 import type { JobAdapter, JobItem, MappedJob } from './job-adapter.js';
 
-export const JOB_COLUMNS = ['id', 'completed', 'customer', 'email', 'phone', 'technicians', 'services', 'area'] as const;
+export const JOB_COLUMNS = [
+  'id',
+  'completed',
+  'customer',
+  'email',
+  'phone',
+  'technicians',
+  'services',
+  'area',
+] as const;
 
 const JOBS_LAYOUT: OwnLayout = {
   listKey: 'jobs',
@@ -28,7 +37,15 @@ const JOBS_LAYOUT: OwnLayout = {
   },
 };
 
-const oneOrMany = z.union([z.string().max(200).transform((v) => (v.trim() ? [v] : [])), z.array(z.string().max(200)).max(20)]).default([]);
+const oneOrMany = z
+  .union([
+    z
+      .string()
+      .max(200)
+      .transform((v) => (v.trim() ? [v] : [])),
+    z.array(z.string().max(200)).max(20),
+  ])
+  .default([]);
 
 const OwnJob = z
   .object({
@@ -44,10 +61,22 @@ const OwnJob = z
   .strict();
 
 function mapOwn(value: unknown): MappedJob {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a job is an object' }] };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { kind: 'invalid', problems: [{ field: '(record)', reason: 'a job is an object' }] };
   const parsed = OwnJob.safeParse(value);
   // An unknown field is named by count, not quoted: a record keyed by a customer's email would print it.
-  if (!parsed.success) return { kind: 'invalid', problems: fieldProblems(parsed.error).map((p) => (p.reason === 'unknown field' ? { field: '(record)', reason: `${p.field.split(', ').length} unknown field(s); expected ${JOB_COLUMNS.join(', ')}` } : p)) };
+  if (!parsed.success)
+    return {
+      kind: 'invalid',
+      problems: fieldProblems(parsed.error).map((p) =>
+        p.reason === 'unknown field'
+          ? {
+              field: '(record)',
+              reason: `${p.field.split(', ').length} unknown field(s); expected ${JOB_COLUMNS.join(', ')}`,
+            }
+          : p,
+      ),
+    };
   const job = parsed.data;
   return {
     kind: 'job',
@@ -71,9 +100,23 @@ export const ownJobs: JobAdapter = {
     for (const file of files) {
       const source = await openImportSource(file, JOBS_LAYOUT);
       for await (const item of source.items) {
-        if (item.kind === 'records') yield { kind: 'records', records: item.records.map(({ location, value }) => ({ file, location, mapped: mapOwn(value) })) };
+        if (item.kind === 'records')
+          yield {
+            kind: 'records',
+            records: item.records.map(({ location, value }) => ({ file, location, mapped: mapOwn(value) })),
+          };
         else if (item.kind === 'problem') {
-          if (item.record) yield { kind: 'records', records: [{ file, location: item.location, mapped: { kind: 'invalid', problems: [{ field: item.field, reason: item.reason }] } }] };
+          if (item.record)
+            yield {
+              kind: 'records',
+              records: [
+                {
+                  file,
+                  location: item.location,
+                  mapped: { kind: 'invalid', problems: [{ field: item.field, reason: item.reason }] },
+                },
+              ],
+            };
           else yield { kind: 'problem', file, location: item.location, field: item.field, reason: item.reason };
         }
         progress?.(source.bytesRead(), source.size);

@@ -10,40 +10,83 @@ import { fold } from '../../reviews/text.js';
  * ("Pat", "Alex", "Sam" could be several, so they match only themselves).
  */
 const NICKNAMES: Record<string, string> = {
-  bob: 'robert', bobby: 'robert', rob: 'robert', robbie: 'robert',
-  bill: 'william', billy: 'william', will: 'william', willy: 'william', liam: 'william',
-  jim: 'james', jimmy: 'james',
-  mike: 'michael', mikey: 'michael', mick: 'michael',
-  dave: 'david', davey: 'david',
-  tom: 'thomas', tommy: 'thomas',
-  joe: 'joseph', joey: 'joseph',
-  dan: 'daniel', danny: 'daniel',
+  bob: 'robert',
+  bobby: 'robert',
+  rob: 'robert',
+  robbie: 'robert',
+  bill: 'william',
+  billy: 'william',
+  will: 'william',
+  willy: 'william',
+  liam: 'william',
+  jim: 'james',
+  jimmy: 'james',
+  mike: 'michael',
+  mikey: 'michael',
+  mick: 'michael',
+  dave: 'david',
+  davey: 'david',
+  tom: 'thomas',
+  tommy: 'thomas',
+  joe: 'joseph',
+  joey: 'joseph',
+  dan: 'daniel',
+  danny: 'daniel',
   chris: 'christopher',
-  matt: 'matthew', matty: 'matthew',
+  matt: 'matthew',
+  matty: 'matthew',
   tony: 'anthony',
-  steve: 'steven', stephen: 'steven', stevie: 'steven',
-  kate: 'katherine', katie: 'katherine', kathy: 'katherine', cathy: 'katherine', catherine: 'katherine', kathryn: 'katherine',
-  liz: 'elizabeth', lizzie: 'elizabeth', beth: 'elizabeth', betty: 'elizabeth', eliza: 'elizabeth',
-  jen: 'jennifer', jenny: 'jennifer', jenn: 'jennifer',
-  sue: 'susan', susie: 'susan',
-  nick: 'nicholas', nicky: 'nicholas',
-  ben: 'benjamin', benny: 'benjamin',
-  andy: 'andrew', drew: 'andrew',
-  rich: 'richard', richie: 'richard', dick: 'richard',
-  ed: 'edward', eddie: 'edward',
+  steve: 'steven',
+  stephen: 'steven',
+  stevie: 'steven',
+  kate: 'katherine',
+  katie: 'katherine',
+  kathy: 'katherine',
+  cathy: 'katherine',
+  catherine: 'katherine',
+  kathryn: 'katherine',
+  liz: 'elizabeth',
+  lizzie: 'elizabeth',
+  beth: 'elizabeth',
+  betty: 'elizabeth',
+  eliza: 'elizabeth',
+  jen: 'jennifer',
+  jenny: 'jennifer',
+  jenn: 'jennifer',
+  sue: 'susan',
+  susie: 'susan',
+  nick: 'nicholas',
+  nicky: 'nicholas',
+  ben: 'benjamin',
+  benny: 'benjamin',
+  andy: 'andrew',
+  drew: 'andrew',
+  rich: 'richard',
+  richie: 'richard',
+  dick: 'richard',
+  ed: 'edward',
+  eddie: 'edward',
   greg: 'gregory',
   josh: 'joshua',
   jon: 'jonathan',
-  tim: 'timothy', timmy: 'timothy',
-  ken: 'kenneth', kenny: 'kenneth',
+  tim: 'timothy',
+  timmy: 'timothy',
+  ken: 'kenneth',
+  kenny: 'kenneth',
   larry: 'lawrence',
-  peggy: 'margaret', maggie: 'margaret', meg: 'margaret',
-  becky: 'rebecca', becca: 'rebecca',
-  debbie: 'deborah', deb: 'deborah',
-  vicky: 'victoria', tori: 'victoria',
+  peggy: 'margaret',
+  maggie: 'margaret',
+  meg: 'margaret',
+  becky: 'rebecca',
+  becca: 'rebecca',
+  debbie: 'deborah',
+  deb: 'deborah',
+  vicky: 'victoria',
+  tori: 'victoria',
   pepe: 'jose',
   nacho: 'ignacio',
-  paco: 'francisco', pancho: 'francisco',
+  paco: 'francisco',
+  pancho: 'francisco',
   lupe: 'guadalupe',
 };
 
@@ -60,12 +103,14 @@ export const RULE_VERSION = 'names-2';
 function words(name: string): string[] {
   const comma = name.indexOf(',');
   const ordered = comma > 0 ? `${name.slice(comma + 1)} ${name.slice(0, comma)}` : name;
-  return fold(ordered)
-    // A hyphenated surname is one name, read by its first part ("Ávila-Núñez" is ávila): the initial customers give.
-    .replace(/-\p{L}+/gu, '')
-    .replace(/['’.]/g, (c) => (c === '.' ? ' ' : ''))
-    .split(/[^\p{L}]+/u)
-    .filter((w) => w && !NOT_NAMES.has(w));
+  return (
+    fold(ordered)
+      // A hyphenated surname is one name, read by its first part ("Ávila-Núñez" is ávila): the initial customers give.
+      .replace(/-\p{L}+/gu, '')
+      .replace(/['’.]/g, (c) => (c === '.' ? ' ' : ''))
+      .split(/[^\p{L}]+/u)
+      .filter((w) => w && !NOT_NAMES.has(w))
+  );
 }
 
 /** A first name as the name it stands for. */
@@ -78,8 +123,13 @@ function canonicalFirst(first: string): string {
  * name's initial, `robert s`; and the whole last name, folded, when it is more than an initial. Undefined for a
  * name that lacks a first or a last name (a first name alone matches nobody).
  */
-export function nameOf(name: string | { firstName?: string; lastName?: string }): { key: string; last?: string } | undefined {
-  const all = typeof name === 'string' ? words(name) : [words(name.firstName ?? '')[0], words(name.lastName ?? '').at(-1)].filter((w): w is string => !!w);
+export function nameOf(
+  name: string | { firstName?: string; lastName?: string },
+): { key: string; last?: string } | undefined {
+  const all =
+    typeof name === 'string'
+      ? words(name)
+      : [words(name.firstName ?? '')[0], words(name.lastName ?? '').at(-1)].filter((w): w is string => !!w);
   if (all.length < 2) return undefined;
   const last = all.at(-1)!;
   return { key: `${canonicalFirst(all[0]!)} ${last[0]}`, ...(last.length > 1 ? { last } : {}) };
@@ -105,13 +155,18 @@ export function matcher(windowDays: number): Matcher {
     nameOf: (author) => nameOf(author),
     decide(review: MatchReview, byReference: readonly MatchJob[], byName: readonly MatchJob[]): MatchOutcome {
       const one = (jobs: readonly MatchJob[], method: 'reference' | 'job'): MatchOutcome =>
-        jobs.length === 1 ? { kind: 'matched', method, job: jobs[0]! } : { kind: 'ambiguous', dates: jobs.map((j) => j.date).sort() };
+        jobs.length === 1
+          ? { kind: 'matched', method, job: jobs[0]! }
+          : { kind: 'ambiguous', dates: jobs.map((j) => j.date).sort() };
       if (byReference.length) return one(byReference, 'reference');
       // An anonymous reviewer is nobody's name: a review shown as "A Google User" matches by reference only.
       if (review.anonymous || review.nameKey === null) return { kind: 'none' };
       // "Robert Smith" is not Robert Stone's review: where both give the whole last name, it must agree too.
-      const sameName = (job: MatchJob) => review.lastName === null || job.lastName === null || job.lastName === review.lastName;
-      const fitting = byName.filter((job) => sameName(job) && job.date <= review.date && review.date <= addDays(job.date, windowDays));
+      const sameName = (job: MatchJob) =>
+        review.lastName === null || job.lastName === null || job.lastName === review.lastName;
+      const fitting = byName.filter(
+        (job) => sameName(job) && job.date <= review.date && review.date <= addDays(job.date, windowDays),
+      );
       if (!fitting.length) return { kind: 'none' };
       // Two visits to one customer (the same last name and a contact in common) are one customer: the latest fits.
       const [first, ...others] = fitting.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));

@@ -5,11 +5,30 @@
 import { z } from 'zod';
 import { isObject } from '../platform-file.js';
 import type { JobAdapter, JobItem, JobRecord, MappedJob } from './job-adapter.js';
-import { aliasesOf, areaOf, batches, Completion, customerName, distinct, documentProblem, Id, invalid, parseJobRecord, readJsonFiles, recordsOf, serviceCandidates, text, type FoundRecord } from './job-file.js';
+import {
+  aliasesOf,
+  areaOf,
+  batches,
+  Completion,
+  customerName,
+  distinct,
+  documentProblem,
+  Id,
+  invalid,
+  parseJobRecord,
+  readJsonFiles,
+  recordsOf,
+  serviceCandidates,
+  text,
+  type FoundRecord,
+} from './job-file.js';
 
 const Job = z.object({
   id: Id,
-  jobNumber: z.union([z.string().max(60), z.number()]).nullable().optional(),
+  jobNumber: z
+    .union([z.string().max(60), z.number()])
+    .nullable()
+    .optional(),
   customerId: Id,
   locationId: Id.nullable().optional(),
   jobStatus: z.string().max(60),
@@ -17,10 +36,25 @@ const Job = z.object({
   businessUnitId: Id.nullable().optional(),
   jobTypeId: Id.nullable().optional(),
 });
-const City = z.object({ city: text(100) }).nullable().optional();
+const City = z
+  .object({ city: text(100) })
+  .nullable()
+  .optional();
 const Customer = z.object({ id: Id, name: text(200), address: City });
-const Contact = z.object({ id: Id.nullable().optional(), customerId: Id, type: z.string().max(40), value: z.string().max(320), active: z.boolean().nullable().optional() });
-const Assignment = z.object({ id: Id.nullable().optional(), jobId: Id, technicianId: Id.nullable().optional(), technicianName: text(200), active: z.boolean().nullable().optional() });
+const Contact = z.object({
+  id: Id.nullable().optional(),
+  customerId: Id,
+  type: z.string().max(40),
+  value: z.string().max(320),
+  active: z.boolean().nullable().optional(),
+});
+const Assignment = z.object({
+  id: Id.nullable().optional(),
+  jobId: Id,
+  technicianId: Id.nullable().optional(),
+  technicianName: text(200),
+  active: z.boolean().nullable().optional(),
+});
 const Location = z.object({ id: Id, customerId: Id.nullable().optional(), address: City });
 const Named = z.object({ id: Id, name: text(200) });
 
@@ -71,7 +105,8 @@ class Tables {
   add(kind: Kind, file: string, location: string, value: unknown): void {
     const parsed = parseJobRecord<Row<Kind>>(KINDS[kind].schema, value, 'a record');
     if (!parsed.ok) {
-      if (kind === 'customers' && isObject(value) && (typeof value.id === 'string' || typeof value.id === 'number')) this.invalidCustomers.add(String(value.id));
+      if (kind === 'customers' && isObject(value) && (typeof value.id === 'string' || typeof value.id === 'number'))
+        this.invalidCustomers.add(String(value.id));
       this.invalid.push({ file, location, mapped: parsed.mapped });
       return;
     }
@@ -99,7 +134,8 @@ class Tables {
   }
 }
 
-const EXPECTED_SHAPE = 'not a ServiceTitan export answer: expected { "data": [...], "hasMore", "continueFrom" }, an array of such answers, or an array of records';
+const EXPECTED_SHAPE =
+  'not a ServiceTitan export answer: expected { "data": [...], "hasMore", "continueFrom" }, an array of such answers, or an array of records';
 const KIND_LIST = Object.values(KINDS)
   .map((k) => k.label)
   .join(', ');
@@ -111,11 +147,21 @@ function addFile(tables: Tables, file: string, found: FoundRecord[]): JobItem | 
     return undefined;
   }
   const first = found.map((r) => (isObject(r.value) ? kindOf(r.value) : undefined)).find((k) => k !== undefined);
-  if (!first) return documentProblem(file, '(document)', `not a ServiceTitan export of a known kind: its records have the fields of none of ${KIND_LIST}`);
+  if (!first)
+    return documentProblem(
+      file,
+      '(document)',
+      `not a ServiceTitan export of a known kind: its records have the fields of none of ${KIND_LIST}`,
+    );
   tables.kinds.add(first);
   for (const { location, value } of found) {
     const kind = isObject(value) ? kindOf(value) : undefined;
-    if (kind && kind !== first) tables.invalid.push({ file, location, mapped: invalid('(record)', `a record of ${KINDS[kind].label} in a file of ${KINDS[first].label}`) });
+    if (kind && kind !== first)
+      tables.invalid.push({
+        file,
+        location,
+        mapped: invalid('(record)', `a record of ${KINDS[kind].label} in a file of ${KINDS[first].label}`),
+      });
     else tables.add(first, file, location, value);
   }
   return undefined;
@@ -146,9 +192,15 @@ function techniciansByJob(tables: Tables): Map<string, string[]> {
   return byJob;
 }
 
-function mapJob(job: Row<'jobs'>, tables: Tables, contacts: Map<string, { emails: string[]; phones: string[] }>, technicians: Map<string, string[]>): MappedJob {
+function mapJob(
+  job: Row<'jobs'>,
+  tables: Tables,
+  contacts: Map<string, { emails: string[]; phones: string[] }>,
+  technicians: Map<string, string[]>,
+): MappedJob {
   const status = job.jobStatus.trim();
-  if (status.toLowerCase() !== 'completed') return { kind: 'skip', reason: `jobStatus "${status}": not a completed job`, id: String(job.id) };
+  if (status.toLowerCase() !== 'completed')
+    return { kind: 'skip', reason: `jobStatus "${status}": not a completed job`, id: String(job.id) };
   if (!job.completedOn) return invalid('completedOn', 'a Completed job needs the time it was completed');
   const customer = tables.customers.get(job.customerId);
   if (!customer) {
@@ -171,7 +223,10 @@ function mapJob(job: Row<'jobs'>, tables: Tables, contacts: Map<string, { emails
       emails: distinct(contact?.emails ?? []),
       phones: distinct(contact?.phones ?? []),
       technicians: distinct(technicians.get(job.id) ?? []),
-      services: serviceCandidates([job.jobTypeId && tables.names.jobTypes.get(job.jobTypeId), job.businessUnitId && tables.names.businessUnits.get(job.businessUnitId)]),
+      services: serviceCandidates([
+        job.jobTypeId && tables.names.jobTypes.get(job.jobTypeId),
+        job.businessUnitId && tables.names.businessUnits.get(job.businessUnitId),
+      ]),
       // The job's location is where the work was done; without the locations export, the customer's own address.
       ...areaOf(location?.address?.city ?? customer.address?.city),
     },
@@ -187,7 +242,11 @@ export const servicetitan: JobAdapter = {
     let problems = 0;
     for await (const read of readJsonFiles(files, progress)) {
       const found = read.ok ? recordsOf(read.document, [{ path: ['data'] }], isRecord) : undefined;
-      const problem = !read.ok ? read.problem : found ? addFile(tables, read.file, found) : documentProblem(read.file, '(document)', EXPECTED_SHAPE);
+      const problem = !read.ok
+        ? read.problem
+        : found
+          ? addFile(tables, read.file, found)
+          : documentProblem(read.file, '(document)', EXPECTED_SHAPE);
       if (problem) {
         problems++;
         yield problem;
@@ -196,13 +255,20 @@ export const servicetitan: JobAdapter = {
     // Without every file, the joins would name jobs invalid for what is only a missing file.
     if (problems > 0) return;
     if (!tables.kinds.has('jobs') && tables.emptyFiles === 0 && files.length > 0) {
-      yield { kind: 'problem', file: files.join(', '), location: 'the files', field: '(files)', reason: `none of the files is ServiceTitan's ${KINDS.jobs.label}: pass it with the other exports` };
+      yield {
+        kind: 'problem',
+        file: files.join(', '),
+        location: 'the files',
+        field: '(files)',
+        reason: `none of the files is ServiceTitan's ${KINDS.jobs.label}: pass it with the other exports`,
+      };
       return;
     }
     const contacts = contactsByCustomer(tables);
     const technicians = techniciansByJob(tables);
     const records: JobRecord[] = [...tables.invalid];
-    for (const { file, location, job } of tables.jobs.values()) records.push({ file, location, mapped: mapJob(job, tables, contacts, technicians) });
+    for (const { file, location, job } of tables.jobs.values())
+      records.push({ file, location, mapped: mapJob(job, tables, contacts, technicians) });
     yield* batches(records);
   },
 };

@@ -10,7 +10,17 @@ import { EntityMatcher } from './entities.js';
 import { NEGATORS } from './lexicon.js';
 import { PhraseMatcher, type Match } from './phrases.js';
 import { textPolarity } from './polarity/index.js';
-import { aspectFeatures, aspectPolarityFeatures, aspectProbability, clausePolarityFeatures, decideAspects, decidePolarity, type AspectDecision, type AspectModel, type WordOrderReading } from './aspect-model.js';
+import {
+  aspectFeatures,
+  aspectPolarityFeatures,
+  aspectProbability,
+  clausePolarityFeatures,
+  decideAspects,
+  decidePolarity,
+  type AspectDecision,
+  type AspectModel,
+  type WordOrderReading,
+} from './aspect-model.js';
 import shippedAspectModel from '../models/aspect-model.json' with { type: 'json' };
 import { WordOrderModel, type WordOrderFile } from './word-order.js';
 import shippedWordOrder from '../models/word-order-model.json' with { type: 'json' };
@@ -57,7 +67,8 @@ const nlp = winkNLP(model, ['sbd']);
 /** A text's sentences as the analyzer reads them, one by one (wink-nlp's sentence boundaries). */
 export const sentenceTexts = (text: string): string[] => nlp.readDoc(text).sentences().out();
 
-const label = (score: number): Label => (score > NEUTRAL_BAND ? 'positive' : score < -NEUTRAL_BAND ? 'negative' : 'neutral');
+const label = (score: number): Label =>
+  score > NEUTRAL_BAND ? 'positive' : score < -NEUTRAL_BAND ? 'negative' : 'neutral';
 
 /** One clause of a sentence as the lexicon read it. */
 interface ClauseReading {
@@ -109,7 +120,11 @@ export interface ClauseCandidate {
 export function chooseClause(candidates: readonly ClauseCandidate[], model: AspectModel, aspect: AspectId): number {
   let best = -1;
   candidates.forEach((c, i) => {
-    if (c.lexiconScore !== undefined && (best < 0 || Math.abs(c.lexiconScore) > Math.abs(candidates[best]!.lexiconScore!))) best = i;
+    if (
+      c.lexiconScore !== undefined &&
+      (best < 0 || Math.abs(c.lexiconScore) > Math.abs(candidates[best]!.lexiconScore!))
+    )
+      best = i;
   });
   if (best >= 0 || candidates.length === 1) return Math.max(best, 0);
   let bestProbability = -1;
@@ -142,7 +157,8 @@ export interface SentenceExplanation {
 /** The model's strongest features a found aspect names as its cues. */
 const CUES = 3;
 
-const lexiconAspectsOf = (matches: readonly Match[]) => matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : []));
+const lexiconAspectsOf = (matches: readonly Match[]) =>
+  matches.flatMap((m) => (m.entry.aspect ? [m.entry.aspect] : []));
 
 /**
  * The aspect model's features of tokens [start, end) of a clause: their words, the aspects the lexicon named there
@@ -175,10 +191,14 @@ export class Analyzer {
    * `aspectModel: null` runs the lexicon alone (training reads the lexicon's findings as the model's features);
    * `wordOrder: null` runs the aspect regression without the word-order network.
    */
-  constructor(business: Business | null, options: { aspectModel?: AspectModel | null; wordOrder?: WordOrderReader | null } = {}) {
+  constructor(
+    business: Business | null,
+    options: { aspectModel?: AspectModel | null; wordOrder?: WordOrderReader | null } = {},
+  ) {
     this.entities = new EntityMatcher(business);
     this.model = options.aspectModel === undefined ? (shippedAspectModel as AspectModel) : options.aspectModel;
-    this.wordOrder = this.model === null ? null : options.wordOrder === undefined ? shippedWordOrderModel() : options.wordOrder;
+    this.wordOrder =
+      this.model === null ? null : options.wordOrder === undefined ? shippedWordOrderModel() : options.wordOrder;
   }
 
   /** The aspect model's features of a text read as one sentence (training examples are sentences). */
@@ -204,7 +224,9 @@ export class Analyzer {
       const first = clause.tokens[0]!;
       const last = clause.tokens[clause.tokens.length - 1]!;
       const clauseText = text.slice(first.start, last.end);
-      const matches = this.phrases.find(clause.tokens.map((t) => t.norm)).map((m) => ({ ...m, text: text.slice(clause.tokens[m.start]!.start, clause.tokens[m.end - 1]!.end) }));
+      const matches = this.phrases
+        .find(clause.tokens.map((t) => t.norm))
+        .map((m) => ({ ...m, text: text.slice(clause.tokens[m.start]!.start, clause.tokens[m.end - 1]!.end) }));
       const polarity = textPolarity(clauseText).score;
       return {
         text: clauseText,
@@ -221,7 +243,13 @@ export class Analyzer {
       lexiconAspects: read.flatMap((c) => lexiconAspectsOf(c.matches)),
       judgedAspects: read.flatMap((c) => c.judged.map((j) => j.aspect)),
     });
-    return { text: sentence, clauses: read, lean: weights > 0 ? read.reduce((s, c) => s + c.polarity * c.weight, 0) / weights : 0, weight: weights, features };
+    return {
+      text: sentence,
+      clauses: read,
+      lean: weights > 0 ? read.reduce((s, c) => s + c.polarity * c.weight, 0) / weights : 0,
+      weight: weights,
+      features,
+    };
   }
 
   /** The aspect model's features of a clause alone. */
@@ -243,18 +271,33 @@ export class Analyzer {
     const from = c.tokens[0]!.start;
     return bounds.slice(1).map((end, k) => {
       const start = bounds[k]!;
-      return { text: c.text.slice(c.tokens[start]!.start - from, c.tokens[end - 1]!.end - from), detection: pieceFeatures(c, start, end) };
+      return {
+        text: c.text.slice(c.tokens[start]!.start - from, c.tokens[end - 1]!.end - from),
+        detection: pieceFeatures(c, start, end),
+      };
     });
   }
 
   private candidates(reading: SentenceReading, aspect: AspectId): ClauseCandidate[] {
-    return reading.clauses.map((c) => ({ detection: () => this.detection(c), lexiconScore: c.judged.find((j) => j.aspect === aspect)?.score }));
+    return reading.clauses.map((c) => ({
+      detection: () => this.detection(c),
+      lexiconScore: c.judged.find((j) => j.aspect === aspect)?.score,
+    }));
   }
 
   private polarityFeatures(reading: SentenceReading, aspect: AspectId, clause: number): string[] {
     const c = reading.clauses[clause]!;
-    c.polarityFeatures ??= clausePolarityFeatures(c.tokens.map((t) => t.norm), c.polarity, NEGATORS);
-    return aspectPolarityFeatures(c.polarityFeatures, reading.lean, c.judged.find((j) => j.aspect === aspect)?.score, aspect);
+    c.polarityFeatures ??= clausePolarityFeatures(
+      c.tokens.map((t) => t.norm),
+      c.polarity,
+      NEGATORS,
+    );
+    return aspectPolarityFeatures(
+      c.polarityFeatures,
+      reading.lean,
+      c.judged.find((j) => j.aspect === aspect)?.score,
+      aspect,
+    );
   }
 
   /**
@@ -262,17 +305,42 @@ export class Analyzer {
    * in the clause about it (where the lexicon judged it, else the one the model finds most about it). Without the
    * model, the lexicon's judgements stand alone.
    */
-  private sentenceAspects(reading: SentenceReading, reasons: number): Pick<SentenceExplanation, 'aspects' | 'model' | 'parts' | 'polarity'> & { sentiment: number } {
+  private sentenceAspects(
+    reading: SentenceReading,
+    reasons: number,
+  ): Pick<SentenceExplanation, 'aspects' | 'model' | 'parts' | 'polarity'> & { sentiment: number } {
     if (!this.model) {
       const judged = reading.clauses.flatMap((c) =>
-        c.judged.map((j) => ({ weight: c.weight, judgement: { aspect: j.aspect, polarity: label(j.score), score: round(j.score), evidence: c.text, cues: j.cues } satisfies AspectJudgement })),
+        c.judged.map((j) => ({
+          weight: c.weight,
+          judgement: {
+            aspect: j.aspect,
+            polarity: label(j.score),
+            score: round(j.score),
+            evidence: c.text,
+            cues: j.cues,
+          } satisfies AspectJudgement,
+        })),
       );
-      return { aspects: judged.map((j) => j.judgement), model: null, parts: [], polarity: [], sentiment: sentenceSentiment(reading, judged) };
+      return {
+        aspects: judged.map((j) => j.judgement),
+        model: null,
+        parts: [],
+        polarity: [],
+        sentiment: sentenceSentiment(reading, judged),
+      };
     }
     const model = this.model;
     const parts = this.readAlone(reading);
     const wordOrder = this.wordOrder?.read(reading.text, reasons);
-    const decisions = decideAspects(model, reading.features, parts.map((p) => p.detection), Math.max(reasons, CUES), reasons > 0, wordOrder);
+    const decisions = decideAspects(
+      model,
+      reading.features,
+      parts.map((p) => p.detection),
+      Math.max(reasons, CUES),
+      reasons > 0,
+      wordOrder,
+    );
     const judged: WeighedJudgement[] = [];
     const polarities: SentenceExplanation['polarity'] = [];
     for (const decision of decisions) {
@@ -285,10 +353,30 @@ export class Analyzer {
       const confidence = 2 * polarity.probability - 1;
       const score = lexicon && Math.sign(lexicon.score) === Math.sign(confidence) ? lexicon.score : confidence;
       const cues = lexicon?.cues ?? decision.reasons.map(([f]) => f);
-      judged.push({ weight: clause.weight, judgement: { aspect: decision.aspect, polarity: polarity.positive ? 'positive' : 'negative', score: round(clamp(score)), evidence: clause.text, cues } });
-      polarities.push({ aspect: decision.aspect, clause: clause.text, positive: round(polarity.probability), reasons: polarity.reasons });
+      judged.push({
+        weight: clause.weight,
+        judgement: {
+          aspect: decision.aspect,
+          polarity: polarity.positive ? 'positive' : 'negative',
+          score: round(clamp(score)),
+          evidence: clause.text,
+          cues,
+        },
+      });
+      polarities.push({
+        aspect: decision.aspect,
+        clause: clause.text,
+        positive: round(polarity.probability),
+        reasons: polarity.reasons,
+      });
     }
-    return { aspects: judged.map((j) => j.judgement), model: decisions, parts: parts.map((p) => p.text), polarity: polarities, sentiment: sentenceSentiment(reading, judged) };
+    return {
+      aspects: judged.map((j) => j.judgement),
+      model: decisions,
+      parts: parts.map((p) => p.text),
+      polarity: polarities,
+      sentiment: sentenceSentiment(reading, judged),
+    };
   }
 
   private sentences(text: string): SentenceReading[] {
@@ -327,7 +415,11 @@ export class Analyzer {
       if (reasons > 0) {
         explained.push({
           sentence: reading.text,
-          clauses: reading.clauses.map((c) => ({ text: c.text, polarity: round(c.polarity), lexicon: c.judged.map((j) => ({ aspect: j.aspect, score: round(j.score), cues: j.cues })) })),
+          clauses: reading.clauses.map((c) => ({
+            text: c.text,
+            polarity: round(c.polarity),
+            lexicon: c.judged.map((j) => ({ aspect: j.aspect, score: round(j.score), cues: j.cues })),
+          })),
           aspects: decided.aspects,
           model: decided.model,
           parts: decided.parts,

@@ -41,7 +41,8 @@ export function aspectFeatures({ tokens, lexiconAspects, judgedAspects }: Senten
     if (i > 0) features.add(`${tokens[i - 1]} ${t}`);
     if (t.length >= CHARACTER_GRAM_WORD) {
       const bounded = `<${t}>`;
-      for (let k = 0; k + CHARACTER_GRAM <= bounded.length; k++) features.add(`C:${bounded.slice(k, k + CHARACTER_GRAM)}`);
+      for (let k = 0; k + CHARACTER_GRAM <= bounded.length; k++)
+        features.add(`C:${bounded.slice(k, k + CHARACTER_GRAM)}`);
     }
   });
   for (const a of lexiconAspects) features.add(`LEX:${a}`);
@@ -106,7 +107,10 @@ export function aspectProbability(model: AspectModel, features: readonly string[
 }
 
 /** Every aspect's log-odds on some features, and the features the model knows with their weight rows. */
-function margins(model: AspectModel, features: readonly string[]): { z: number[]; weighed: (readonly [string, Float64Array])[] } {
+function margins(
+  model: AspectModel,
+  features: readonly string[],
+): { z: number[]; weighed: (readonly [string, Float64Array])[] } {
   const table = featureTable(model);
   const z = AspectId.options.map((aspect) => model.bias[aspect] ?? 0);
   const weighed: (readonly [string, Float64Array])[] = [];
@@ -123,7 +127,10 @@ function margins(model: AspectModel, features: readonly string[]): { z: number[]
  * The log-odds the decision is made on: the whole sentence's, or a part's less PART_DISCOUNT when that is higher.
  * Training chooses the thresholds on exactly this.
  */
-export function sentenceMargin(sentence: number, parts: Iterable<number>): { margin: number; part: number | undefined } {
+export function sentenceMargin(
+  sentence: number,
+  parts: Iterable<number>,
+): { margin: number; part: number | undefined } {
   let margin = sentence;
   let part: number | undefined;
   let i = 0;
@@ -151,12 +158,22 @@ export function decideAspects(
   const whole = margins(model, features);
   const read = parts.map((p) => margins(model, p));
   return AspectId.options.map((aspect, a) => {
-    const { margin, part } = sentenceMargin(whole.z[a]!, read.map((p) => p.z[a]!));
+    const { margin, part } = sentenceMargin(
+      whole.z[a]!,
+      read.map((p) => p.z[a]!),
+    );
     const added = wordOrder?.logits[a] ?? 0;
     const probability = sigmoid(margin + added);
     const threshold = model.thresholds[aspect] ?? 0.5;
     const found = probability >= threshold;
-    const decision: AspectDecision = { aspect, probability, threshold, found, ...(part === undefined ? {} : { part }), reasons: [] };
+    const decision: AspectDecision = {
+      aspect,
+      probability,
+      threshold,
+      found,
+      ...(part === undefined ? {} : { part }),
+      reasons: [],
+    };
     if (reasons === 0 || (!found && !explainAll)) return decision;
     if (wordOrder) {
       decision.wordOrder = Math.round(added * 1000) / 1000;
@@ -176,7 +193,9 @@ const NEGATION_SCOPE = 3;
 
 /** Words that carry no opinion alone: in the polarity regression they only learn what the training sentences happened to say. */
 const FUNCTION_WORDS = new Set(
-  'a an the this that these those my our your his her their its i we you he she they it me us him them of to in on at for by with from into over about as and or so if then than is was were are be been am has had have do did does #'.split(' '),
+  'a an the this that these those my our your his her their its i we you he she they it me us him them of to in on at for by with from into over about as and or so if then than is was were are be been am has had have do did does #'.split(
+    ' ',
+  ),
 );
 
 /** A feature with a value ("LEAN=-0.38"): its weight counts times the value. Words never hold "=". */
@@ -193,7 +212,11 @@ export function featureValue(feature: string): [string, number] {
  * and pairs. Function words and negators are left out alone (a negator says nothing until it negates something), and
  * so are pairs of two function words: measured on the validation folds, they only learnt the training sentences.
  */
-export function clausePolarityFeatures(tokens: readonly string[], lean: number, negators: ReadonlySet<string>): string[] {
+export function clausePolarityFeatures(
+  tokens: readonly string[],
+  lean: number,
+  negators: ReadonlySet<string>,
+): string[] {
   const features = new Set<string>([valued('LEAN', lean)]);
   let negated = 0;
   tokens.forEach((t, i) => {
@@ -209,9 +232,15 @@ export function clausePolarityFeatures(tokens: readonly string[], lean: number, 
  * The features of one aspect in a clause: the clause's own, the sentence's lean and the lexicon's judgement of the
  * aspect, each word and lean also paired with the aspect ("cheap" judges a price well and a repair badly).
  */
-export function aspectPolarityFeatures(clause: readonly string[], sentenceLean: number, lexiconScore: number | undefined, aspect: AspectId): string[] {
+export function aspectPolarityFeatures(
+  clause: readonly string[],
+  sentenceLean: number,
+  lexiconScore: number | undefined,
+  aspect: AspectId,
+): string[] {
   const features = [...clause, valued('SENTENCE', sentenceLean)];
-  if (lexiconScore !== undefined) features.push(valued('JUDGED', lexiconScore), valued(`${aspect}|JUDGED`, lexiconScore));
+  if (lexiconScore !== undefined)
+    features.push(valued('JUDGED', lexiconScore), valued(`${aspect}|JUDGED`, lexiconScore));
   for (const f of clause) if (!f.includes(' ')) features.push(`${aspect}|${f}`);
   return features;
 }
@@ -219,7 +248,11 @@ export function aspectPolarityFeatures(clause: readonly string[], sentenceLean: 
 const polarityTables = new WeakMap<AspectModel, Map<string, number>>();
 
 /** Whether a found aspect reads positive, with the probability and the features that weighed most for the answer. */
-export function decidePolarity(model: AspectModel, features: readonly string[], reasons = 3): { positive: boolean; probability: number; reasons: [string, number][] } {
+export function decidePolarity(
+  model: AspectModel,
+  features: readonly string[],
+  reasons = 3,
+): { positive: boolean; probability: number; reasons: [string, number][] } {
   let table = polarityTables.get(model);
   if (!table) polarityTables.set(model, (table = new Map(Object.entries(model.polarity.weights))));
   const weighed = features.map((f): [string, number] => {

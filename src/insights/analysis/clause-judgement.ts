@@ -11,7 +11,21 @@ const OPINION_REACH = 6;
 const NEGATION_REACH = 3;
 
 const COMPARATIVE_NEGATORS = new Set(['couldnt', 'cant', 'cannot', 'wouldnt']);
-const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their', 'some', 'this', 'that', 'one', 'another']);
+const DETERMINERS = new Set([
+  'a',
+  'an',
+  'the',
+  'my',
+  'our',
+  'his',
+  'her',
+  'their',
+  'some',
+  'this',
+  'that',
+  'one',
+  'another',
+]);
 /** A pure target negated with no opinion about it means the act did not happen: "nobody told me", "zero communication". */
 const NEGATED_TARGET = -0.6;
 /** A target's clause must lean at least this far for its general polarity to judge the target. */
@@ -30,7 +44,10 @@ function modifiers(tokens: Token[], match: Match): { factor: number; marks: stri
     if (NEGATORS.has(word)) {
       // "Couldn't have been nicer" praises: a negated comparative is a superlative.
       const judged = tokens[match.start]!.norm;
-      if (COMPARATIVE_NEGATORS.has(word) && (judged === 'better' || /er$/.test(judged) || tokens[match.start - 1]?.norm === 'more')) {
+      if (
+        COMPARATIVE_NEGATORS.has(word) &&
+        (judged === 'better' || /er$/.test(judged) || tokens[match.start - 1]?.norm === 'more')
+      ) {
         factor *= 1.3;
         marks.push(`${word}(comparative)`);
         break;
@@ -104,7 +121,11 @@ export function judgeClause(tokens: Token[], all: Match[], clauseText: string): 
     // A word whose sense depends on a nearby aspect ("fair price", "fast response") judges that aspect; a word with
     // an aspect of its own ("honest") lends itself to another only when right next to it ("honest pricing").
     const conditioned = entry.by
-      ? nearestTarget(m, (t) => pure(t) && entry.by![t.entry.aspect!] !== undefined && (entry.aspect === undefined || distance(m, t) <= 1))
+      ? nearestTarget(
+          m,
+          (t) =>
+            pure(t) && entry.by![t.entry.aspect!] !== undefined && (entry.aspect === undefined || distance(m, t) <= 1),
+        )
       : undefined;
     if (conditioned && conditioned.entry.aspect !== entry.aspect) {
       add(conditioned.entry.aspect!, entry.by![conditioned.entry.aspect!]! * factor, cue);
@@ -122,7 +143,11 @@ export function judgeClause(tokens: Token[], all: Match[], clauseText: string): 
       const describesNoun = DETERMINERS.has(tokens[m.start - 1]?.norm ?? '');
       const target = nearestTarget(m, (t) => pure(t) && !(describesNoun && t.end <= m.start));
       if (target) {
-        add(target.entry.aspect!, (target.entry.aspect && entry.by?.[target.entry.aspect]) ?? entry.valence * factor, cue);
+        add(
+          target.entry.aspect!,
+          (target.entry.aspect && entry.by?.[target.entry.aspect]) ?? entry.valence * factor,
+          cue,
+        );
         judgedTargets.add(target);
       }
     }
@@ -141,7 +166,13 @@ export function judgeClause(tokens: Token[], all: Match[], clauseText: string): 
   }
   // A target nobody judged takes the clause's general polarity, when the clause is about that aspect alone.
   // Not for the work itself: a clause about the job ("replaced the burnt capacitor") leans on the fault it names.
-  const unjudged = targets.filter((t) => !judgedTargets.has(t) && t.entry.valence === undefined && !found.has(t.entry.aspect!) && t.entry.aspect !== 'quality');
+  const unjudged = targets.filter(
+    (t) =>
+      !judgedTargets.has(t) &&
+      t.entry.valence === undefined &&
+      !found.has(t.entry.aspect!) &&
+      t.entry.aspect !== 'quality',
+  );
   const aspects = new Set(targets.map((t) => t.entry.aspect));
   if (unjudged.length > 0 && aspects.size === 1) {
     const general = textPolarity(clauseText);

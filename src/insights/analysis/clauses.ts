@@ -16,7 +16,28 @@ export interface Token {
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
 /** Numbers match as "#", so one entry covers "3 hours late" and "three hours late". */
-const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen', 'twenty', 'thirty', 'forty', 'fifty', 'several', 'few', 'couple']);
+const NUMBER_WORDS = new Set([
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'fifteen',
+  'twenty',
+  'thirty',
+  'forty',
+  'fifty',
+  'several',
+  'few',
+  'couple',
+]);
 
 /** Inside a short double-quoted span of the same sentence ("fixed", "tune-up special"): an odd number of quotes before, one soon after. */
 function insideQuotes(text: string, at: number): boolean {
@@ -36,14 +57,26 @@ function tokenize(text: string, offset: number): Token[] {
     const word = foldedText(m[0]);
     const norm = /^\d+(st|nd|rd|th|am|pm|ish)?$/.test(word) || NUMBER_WORDS.has(word) ? '#' : word;
     const breakBefore = /[,.!?:;()]/.test(text.slice(previousEnd, m.index));
-    tokens.push({ norm, start: offset + m.index, end: offset + m.index + m[0].length, breakBefore, quoted: insideQuotes(text, m.index) });
+    tokens.push({
+      norm,
+      start: offset + m.index,
+      end: offset + m.index + m[0].length,
+      breakBefore,
+      quoted: insideQuotes(text, m.index),
+    });
     previousEnd = m.index + m[0].length;
   }
   // Multi-word modifiers become one token, so "kind of late" reads as a softened "late".
   for (let i = 0; i < tokens.length - 1; i++) {
     for (const [words, replacement] of MODIFIERS) {
       if (words[0] === tokens[i]!.norm && words.every((w, k) => tokens[i + k]?.norm === w)) {
-        tokens.splice(i, words.length, { norm: replacement, start: tokens[i]!.start, end: tokens[i + words.length - 1]!.end, breakBefore: tokens[i]!.breakBefore, quoted: false });
+        tokens.splice(i, words.length, {
+          norm: replacement,
+          start: tokens[i]!.start,
+          end: tokens[i + words.length - 1]!.end,
+          breakBefore: tokens[i]!.breakBefore,
+          quoted: false,
+        });
         break;
       }
     }
@@ -76,7 +109,11 @@ export function clauses(sentence: string, offset: number): Clause[] {
         const part = tokens.slice(from, i);
         if (part.length > 0) {
           const first = part[0]!;
-          out.push({ tokens: part, afterContrast: CONTRAST_MARKERS.has(first.norm), beforeContrast: i < tokens.length });
+          out.push({
+            tokens: part,
+            afterContrast: CONTRAST_MARKERS.has(first.norm),
+            beforeContrast: i < tokens.length,
+          });
         }
         from = i;
       }

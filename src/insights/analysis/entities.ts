@@ -7,9 +7,49 @@ import { INSTALL_WORDS, REPAIR_WORDS, SERVICE_WORDS } from './lexicon.js';
 
 /** First names that are also everyday words: matched only when written with a capital ("Bill" the tech, not the bill). */
 const COMMON_WORD_NAMES = new Set([
-  'bill', 'will', 'rob', 'art', 'chase', 'grant', 'mark', 'pat', 'sue', 'joy', 'hope', 'rich', 'jack', 'frank', 'ray',
-  'dawn', 'guy', 'mike', 'max', 'drew', 'sky', 'hunter', 'page', 'rose', 'faith', 'summer', 'june', 'may', 'april',
-  'bob', 'gene', 'lane', 'dean', 'wade', 'cliff', 'glen', 'miles', 'stone', 'sonny', 'buddy', 'doc', 'ace', 'chip',
+  'bill',
+  'will',
+  'rob',
+  'art',
+  'chase',
+  'grant',
+  'mark',
+  'pat',
+  'sue',
+  'joy',
+  'hope',
+  'rich',
+  'jack',
+  'frank',
+  'ray',
+  'dawn',
+  'guy',
+  'mike',
+  'max',
+  'drew',
+  'sky',
+  'hunter',
+  'page',
+  'rose',
+  'faith',
+  'summer',
+  'june',
+  'may',
+  'april',
+  'bob',
+  'gene',
+  'lane',
+  'dean',
+  'wade',
+  'cliff',
+  'glen',
+  'miles',
+  'stone',
+  'sonny',
+  'buddy',
+  'doc',
+  'ace',
+  'chip',
 ]);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -38,14 +78,24 @@ export class EntityMatcher {
       this.names.push({
         name: technician.name,
         folded: wordsRegex(plain.length ? plain : keys.slice(0, 1), 'iu'),
-        ...(common.length ? { capitalised: wordsRegex(common.map((c) => c[0]!.toUpperCase() + c.slice(1)), 'u') } : {}),
+        ...(common.length
+          ? {
+              capitalised: wordsRegex(
+                common.map((c) => c[0]!.toUpperCase() + c.slice(1)),
+                'u',
+              ),
+            }
+          : {}),
       });
     }
     const services = business?.services ?? [];
     for (const group of SERVICE_WORDS) {
-      const ids = services.filter((s) => group.name.some((n) => fold(`${s.name} ${s.id.replace(/-/g, ' ')}`).includes(n))).map((s) => s.id);
+      const ids = services
+        .filter((s) => group.name.some((n) => fold(`${s.name} ${s.id.replace(/-/g, ' ')}`).includes(n)))
+        .map((s) => s.id);
       if (ids.length === 0) continue;
-      const named = (pattern: RegExp) => ids.filter((id) => pattern.test(fold(`${id} ${services.find((s) => s.id === id)!.name}`)));
+      const named = (pattern: RegExp) =>
+        ids.filter((id) => pattern.test(fold(`${id} ${services.find((s) => s.id === id)!.name}`)));
       this.serviceGroups.push({
         ids,
         install: named(/install|replace|new/),
@@ -79,7 +129,10 @@ export class EntityMatcher {
       // Already named by a field of the same group: the field is more precise than the words.
       if (group.ids.some((id) => found.has(id))) continue;
       const pick =
-        (installing && !repairing ? group.install[0] : undefined) ?? group.repair[0] ?? group.install[0] ?? group.ids[0];
+        (installing && !repairing ? group.install[0] : undefined) ??
+        group.repair[0] ??
+        group.install[0] ??
+        group.ids[0];
       if (pick) found.add(pick);
     }
     return [...found];

@@ -35,7 +35,13 @@ export class PhraseMatcher {
     }
     for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
     // Every single-word entry can be misspelt; the speller (shared with the polarity model) never "corrects" a real word.
-    this.speller = new Speller(new Map(Object.keys(entries).filter((p) => !p.includes(' ')).map((w) => [w, SPELLABLE])));
+    this.speller = new Speller(
+      new Map(
+        Object.keys(entries)
+          .filter((p) => !p.includes(' '))
+          .map((w) => [w, SPELLABLE]),
+      ),
+    );
   }
 
   /** A typical slip ("resonable", "proffesional", "dissapointed") reads as the lexicon word it misspells. */
@@ -46,10 +52,15 @@ export class PhraseMatcher {
   find(original: readonly string[]): Match[] {
     const tokens = original.map((t) => this.corrections.get(t) ?? this.remember(t));
     const matches: Match[] = [];
-    for (let i = 0; i < tokens.length; ) {
+    for (let i = 0; i < tokens.length;) {
       const candidate = this.byFirst.get(tokens[i]!)?.find(({ words }) => words.every((w, k) => tokens[i + k] === w));
       if (candidate) {
-        matches.push({ start: i, end: i + candidate.words.length, entry: candidate.entry, text: candidate.words.join(' ') });
+        matches.push({
+          start: i,
+          end: i + candidate.words.length,
+          entry: candidate.entry,
+          text: candidate.words.join(' '),
+        });
         i += candidate.words.length;
       } else {
         i++;

@@ -27,7 +27,10 @@ export const FIRST_BLOCK = WIDTHS.map((width) => BLOCKS.findIndex((b) => b.width
  */
 export function wordOrderTokens(text: string): string[] {
   const out: string[] = [];
-  for (const [token] of text.toLowerCase().replace(/[\u2018\u2019]/g, "'").matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?|[^\s\p{L}\p{N}]/gu)) {
+  for (const [token] of text
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?|[^\s\p{L}\p{N}]/gu)) {
     const apostrophe = token.indexOf("'");
     if (apostrophe <= 0) out.push(token);
     else if (token.endsWith("n't")) {
@@ -96,7 +99,12 @@ export function project(network: Network, vector: Float64Array, into: Float64Arr
  * width and filter, the strongest window's value (ReLU; 0 when none is positive) into `hidden`, and where that
  * window starts into `at`. A sentence shorter than a width reads as padded with zero vectors.
  */
-export function pool(network: Network, projected: readonly (Float64Array | Float32Array)[], hidden: Float64Array, at: Int32Array): void {
+export function pool(
+  network: Network,
+  projected: readonly (Float64Array | Float32Array)[],
+  hidden: Float64Array,
+  at: Int32Array,
+): void {
   const length = projected.length;
   const bias = network.convBias;
   for (let w = 0; w < WIDTHS.length; w++) {
@@ -152,7 +160,12 @@ const float64 = (base64: string) => {
 };
 
 /** A network as the file ships it, read back. */
-export const readNetwork = (n: ShippedNetwork): Network => ({ conv: float64(n.conv), convBias: float64(n.convBias), out: float64(n.out), outBias: float64(n.outBias) });
+export const readNetwork = (n: ShippedNetwork): Network => ({
+  conv: float64(n.conv),
+  convBias: float64(n.convBias),
+  out: float64(n.out),
+  outBias: float64(n.outBias),
+});
 
 /** A network's weights as the file ships them (float32: half the bytes of float64, and no decision changes). */
 export const shippedNetwork = (n: Network): ShippedNetwork => {
@@ -209,7 +222,12 @@ export class WordOrderModel {
     const { hidden, at, z } = this;
     const weight = WORD_ORDER_WEIGHT / this.networks.length;
     this.networks.forEach((network, n) => {
-      pool(network, words.map((p) => p[n]!), hidden, at);
+      pool(
+        network,
+        words.map((p) => p[n]!),
+        hidden,
+        at,
+      );
       outputs(network, hidden, this.aspects, z);
       for (let a = 0; a < this.aspects; a++) logits[a]! += weight * z[a]!;
       if (windows === 0) return;
@@ -218,7 +236,8 @@ export class WordOrderModel {
         const width = WIDTHS[Math.floor(h / FILTERS)]!;
         const span = tokens.slice(at[h], at[h]! + width).join(' ');
         if (!span) continue;
-        for (let a = 0; a < this.aspects; a++) shares[a]!.set(span, (shares[a]!.get(span) ?? 0) + weight * network.out[a * HIDDEN + h]! * hidden[h]!);
+        for (let a = 0; a < this.aspects; a++)
+          shares[a]!.set(span, (shares[a]!.get(span) ?? 0) + weight * network.out[a * HIDDEN + h]! * hidden[h]!);
       }
     });
     const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -229,6 +248,12 @@ export class WordOrderModel {
         .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]) || (x[0] < y[0] ? -1 : 1))
         .slice(0, windows)
         .map(([span, s]): Window => [span, round(s)]);
-    return { logits, windows: windows === 0 ? Array.from({ length: this.aspects }, () => []) : shares.map((share) => [...strongest(share, 1), ...strongest(share, -1)]) };
+    return {
+      logits,
+      windows:
+        windows === 0
+          ? Array.from({ length: this.aspects }, () => [])
+          : shares.map((share) => [...strongest(share, 1), ...strongest(share, -1)]),
+    };
   }
 }

@@ -60,13 +60,17 @@ export class Aggregation {
   document(business: Business | null, meta: DocumentMeta, mark: (part: AggregatePart) => void = () => {}): Insights {
     const aspects = this.aspects.sections();
     mark('aspects');
-    const technicians = this.technicians.sections((business?.technicians ?? []).map((t) => t.name)).map(([name, insight]) => ({ name, ...insight }));
+    const technicians = this.technicians
+      .sections((business?.technicians ?? []).map((t) => t.name))
+      .map(([name, insight]) => ({ name, ...insight }));
     const catalogue = business?.services ?? [];
     const services = this.services.sections(catalogue.map((s) => s.id)).map(([id, insight]) => {
       const service = catalogue.find((s) => s.id === id);
       return { id, name: service?.name ?? id, category: service?.category ?? null, ...insight };
     });
-    const serviceAreas = this.areas.sections(business?.areaServed ?? []).map(([name, insight]) => ({ name, ...insight }));
+    const serviceAreas = this.areas
+      .sections(business?.areaServed ?? [])
+      .map(([name, insight]) => ({ name, ...insight }));
     mark('entities');
     const topics = this.topics.sections(this.all.contributions(), business);
     mark('topics');
@@ -93,7 +97,8 @@ export class Aggregation {
   /** Counts a contribution in (1) or out (−1) of every section. */
   private count(c: Contribution, by: 1 | -1): void {
     const change = by > 0 ? 'add' : 'remove';
-    for (const part of [this.all, this.aspects, this.technicians, this.services, this.areas, this.topics]) part[change](c);
+    for (const part of [this.all, this.aspects, this.technicians, this.services, this.areas, this.topics])
+      part[change](c);
     if (c.features.urgent) this.urgent[change](c);
     let quarter = this.quarters.get(c.quarter);
     if (!quarter) this.quarters.set(c.quarter, (quarter = { quarter: c.quarter, reviews: 0, ratings: 0 }));
@@ -104,7 +109,12 @@ export class Aggregation {
 }
 
 /** The document of these reviews, aggregated from nothing. */
-export function aggregate(business: Business | null, reviews: readonly PublishedReview[], analyses: AnalysisLookup, meta: DocumentMeta): Insights {
+export function aggregate(
+  business: Business | null,
+  reviews: readonly PublishedReview[],
+  analyses: AnalysisLookup,
+  meta: DocumentMeta,
+): Insights {
   const aggregation = new Aggregation();
   for (const review of reviews) aggregation.put(review, analyses.get(review.id)!);
   return aggregation.document(business, meta);

@@ -43,14 +43,32 @@ export const sign = (score: number): -1 | 0 | 1 => (Math.abs(score) < 1e-9 ? 0 :
  */
 const internalized = (s: string): string => Object.keys({ [s]: 0 })[0]!;
 
-export function contributionOf(review: PublishedReview, analysis: ReviewAnalysis, features: TextFeatures): Contribution {
-  const judgements: { owner: Contribution; order: number; aspect: number; score: number; evidence: AspectJudgement }[] = [];
-  const contribution: Contribution = { id: internalized(review.id), review, analysis, quarter: quarterOf(review.date), judgements, features };
+export function contributionOf(
+  review: PublishedReview,
+  analysis: ReviewAnalysis,
+  features: TextFeatures,
+): Contribution {
+  const judgements: { owner: Contribution; order: number; aspect: number; score: number; evidence: AspectJudgement }[] =
+    [];
+  const contribution: Contribution = {
+    id: internalized(review.id),
+    review,
+    analysis,
+    quarter: quarterOf(review.date),
+    judgements,
+    features,
+  };
   for (const mention of analysis.aspects) {
     const aspect = ASPECT_INDEX.get(mention.aspect)!;
     const judgement = judgements.find((j) => j.aspect === aspect);
     if (!judgement) {
-      judgements.push({ owner: contribution, order: judgements.length, aspect, score: mention.score, evidence: mention });
+      judgements.push({
+        owner: contribution,
+        order: judgements.length,
+        aspect,
+        score: mention.score,
+        evidence: mention,
+      });
       continue;
     }
     judgement.score += mention.score;
@@ -64,5 +82,7 @@ export function contributionOf(review: PublishedReview, analysis: ReviewAnalysis
  * order, so the same reviews give the same quotes whatever order they came in.
  */
 export function stronger(a: Judgement, b: Judgement): number {
-  return Math.abs(b.score) - Math.abs(a.score) || compareNewestFirst(a.owner.review, b.owner.review) || a.order - b.order;
+  return (
+    Math.abs(b.score) - Math.abs(a.score) || compareNewestFirst(a.owner.review, b.owner.review) || a.order - b.order
+  );
 }

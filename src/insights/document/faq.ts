@@ -16,7 +16,13 @@ function aspectAnswer(aspect: AspectInsight, yes: string, no: string, subject: s
   const verdict = share >= 75 ? 'Mostly yes' : share >= 50 ? 'More often than not' : 'Often not';
   return {
     answer: `${verdict}: ${count(aspect.positive)} of ${count(aspect.mentions)} reviews that mention ${subject} (${share}%) say ${yes}; ${count(aspect.negative)} say ${no}.`,
-    figures: { aspect: aspect.id, mentions: aspect.mentions, positive: aspect.positive, negative: aspect.negative, positiveShare: share },
+    figures: {
+      aspect: aspect.id,
+      mentions: aspect.mentions,
+      positive: aspect.positive,
+      negative: aspect.negative,
+      positiveShare: share,
+    },
     reviewIds: [...aspect.quotes.positive, ...aspect.quotes.negative].map((q) => q.reviewId),
   };
 }
@@ -29,8 +35,20 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
     if (a.mentions >= minMentions) faq.push({ id: `${id}`, question, ...aspectAnswer(a, yes, no, subject) });
   };
   asked('punctuality', 'Do they show up on time?', 'they arrived on time', 'they were late or did not show', 'timing');
-  asked('price', 'Are their prices fair?', 'the price was fair', 'it was too expensive or the bill surprised them', 'price');
-  asked('quality', 'Is the work done right?', 'the work was good and lasted', 'the problem came back or the work was poor', 'the work itself');
+  asked(
+    'price',
+    'Are their prices fair?',
+    'the price was fair',
+    'it was too expensive or the bill surprised them',
+    'price',
+  );
+  asked(
+    'quality',
+    'Is the work done right?',
+    'the work was good and lasted',
+    'the problem came back or the work was poor',
+    'the work itself',
+  );
 
   const { urgent } = input;
   if (urgent.length >= minMentions) {
@@ -44,17 +62,27 @@ export function buildFaq(input: FaqInput, minMentions: number): Insights['faq'] 
     });
   }
 
-  const ranked = [...input.technicians].sort((a, b) => b.averageRating - a.averageRating || b.mentions - a.mentions || (a.name < b.name ? -1 : 1)).slice(0, 3);
+  const ranked = [...input.technicians]
+    .sort((a, b) => b.averageRating - a.averageRating || b.mentions - a.mentions || (a.name < b.name ? -1 : 1))
+    .slice(0, 3);
   if (ranked.length > 0) {
     faq.push({
       id: 'technicians',
       question: 'Who are the best-reviewed technicians?',
       answer: `${ranked.map((t) => `${t.name} (${t.averageRating.toFixed(2)}★ over ${count(t.mentions)} reviews)`).join(', ')}.`,
-      figures: { technicians: ranked.map((t) => ({ name: t.name, averageRating: t.averageRating, reviews: t.mentions })) },
+      figures: {
+        technicians: ranked.map((t) => ({ name: t.name, averageRating: t.averageRating, reviews: t.mentions })),
+      },
       reviewIds: ranked.flatMap((t) => t.reviewIds.slice(0, 3)),
     });
   }
-  asked('cleanliness', 'Do they clean up after the job?', 'they left the home clean', 'they left a mess', 'cleaning up');
+  asked(
+    'cleanliness',
+    'Do they clean up after the job?',
+    'they left the home clean',
+    'they left a mess',
+    'cleaning up',
+  );
 
   const popular = [...input.services].sort((a, b) => b.mentions - a.mentions || (a.id < b.id ? -1 : 1)).slice(0, 3);
   if (popular.length > 0) {

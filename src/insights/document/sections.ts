@@ -4,7 +4,14 @@ import { meanRating } from '../../reviews/rating.js';
 import { AspectId } from '../../reviews/schemas.js';
 import { sign, stronger, type Contribution, type Judgement } from './contribution.js';
 import { round2 } from './figures.js';
-import { ASPECT_LABELS, MIN_MENTIONS, type AspectInsight, type EntityInsight, type Quote, type Tally } from './insights.js';
+import {
+  ASPECT_LABELS,
+  MIN_MENTIONS,
+  type AspectInsight,
+  type EntityInsight,
+  type Quote,
+  type Tally,
+} from './insights.js';
 import { OrderedReviews } from './ordered.js';
 
 const QUOTES = 3;
@@ -39,7 +46,13 @@ class Strongest {
     }
     return this.best.map((j) => {
       const { id, review } = j.owner;
-      return { reviewId: id, date: review.date, rating: review.rating, text: j.evidence.evidence, score: round2(Math.max(-1, Math.min(1, j.score))) };
+      return {
+        reviewId: id,
+        date: review.date,
+        rating: review.rating,
+        text: j.evidence.evidence,
+        score: round2(Math.max(-1, Math.min(1, j.score))),
+      };
     });
   }
 }
@@ -56,7 +69,13 @@ function tally(counts: Int32Array, at: number): Tally {
   const mentions = counts[at]!;
   const positive = counts[at + 1]!;
   const negative = counts[at + 2]!;
-  return { mentions, positive, negative, neutral: mentions - positive - negative, score: mentions >= MIN_MENTIONS ? round2((positive - negative) / mentions) : null };
+  return {
+    mentions,
+    positive,
+    negative,
+    neutral: mentions - positive - negative,
+    score: mentions >= MIN_MENTIONS ? round2((positive - negative) / mentions) : null,
+  };
 }
 
 /** Per aspect: its tallies in all and by quarter, its strongest quotes, and its reviews by the sign of their judgement. */
@@ -66,7 +85,9 @@ export class AspectSections {
   private readonly positive = ASPECTS.map(() => new Strongest(1));
   private readonly negative = ASPECTS.map(() => new Strongest(-1));
   /** Per aspect: negative, neutral and positive reviews (index: sign + 1). */
-  private readonly lists = ASPECTS.map(() => [new OrderedReviews(), new OrderedReviews(), new OrderedReviews()] as const);
+  private readonly lists = ASPECTS.map(
+    () => [new OrderedReviews(), new OrderedReviews(), new OrderedReviews()] as const,
+  );
 
   add(c: Contribution): void {
     this.count(c, 1);
@@ -90,7 +111,8 @@ export class AspectSections {
     const quarters = [...this.byQuarter.keys()].sort();
     return ASPECTS.map((id, a) => {
       const [negative, neutral, positive] = this.lists[a]!;
-      const judgements = (list: OrderedReviews) => () => list.contributions().map((c) => c.judgements.find((j) => j.aspect === a)!);
+      const judgements = (list: OrderedReviews) => () =>
+        list.contributions().map((c) => c.judgements.find((j) => j.aspect === a)!);
       return {
         id,
         label: ASPECT_LABELS[id],
@@ -99,7 +121,10 @@ export class AspectSections {
           const counts = this.byQuarter.get(quarter)!;
           return counts[a * 3]! > 0 ? [{ quarter, ...tally(counts, a * 3) }] : [];
         }),
-        quotes: { positive: this.positive[a]!.quotes(judgements(positive)), negative: this.negative[a]!.quotes(judgements(negative)) },
+        quotes: {
+          positive: this.positive[a]!.quotes(judgements(positive)),
+          negative: this.negative[a]!.quotes(judgements(negative)),
+        },
         reviewIds: { positive: positive.ids(), negative: negative.ids(), neutral: neutral.ids() },
       };
     });
@@ -148,7 +173,9 @@ class Group {
     return {
       mentions: this.reviews.size,
       averageRating: meanRating(this.ratings, this.reviews.size),
-      aspects: ASPECTS.flatMap((aspect, a) => (this.counts[a * 3]! > 0 ? [{ aspect, ...tally(this.counts, a * 3) }] : [])),
+      aspects: ASPECTS.flatMap((aspect, a) =>
+        this.counts[a * 3]! > 0 ? [{ aspect, ...tally(this.counts, a * 3) }] : [],
+      ),
       quotes: { positive: this.positive.quotes(judgements), negative: this.negative.quotes(judgements) },
       reviewIds: this.reviews.ids(),
     };

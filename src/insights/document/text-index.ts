@@ -2,7 +2,15 @@
 // whether it describes urgent work, and how many reviews use each word and phrase. A text is read once, when it is
 // put; the counts follow each text put and deleted.
 import { foldedText } from '../analysis/fold.js';
-import { ENTRIES, INSTALL_WORDS, INTENSIFIERS, NEGATORS, REPAIR_WORDS, REVIEW_TALK, URGENCY_TERMS } from '../analysis/lexicon.js';
+import {
+  ENTRIES,
+  INSTALL_WORDS,
+  INTENSIFIERS,
+  NEGATORS,
+  REPAIR_WORDS,
+  REVIEW_TALK,
+  URGENCY_TERMS,
+} from '../analysis/lexicon.js';
 
 /** What one text contributes, as ids into its index's words and phrases. */
 export interface TextFeatures {
@@ -26,13 +34,14 @@ export interface Phrase {
 }
 
 const STOPWORDS = new Set(
-  ('a an the and or but if then than so to of in on at by for with from as is are was were be been being am it its this that ' +
+  (
+    'a an the and or but if then than so to of in on at by for with from as is are was were be been being am it its this that ' +
     'these those there here i me my we our us you your he him his she her they them their what which who whom whose when ' +
     'where why how all any both each few more most other some such only own same too very can will just do does did done ' +
     'have has had having would could should about into over after before again further once up down out off while until ' +
     'because also get got go went come came one two three really well even still back much many lot lots day days time ' +
-    'today yesterday week weeks year years month months thing things way made make said told ask asked new old first last')
-    .split(' '),
+    'today yesterday week weeks year years month months thing things way made make said told ask asked new old first last'
+  ).split(' '),
 );
 
 /**
@@ -53,7 +62,13 @@ function namesAspect(words: readonly string[]): boolean {
 /** A word no topic phrase may contain: opinions, negators, intensifiers, numbers and single letters. */
 function excluded(word: string): boolean {
   const entry = ENTRIES[word];
-  return (entry?.valence !== undefined && entry.aspect === undefined) || NEGATORS.has(word) || word in INTENSIFIERS || /^\d+$/.test(word) || word.length < 2;
+  return (
+    (entry?.valence !== undefined && entry.aspect === undefined) ||
+    NEGATORS.has(word) ||
+    word in INTENSIFIERS ||
+    /^\d+$/.test(word) ||
+    word.length < 2
+  );
 }
 
 /**
@@ -125,7 +140,10 @@ export class TextIndex {
 
   /** How many of the texts held use each word and each phrase, by id. */
   counts(): { words: Int32Array; phrases: Int32Array } {
-    return { words: this.wordCounts.subarray(0, this.wordText.length), phrases: this.phraseCounts.subarray(0, this.phrases.length) };
+    return {
+      words: this.wordCounts.subarray(0, this.wordText.length),
+      phrases: this.phraseCounts.subarray(0, this.phrases.length),
+    };
   }
 
   /**
@@ -149,7 +167,9 @@ export class TextIndex {
     if (a === undefined || b === undefined) return undefined;
     if (words.length === 2) return this.bigrams.get(a * ID_LIMIT + b);
     const pair = this.pairs.get(a * ID_LIMIT + b);
-    return words.length === 3 && pair !== undefined && c !== undefined ? this.trigrams.get(pair * ID_LIMIT + c) : undefined;
+    return words.length === 3 && pair !== undefined && c !== undefined
+      ? this.trigrams.get(pair * ID_LIMIT + c)
+      : undefined;
   }
 
   private tally(features: TextFeatures, delta: 1 | -1): void {
@@ -167,8 +187,10 @@ export class TextIndex {
   }
 
   clear(): void {
-    for (const list of [this.wordText, this.stop, this.banned, this.phrases, this.wordSeen, this.phraseSeen]) list.length = 0;
-    for (const map of [this.wordIds, this.urgentTerms, this.bigrams, this.pairs, this.trigrams, this.byReview]) map.clear();
+    for (const list of [this.wordText, this.stop, this.banned, this.phrases, this.wordSeen, this.phraseSeen])
+      list.length = 0;
+    for (const map of [this.wordIds, this.urgentTerms, this.bigrams, this.pairs, this.trigrams, this.byReview])
+      map.clear();
     this.wordCounts = new Int32Array(1024);
     this.phraseCounts = new Int32Array(1024);
     this.seed();
@@ -211,7 +233,9 @@ export class TextIndex {
       if (!this.stop[a] && !this.banned[a]) add(this.trigram(a, b, c));
     }
     // Urgent terms are matched on the words end to end, across breaks: "on a Sunday" and "on a. Sunday" alike.
-    const urgent = all.some((w, i) => this.urgentTerms.get(w)?.some((term) => term.every((t, n) => all[i + n] === t)) ?? false);
+    const urgent = all.some(
+      (w, i) => this.urgentTerms.get(w)?.some((term) => term.every((t, n) => all[i + n] === t)) ?? false,
+    );
     return { words: new Int32Array(words), phrases: new Int32Array(phrases), urgent };
   }
 

@@ -33,7 +33,12 @@ export function writtenForm(text: string, words: readonly string[]): string | un
     const last = tokens[i + words.length - 1]!;
     let start = first.index;
     let end = last.index + last[0].length;
-    if (!tokens.slice(i + 1, i + words.length).every((t, k) => GAP.test(text.slice(tokens[i + k]!.index + tokens[i + k]![0].length, t.index)))) continue;
+    if (
+      !tokens
+        .slice(i + 1, i + words.length)
+        .every((t, k) => GAP.test(text.slice(tokens[i + k]!.index + tokens[i + k]![0].length, t.index)))
+    )
+      continue;
     start -= JOINED_BEFORE.exec(text.slice(Math.max(0, start - 40), start))?.[0].length ?? 0;
     end += JOINED_AFTER.exec(text.slice(end, end + 40))?.[0].length ?? 0;
     return text.slice(start, end).split(/\s+/).map(caseOf).join(' ');

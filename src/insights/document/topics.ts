@@ -25,8 +25,51 @@ const SAME_USE = 0.8;
 
 const tagger = winkNLP(model, ['sbd', 'pos']);
 /** Adverbs the tagger reads as nouns ("a wad of wipes halfway down the line"): a phrase never ends in one. */
-const ADVERBS = new Set(['halfway', 'upstairs', 'downstairs', 'overnight', 'outside', 'inside', 'underneath', 'nearby', 'anyway', 'afterwards', 'ahead', 'tomorrow', 'tonight', 'ago', 'instead', 'throughout', 'everywhere', 'somewhere', 'anywhere', 'together', 'apart', 'away']);
-const IRREGULAR_PAST = new Set(['took', 'came', 'went', 'got', 'made', 'said', 'did', 'left', 'found', 'put', 'ran', 'saw', 'told', 'kept', 'paid', 'brought', 'thought', 'was', 'were']);
+const ADVERBS = new Set([
+  'halfway',
+  'upstairs',
+  'downstairs',
+  'overnight',
+  'outside',
+  'inside',
+  'underneath',
+  'nearby',
+  'anyway',
+  'afterwards',
+  'ahead',
+  'tomorrow',
+  'tonight',
+  'ago',
+  'instead',
+  'throughout',
+  'everywhere',
+  'somewhere',
+  'anywhere',
+  'together',
+  'apart',
+  'away',
+]);
+const IRREGULAR_PAST = new Set([
+  'took',
+  'came',
+  'went',
+  'got',
+  'made',
+  'said',
+  'did',
+  'left',
+  'found',
+  'put',
+  'ran',
+  'saw',
+  'told',
+  'kept',
+  'paid',
+  'brought',
+  'thought',
+  'was',
+  'were',
+]);
 
 /**
  * Topics are things customers talk about: noun phrases ("water heater", "same day", "maintenance plan"), not
@@ -49,7 +92,11 @@ function isNounPhrase(phrase: string): boolean {
 function nameWords(business: Business | null, index: TextIndex): Set<number> {
   const names = (business?.technicians ?? [])
     .flatMap((t) => [t.name, ...(t.aliases ?? [])].flatMap((n) => fold(n).split(/\s+/)))
-    .concat(fold(business?.name ?? '').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+    .concat(
+      fold(business?.name ?? '')
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean),
+    );
   return new Set(names.flatMap((n) => index.wordId(n) ?? []));
 }
 
@@ -72,7 +119,10 @@ const QUOTE_LENGTH = 240;
 /** The first sentence of `text` that uses one of `phrases` (folded word runs), as written. */
 function sentenceUsing(text: string, phrases: readonly string[]): string | undefined {
   for (const m of text.matchAll(SENTENCE)) {
-    const words = ` ${foldedText(m[0]).split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ')} `;
+    const words = ` ${foldedText(m[0])
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .join(' ')} `;
     if (phrases.some((p) => words.includes(` ${p} `))) {
       const sentence = m[0].trim();
       return sentence.length > QUOTE_LENGTH ? `${sentence.slice(0, QUOTE_LENGTH - 1).trimEnd()}…` : sentence;
@@ -141,7 +191,10 @@ export class Topics {
     this.membersOf = members;
     for (const lead of this.names.keys()) if (!members.has(lead)) this.names.delete(lead);
     this.leadOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g.lead] as const)));
-    this.collectUsers(groups.filter((g) => !this.users.has(g.lead)), all);
+    this.collectUsers(
+      groups.filter((g) => !this.users.has(g.lead)),
+      all,
+    );
     return groups.map(({ lead: p, members: memberIds }) => {
       const using = this.users.get(p)!.contributions();
       let positive = 0;
@@ -201,7 +254,9 @@ export class Topics {
     const byKey = new Map<string, TopicGroup>();
     for (const p of candidates) {
       const phrase = phrases[p]!;
-      const joins = byKey.get(mergeKey(phrase.text)) ?? kept.find((g) => g.members.some((m) => this.sameTopic(m, p, counts.phrases)));
+      const joins =
+        byKey.get(mergeKey(phrase.text)) ??
+        kept.find((g) => g.members.some((m) => this.sameTopic(m, p, counts.phrases)));
       if (joins) {
         joins.members.push(p);
         continue;

@@ -77,7 +77,11 @@ const m003WebSub: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('websub_subscriptions_topic').on('websub_subscriptions').columns(['topic', 'state']).execute();
+    await db.schema
+      .createIndex('websub_subscriptions_topic')
+      .on('websub_subscriptions')
+      .columns(['topic', 'state'])
+      .execute();
     await db.schema
       .createTable('websub_topics')
       .addColumn('topic', 'text', (c) => c.primaryKey())
@@ -136,7 +140,10 @@ const m004Insights: Migration = {
  */
 const m005ReviewRevision: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('reviews').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('reviews')
+      .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.createIndex('reviews_revision').on('reviews').column('revision').execute();
   },
 };
@@ -144,7 +151,11 @@ const m005ReviewRevision: Migration = {
 /** Pruning ended MCP sessions finds the expired ones by index, however many there are. */
 const m006McpRevokedExpiry: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createIndex('mcp_revoked_sessions_expiry').on('mcp_revoked_sessions').column('expires_at').execute();
+    await db.schema
+      .createIndex('mcp_revoked_sessions_expiry')
+      .on('mcp_revoked_sessions')
+      .column('expires_at')
+      .execute();
   },
 };
 
@@ -152,7 +163,11 @@ const m006McpRevokedExpiry: Migration = {
 const m007WebSubClient: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('websub_subscriptions').addColumn('client', 'text').execute();
-    await db.schema.createIndex('websub_subscriptions_client').on('websub_subscriptions').columns(['client', 'state']).execute();
+    await db.schema
+      .createIndex('websub_subscriptions_client')
+      .on('websub_subscriptions')
+      .columns(['client', 'state'])
+      .execute();
   },
 };
 
@@ -207,13 +222,27 @@ const m010ReviewSources: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('reviews').renameColumn('verified', 'published').execute();
     const columns: [string, 'text' | 'integer'][] = [
-      ['language', 'text'], ['translation_language', 'text'], ['translation_text', 'text'],
-      ['verification_method', 'text'], ['verification_date', 'text'], ['removed_at', 'text'], ['removed_reason', 'text'],
-      ['withdrawn_at', 'text'], ['feed', 'text'], ['upstream_updated_at', 'text'], ['reference', 'text'],
+      ['language', 'text'],
+      ['translation_language', 'text'],
+      ['translation_text', 'text'],
+      ['verification_method', 'text'],
+      ['verification_date', 'text'],
+      ['removed_at', 'text'],
+      ['removed_reason', 'text'],
+      ['withdrawn_at', 'text'],
+      ['feed', 'text'],
+      ['upstream_updated_at', 'text'],
+      ['reference', 'text'],
     ];
     for (const [name, type] of columns) await db.schema.alterTable('reviews').addColumn(name, type).execute();
-    await db.schema.alterTable('reviews').addColumn('verification_locked', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('reviews').addColumn('author_anonymous', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('reviews')
+      .addColumn('verification_locked', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('reviews')
+      .addColumn('author_anonymous', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await sql`UPDATE reviews SET feed = 'own',
       verification_method = CASE WHEN published = 1 THEN 'operator' END,
       verification_date = CASE WHEN published = 1 THEN substr(imported_at, 1, 10) END`.execute(db);
@@ -239,7 +268,7 @@ async function fillLanguages(db: Kysely<unknown>): Promise<void> {
   const { rows: any } = await sql`SELECT 1 FROM reviews LIMIT 1`.execute(db);
   if (!any.length) return;
   await loadLanguageDetector();
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const { rows } = await sql<{ id: string; text: string }>`
       SELECT id, text FROM reviews WHERE id > ${after} ORDER BY id LIMIT ${LANGUAGE_PAGE}`.execute(db);
     if (!rows.length) return;
@@ -270,7 +299,9 @@ const m011JobLedger: Migration = {
       .addColumn('matched_window_days', 'integer')
       .addColumn('matched_rule', 'text')
       .execute();
-    await sql`INSERT INTO ledger_state (id, hash_key, matched_window_days, matched_rule) VALUES (1, ${key}, NULL, NULL)`.execute(db);
+    await sql`INSERT INTO ledger_state (id, hash_key, matched_window_days, matched_rule) VALUES (1, ${key}, NULL, NULL)`.execute(
+      db,
+    );
     await db.schema
       .createTable('jobs')
       .addColumn('source', 'text', (c) => c.notNull())
@@ -301,9 +332,14 @@ const m011JobLedger: Migration = {
     }
     await db.schema.createIndex('reviews_name_key').on('reviews').column('name_key').execute();
     await db.schema.createIndex('reviews_reference').on('reviews').column('reference').execute();
-    const { rows } = await sql<{ id: string; reference: string }>`SELECT id, reference FROM reviews WHERE reference IS NOT NULL`.execute(db);
+    const { rows } = await sql<{
+      id: string;
+      reference: string;
+    }>`SELECT id, reference FROM reviews WHERE reference IS NOT NULL`.execute(db);
     for (const { id, reference } of rows) {
-      await sql`UPDATE reviews SET reference = ${keyedHash(key, normalReference(reference))} WHERE id = ${id}`.execute(db);
+      await sql`UPDATE reviews SET reference = ${keyedHash(key, normalReference(reference))} WHERE id = ${id}`.execute(
+        db,
+      );
     }
   },
 };

@@ -2,7 +2,15 @@
 // introspector whether its bookkeeping tables exist, and the stock one reads every table of every schema of the
 // database: slow on a database shared with other applications, and it fails ("schema … does not exist") when another
 // schema is dropped while it reads.
-import { PostgresDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Kysely, type SchemaMetadata, type TableMetadata } from 'kysely';
+import {
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Kysely,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 
 class OwnSchemaIntrospector implements DatabaseIntrospector {
   constructor(private readonly db: Kysely<unknown>) {}

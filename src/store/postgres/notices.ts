@@ -83,7 +83,11 @@ export class ChangeNotices {
     const pauseMs = Math.min(LAST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (this.failures - 1));
     const fields = { err: error?.message ?? 'connection ended', attempt: this.failures, retryInMs: pauseMs };
     // While PostgreSQL stays away the attempts go on every few seconds; the log hears of the first few, then every tenth.
-    if (this.failures <= 5 || this.failures % 10 === 0) this.log.warn(fields, 'store notices: connection to PostgreSQL lost; reconnecting (changes are still found by polling)');
+    if (this.failures <= 5 || this.failures % 10 === 0)
+      this.log.warn(
+        fields,
+        'store notices: connection to PostgreSQL lost; reconnecting (changes are still found by polling)',
+      );
     this.retry = setTimeout(() => void this.connect(), pauseMs);
     this.retry.unref();
   }

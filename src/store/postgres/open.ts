@@ -30,7 +30,11 @@ export function redactedUrl(url: string): string {
 
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<KyselyStore> {
   const log = options.log ?? SILENT;
-  const connection: pg.ClientConfig = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'reviews-service' };
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: 'reviews-service',
+  };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // A connection that PostgreSQL ends (a restart, an administrator) is an event, not a crash. `pg` reports it as an
   // 'error' event on the connection, and an 'error' event nobody listens to ends the process; the pool listens only
@@ -38,7 +42,9 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   // import holding its connection, a transaction between reads) would end the whole server. Each connection gets a
   // listener of its own for its whole life: what it was doing fails, the pool drops it, and the next query opens another.
   pool.on('connect', (client) => {
-    client.on('error', (error) => log.warn({ err: error.message }, 'a PostgreSQL connection was closed; the pool replaces it'));
+    client.on('error', (error) =>
+      log.warn({ err: error.message }, 'a PostgreSQL connection was closed; the pool replaces it'),
+    );
   });
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
@@ -53,9 +59,18 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     throw new Error(`cannot open the PostgreSQL store at ${redactedUrl(url)}: ${message}`, { cause: error });
   }
   // Named apart from the pool's connections, so an operator (or a test) finds each process's listener.
-  const notices = new ChangeNotices({ ...connection, application_name: `reviews-service notices ${schema}` }, schema, log);
-  return new KyselyStore('postgres', db, (listener) => notices.watch(listener), async () => {
-    await notices.close();
-    await db.destroy();
-  });
+  const notices = new ChangeNotices(
+    { ...connection, application_name: `reviews-service notices ${schema}` },
+    schema,
+    log,
+  );
+  return new KyselyStore(
+    'postgres',
+    db,
+    (listener) => notices.watch(listener),
+    async () => {
+      await notices.close();
+      await db.destroy();
+    },
+  );
 }

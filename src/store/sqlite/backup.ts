@@ -12,10 +12,16 @@ export type BackupResult = { ok: true; pages: number; bytes: number } | { ok: fa
 /** Pages copied a step: small enough that a writer waits at most a few milliseconds between steps. */
 const PAGES_PER_STEP = 1000;
 
-export async function backupSqlite(path: string, target: string, onProgress?: (done: number, total: number) => void): Promise<BackupResult> {
+export async function backupSqlite(
+  path: string,
+  target: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<BackupResult> {
   if (!existsSync(path)) return { ok: false, message: `no store at ${path}` };
-  if (resolve(path) === resolve(target)) return { ok: false, message: 'the backup must go to another file than the store' };
-  if (existsSync(target)) return { ok: false, message: `${target} exists: name a new file (a backup never overwrites one)` };
+  if (resolve(path) === resolve(target))
+    return { ok: false, message: 'the backup must go to another file than the store' };
+  if (existsSync(target))
+    return { ok: false, message: `${target} exists: name a new file (a backup never overwrites one)` };
   const source = keepingStatements(new SqliteDatabase(path, { fileMustExist: true }));
   source.exec('PRAGMA busy_timeout = 10000');
   try {

@@ -25,8 +25,13 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   // Pending migrations wait for the file's write lock (migrate.ts) under the long timeout; then the connection's own.
   await migrateToLatest(db);
-  if (options.busyTimeoutMs !== undefined) sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
-  return new KyselyStore('sqlite', db, path === ':memory:' ? undefined : (listener) => watchWrites(path, () => listener({ kind: 'write' })));
+  if (options.busyTimeoutMs !== undefined)
+    sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs))}`);
+  return new KyselyStore(
+    'sqlite',
+    db,
+    path === ':memory:' ? undefined : (listener) => watchWrites(path, () => listener({ kind: 'write' })),
+  );
 }
 
 /** How long opening a new file tries to switch it to WAL while other processes are opening it too. */

@@ -26,7 +26,12 @@ interface Row {
  * Full-batch logistic regression with AdaGrad steps, each weight pulled (L2) towards its prior. Full batches and
  * a fixed visiting order make the result independent of anything but the input.
  */
-function fit(rows: Row[], labels: Uint8Array, priors: Float64Array, opts: typeof MAIN): { bias: number; w: Float64Array } {
+function fit(
+  rows: Row[],
+  labels: Uint8Array,
+  priors: Float64Array,
+  opts: typeof MAIN,
+): { bias: number; w: Float64Array } {
   const n = priors.length;
   const w = Float64Array.from(priors);
   const g2 = new Float64Array(n).fill(1e-8);
@@ -97,7 +102,11 @@ export function train(sentences: readonly LabelledSentence[], lexicon: ReadonlyM
   });
 
   // The fallback learns from every sentence's content words, not only from opinion-free ones: that measured better.
-  const contentRows = extracted.map((f) => ({ keys: f.content, values: f.content.map(() => 1), priors: f.content.map(() => 0) }));
+  const contentRows = extracted.map((f) => ({
+    keys: f.content,
+    values: f.content.map(() => 1),
+    priors: f.content.map(() => 0),
+  }));
   const fb = indexRows(contentRows);
   const fbFit = fit(fb.rows, labels, fb.priors, FALLBACK);
   const weights = new Map<string, number>();

@@ -21,13 +21,16 @@ function vader(): Map<string, number> {
   for (const line of readFileSync(join(packageDir('vader-sentiment'), 'vader_lexicon.txt'), 'utf8').split('\n')) {
     const [token, mean] = line.split('\t');
     const word = token?.toLowerCase();
-    if (word !== undefined && WORD.test(word) && mean !== undefined && Number.isFinite(Number(mean))) out.set(word, Number(mean));
+    if (word !== undefined && WORD.test(word) && mean !== undefined && Number.isFinite(Number(mean)))
+      out.set(word, Number(mean));
   }
   return out;
 }
 
 function afinn(): Map<string, number> {
-  const labels: unknown = JSON.parse(readFileSync(join(packageDir('sentiment'), 'languages', 'en', 'labels.json'), 'utf8'));
+  const labels: unknown = JSON.parse(
+    readFileSync(join(packageDir('sentiment'), 'languages', 'en', 'labels.json'), 'utf8'),
+  );
   const out = new Map<string, number>();
   for (const [word, value] of Object.entries(labels as Record<string, unknown>)) {
     if (WORD.test(word) && typeof value === 'number') out.set(word, value);
@@ -38,7 +41,10 @@ function afinn(): Map<string, number> {
 /** Every word of wink's vocabulary that its sentiment model scores, read one word at a time. */
 function wink(): Map<string, number> {
   const core: unknown = JSON.parse(
-    readFileSync(join(packageDir('wink-eng-lite-web-model'), 'dist', 'languages', 'cur', 'models', 'eng-core-web-model.json'), 'utf8'),
+    readFileSync(
+      join(packageDir('wink-eng-lite-web-model'), 'dist', 'languages', 'cur', 'models', 'eng-core-web-model.json'),
+      'utf8',
+    ),
   );
   const list = (core as { features?: { lexeme?: { list?: unknown } } }).features?.lexeme?.list;
   if (!Array.isArray(list)) throw new Error('wink-eng-lite-web-model: no lexeme list where expected');

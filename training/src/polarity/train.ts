@@ -3,7 +3,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { composeLexicon, fromFile, type LearnedWeights, type ModelFile } from '../../../src/insights/analysis/polarity/model.js';
+import {
+  composeLexicon,
+  fromFile,
+  type LearnedWeights,
+  type ModelFile,
+} from '../../../src/insights/analysis/polarity/model.js';
 import { train } from './learn.js';
 import { buildBaseLexicon, SOURCES } from './sources.js';
 import { evaluate, loadUci, type UciDataset } from './uci.js';
@@ -28,7 +33,12 @@ function unzip(map: ReadonlyMap<string, number>): { keys: string; values: number
   return { keys: entries.map(([k]) => k).join(' '), values: entries.map(([, v]) => v) };
 }
 
-function toFile(base: ReadonlyMap<string, number>, learned: LearnedWeights, trainedOn: string[], about: string): ModelFile {
+function toFile(
+  base: ReadonlyMap<string, number>,
+  learned: LearnedWeights,
+  trainedOn: string[],
+  about: string,
+): ModelFile {
   const lexicon = unzip(base);
   return {
     format: 1,
@@ -61,10 +71,14 @@ function main(): void {
   const compiled = fileURLToPath(new URL('../../../src/insights/models/polarity-model.json', import.meta.url));
   if (compiled !== path) writeFileSync(compiled, bytes);
   const out = process.stdout;
-  out.write(`wrote ${path}: ${base.size} lexicon words, ${learned.deltas.size} corrections, ${learned.fallback.weights.size} fallback words\n`);
+  out.write(
+    `wrote ${path}: ${base.size} lexicon words, ${learned.deltas.size} corrections, ${learned.fallback.weights.size} fallback words\n`,
+  );
   out.write('dataset  sentences  accuracy  neutral  trained on\n');
   for (const row of evaluate(fromFile(file), file.trainedOn, base)) {
-    out.write(`${row.dataset.padEnd(8)} ${String(row.sentences).padStart(9)}  ${row.accuracy.toFixed(4)}  ${String(row.neutral).padStart(7)}  ${row.trainedOn.join(' + ')}\n`);
+    out.write(
+      `${row.dataset.padEnd(8)} ${String(row.sentences).padStart(9)}  ${row.accuracy.toFixed(4)}  ${String(row.neutral).padStart(7)}  ${row.trainedOn.join(' + ')}\n`,
+    );
   }
   out.write(`done in ${Math.round(performance.now() - started)} ms\n`);
 }

@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import shippedModel from '../../../src/insights/models/polarity-model.json' with { type: 'json' };
-import { baseLexiconOf, composeLexicon, fromFile, judge, type ModelFile, type PolarityModel } from '../../../src/insights/analysis/polarity/model.js';
+import {
+  baseLexiconOf,
+  composeLexicon,
+  fromFile,
+  judge,
+  type ModelFile,
+  type PolarityModel,
+} from '../../../src/insights/analysis/polarity/model.js';
 import { Speller } from '../../../src/insights/analysis/polarity/spelling.js';
 import { train, type LabelledSentence } from './learn.js';
 
@@ -40,7 +47,10 @@ export function loadUci(dataset: UciDataset): LabelledSentence[] {
   return out;
 }
 
-export function score(model: PolarityModel, sentences: readonly LabelledSentence[]): { accuracy: number; neutral: number } {
+export function score(
+  model: PolarityModel,
+  sentences: readonly LabelledSentence[],
+): { accuracy: number; neutral: number } {
   let right = 0;
   let neutral = 0;
   for (const s of sentences) {
@@ -52,7 +62,11 @@ export function score(model: PolarityModel, sentences: readonly LabelledSentence
 }
 
 /** Yelp with the production model; Amazon and IMDB each with a model trained, on the same base lexicon, without it. */
-export function evaluate(production: PolarityModel, productionTrainedOn: string[], base: ReadonlyMap<string, number>): UciScore[] {
+export function evaluate(
+  production: PolarityModel,
+  productionTrainedOn: string[],
+  base: ReadonlyMap<string, number>,
+): UciScore[] {
   const lexicon = composeLexicon(base);
   const scores: UciScore[] = [];
   const yelp = loadUci('yelp');
@@ -60,7 +74,11 @@ export function evaluate(production: PolarityModel, productionTrainedOn: string[
   for (const dataset of ['amazon', 'imdb'] as const) {
     const trainedOn = HELD_OUT_TRAINING[dataset];
     if (trainedOn.includes(dataset)) throw new Error(`${dataset} would be evaluated on its own training data`);
-    const model: PolarityModel = { lexicon, speller: new Speller(lexicon), learned: train(trainedOn.flatMap(loadUci), lexicon) };
+    const model: PolarityModel = {
+      lexicon,
+      speller: new Speller(lexicon),
+      learned: train(trainedOn.flatMap(loadUci), lexicon),
+    };
     const test = loadUci(dataset);
     scores.push({ dataset, sentences: test.length, ...score(model, test), trainedOn: [...trainedOn] });
   }

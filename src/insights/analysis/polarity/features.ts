@@ -65,7 +65,12 @@ function phraseAt(t: Token[], i: number): { words: string[]; key: string; valenc
 
 // Inflections the lexicons list only in their base form ("happier", "happily", "nicely"). Only comparatives and
 // adverbs: also stripping -ed, -s or -ing measured no better and guesses more.
-const SUFFIXES: readonly [string, string][] = [['iest', 'y'], ['ier', 'y'], ['ily', 'y'], ['ly', '']];
+const SUFFIXES: readonly [string, string][] = [
+  ['iest', 'y'],
+  ['ier', 'y'],
+  ['ily', 'y'],
+  ['ly', ''],
+];
 
 function lookup(w: string, lexicon: ReadonlyMap<string, number>, speller: Speller | undefined): number | undefined {
   const v = lexicon.get(w);
@@ -73,7 +78,9 @@ function lookup(w: string, lexicon: ReadonlyMap<string, number>, speller: Spelle
   for (const [suffix, replacement] of SUFFIXES) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.slice(0, -suffix.length);
-    const found = lexicon.get(stem + replacement) ?? (replacement === '' && stem.at(-1) === stem.at(-2) ? lexicon.get(stem.slice(0, -1)) : undefined);
+    const found =
+      lexicon.get(stem + replacement) ??
+      (replacement === '' && stem.at(-1) === stem.at(-2) ? lexicon.get(stem.slice(0, -1)) : undefined);
     if (found !== undefined) return found;
   }
   const meant = speller?.correct(w);
@@ -121,7 +128,11 @@ export interface ExtractOptions {
   speller?: Speller;
 }
 
-export function extractFeatures(text: string, lexicon: ReadonlyMap<string, number>, options: ExtractOptions = {}): Features {
+export function extractFeatures(
+  text: string,
+  lexicon: ReadonlyMap<string, number>,
+  options: ExtractOptions = {},
+): Features {
   const { allContent = false, speller } = options;
   const t = expand(tokenize(text), lexicon);
   const keys: string[] = [];
@@ -184,7 +195,11 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
     if (isNegator(w)) {
       negAt = i;
       strong = STRONG_NEGATORS.has(w);
-      const start = i === 0 || PUNCTUATION.has(prev) || prev === 'please' || (prev === 'do' && (i === 1 || PUNCTUATION.has(t[i - 2]!.w)));
+      const start =
+        i === 0 ||
+        PUNCTUATION.has(prev) ||
+        prev === 'please' ||
+        (prev === 'do' && (i === 1 || PUNCTUATION.has(t[i - 2]!.w)));
       imperative = start && (w === 'dont' || w === 'never' || (w === 'not' && prev === 'do'));
       push(w, 1, 0);
       continue;
@@ -197,7 +212,8 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
       }
       continue;
     }
-    if (IRREALIS.has(w) || (w === 'have' && (prev === 'would' || prev === 'should' || prev === 'could'))) irrealis = true;
+    if (IRREALIS.has(w) || (w === 'have' && (prev === 'would' || prev === 'should' || prev === 'could')))
+      irrealis = true;
 
     let negated = negAt >= 0 && i - negAt <= NEGATION_WINDOW;
     let valence = lookup(w, lexicon, speller);
@@ -208,12 +224,19 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
     }
     // "could not be happier": a denied comparison praises, and its "could" wishes for nothing.
     let deniedComparison = false;
-    if (negated && valence !== undefined && valence > 0 && (w.endsWith('er') || prev === 'more') && t.slice(negAt, i).some((x) => x.w === 'be')) {
+    if (
+      negated &&
+      valence !== undefined &&
+      valence > 0 &&
+      (w.endsWith('er') || prev === 'more') &&
+      t.slice(negAt, i).some((x) => x.w === 'be')
+    ) {
       negated = false;
       deniedComparison = true;
     }
     // "sounds better than these": the comparison goes against the thing reviewed.
-    if (valence !== undefined && valence > 0 && next === 'than' && COMPARED_SELF.has(t[i + 2]?.w ?? '')) negated = !negated;
+    if (valence !== undefined && valence > 0 && next === 'than' && COMPARED_SELF.has(t[i + 2]?.w ?? ''))
+      negated = !negated;
     if (complained && MANNER.has(w)) {
       push('MANNER', clause[i]!, -LOGIT_PER_POINT);
       hits++;
@@ -226,14 +249,19 @@ export function extractFeatures(text: string, lexicon: ReadonlyMap<string, numbe
     if (valence !== undefined) hits++;
     const prior = valence === undefined ? 0 : LOGIT_PER_POINT * valence;
 
-    if (prev === 'too' && (valence === undefined || valence > 0) && next !== '') push('TOO_X', m, LOGIT_PER_POINT * TOO_POINTS);
-    if ((w === 'again' || (w === 'back' && BACK_VERBS.has(prev))) && t.slice(Math.max(0, i - 4), i).some((x) => REPEAT_VERBS.has(x.w))) {
+    if (prev === 'too' && (valence === undefined || valence > 0) && next !== '')
+      push('TOO_X', m, LOGIT_PER_POINT * TOO_POINTS);
+    if (
+      (w === 'again' || (w === 'back' && BACK_VERBS.has(prev))) &&
+      t.slice(Math.max(0, i - 4), i).some((x) => REPEAT_VERBS.has(x.w))
+    ) {
       hits++;
       push(negated ? 'NEG_REPEAT' : 'REPEAT', m, (negated ? -1 : 1) * LOGIT_PER_POINT * REPEAT_POINTS);
     }
     if (valence !== undefined && valence < 0 && !negated) complained = true;
     if (!negated) push(key, m, prior);
-    else if (valence === undefined || valence > 0) push(`NEG_${key}`, m, valence === undefined ? 0 : NEGATED_POSITIVE * prior);
+    else if (valence === undefined || valence > 0)
+      push(`NEG_${key}`, m, valence === undefined ? 0 : NEGATED_POSITIVE * prior);
     else if (imperative) push(`IMP_${key}`, m, IMPERATIVE_NEGATIVE * prior);
     // A denied complaint has no fixed sign ("no problems" praises, "didn't bother to call" does not): prior 0, the
     // weight is learned. Flipping it like VADER does measured worse on the held-out files.

@@ -20,7 +20,9 @@ function englishWords(): Set<string> {
 
 function readEnglishWords(): Set<string> {
   const dir = dirname(createRequire(import.meta.url).resolve('wink-eng-lite-web-model'));
-  const core: unknown = JSON.parse(readFileSync(join(dir, 'languages', 'cur', 'models', 'eng-core-web-model.json'), 'utf8'));
+  const core: unknown = JSON.parse(
+    readFileSync(join(dir, 'languages', 'cur', 'models', 'eng-core-web-model.json'), 'utf8'),
+  );
   const list = (core as { features?: { lexeme?: { list?: unknown } } }).features?.lexeme?.list;
   if (!Array.isArray(list)) throw new Error('wink-eng-lite-web-model: no lexeme list where expected');
   return new Set(list.filter((w): w is string => typeof w === 'string').map((w) => w.toLowerCase()));

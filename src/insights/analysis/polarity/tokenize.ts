@@ -11,7 +11,8 @@ export interface Token {
 // learned from exactly these tokens, so folding here would need retraining to stay calibrated.
 // Emoticons first so ":)" is not read as punctuation (but "Note:Price" holds none); hyphenated words stay whole so "top-notch" can be looked up;
 // scores such as "10/10" stay one token.
-const TOKEN = /(?<![A-Za-z0-9])[:;=]-?[()dDpP/](?![A-Za-z0-9])|[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:\.\d+)?(?:\/\d+)?|[!?.,;:]/g;
+const TOKEN =
+  /(?<![A-Za-z0-9])[:;=]-?[()dDpP/](?![A-Za-z0-9])|[A-Za-z]+(?:['’-][A-Za-z]+)*|\d+(?:\.\d+)?(?:\/\d+)?|[!?.,;:]/g;
 
 // Stems whose n't form is spelled differently ("won't" → "will not", "can't" → "can not").
 const NT_STEMS: Readonly<Record<string, string>> = { wo: 'will', ca: 'can', sha: 'shall', ai: 'is' };
