@@ -1,6 +1,8 @@
 // buildApp(config, deps): wires the store, the publisher and the HTTP routes into one Fastify instance.
 import { createServer } from 'node:http';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import type { Implementation } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import { boundConnections } from './http/connections.js';
 import { registerCors } from './http/cors.js';
@@ -20,7 +22,7 @@ import { serverInfo } from './mcp/tools.js';
 import { Hub } from './websub/hub.js';
 import { hubPlugin } from './websub/route.js';
 import { Publisher } from './publishing/publisher.js';
-import { CACHE_CONTROL, encodeRepresentation } from './publishing/representation.js';
+import { CACHE_CONTROL, encodeRepresentation, type Representation } from './publishing/representation.js';
 import { RenderingsWriter } from './store/renderings-writer.js';
 import type { Store } from './store/types.js';
 import { Assets } from './site/assets.js';
@@ -29,6 +31,8 @@ import type { View } from './publishing/view.js';
 
 export interface AppDeps {
   store: Store;
+  /** The logger root (createLogger); one is made when none is given. */
+  logger?: Logger;
 }
 
 export interface App {
@@ -44,16 +48,20 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
-export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
-  const fast = new FastRevalidation();
+/** The service's one logger root: Fastify's and the store's lines come from it (the store's as a child). */
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+}
+
+/** The Fastify instance with the server made here, so revalidations are answered before Fastify (FastRevalidation). */
+function createHttp(config: Config, fast: FastRevalidation, logger: FastifyBaseLogger): FastifyInstance {
   const http = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // One structured line per request (the onResponse hook below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // The server is made here, so revalidations can be answered before Fastify (see FastRevalidation).
     serverFactory: (handler) => {
       // Node checks the deadlines below every connectionsCheckingInterval (30 s unless told): once a second here.
       const server = createServer(
@@ -83,6 +91,51 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     );
     done();
   });
+  return http;
+}
+
+/** The OpenAPI description, encoded once at start. */
+async function openApiRepresentation(config: Config, mcpInfo: Implementation): Promise<Representation> {
+  return encodeRepresentation(
+    JSON.stringify(
+      await buildOpenApiDocument(config.baseUrl, {
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        mcpServerInfo: mcpInfo,
+        websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub },
+      }),
+    ),
+    {
+      contentType: 'application/json',
+      cacheControl: CACHE_CONTROL.static,
+      lastModified: null,
+      // Encoded at every start, for a document fetched rarely: the best brotli setting would cost about half a second
+      // of startup on its ~170 KB to save a few KB.
+      effort: 'fast',
+    },
+  );
+}
+
+/**
+ * The home page of every version served is made as soon as it is (and again with its insights); at start once the
+ * server listens, not before (some 0.3 s at 100k reviews): a visitor who comes first shares the one being made. The
+ * first version's word index too (0.6–2.5 s of slices at 100k): made earlier, its slices would run between the
+ * steps of this start, delaying it; text searches read the texts until it is made.
+ */
+function warmPages(http: FastifyInstance, publisher: Publisher, site: SitePages): void {
+  const warm = (view: View) =>
+    site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
+  http.server.once('listening', () => {
+    const first = publisher.current();
+    first.snapshot.index.makeWords();
+    void warm(first);
+  });
+  publisher.on('published', (view) => void warm(view));
+  publisher.on('insights', (view) => void warm(view));
+}
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
+  const fast = new FastRevalidation();
+  const http = createHttp(config, fast, deps.logger ?? createLogger(config));
   registerErrorHandling(http);
   registerReadBodyLimit(http);
   registerCors(http, config);
@@ -101,40 +154,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   await publisher.start();
   const assets = new Assets();
   const mcpInfo = serverInfo(config.baseUrl, assets.paths.icon);
-  const openapi = await encodeRepresentation(
-    JSON.stringify(
-      await buildOpenApiDocument(config.baseUrl, {
-        bodyLimitBytes: BODY_LIMIT_BYTES,
-        mcpServerInfo: mcpInfo,
-        websub: { ...config.websub, hubRequestsPerMinute: config.limits.hub },
-      }),
-    ),
-    {
-      contentType: 'application/json',
-      cacheControl: CACHE_CONTROL.static,
-      lastModified: null,
-      // Encoded at every start, for a document fetched rarely: the best brotli setting would cost about half a second
-      // of startup on its ~170 KB to save a few KB.
-      effort: 'fast',
-    },
-  );
+  const openapi = await openApiRepresentation(config, mcpInfo);
   await http.register(apiPlugin, { publisher, openapi, limits, pagePaths: Object.values(SITE_ROUTES) });
   fast.enable({ publisher, operations, hostAnswered: hostCheck(config), log: http.log });
   const site = new SitePages({ baseUrl: config.baseUrl }, assets);
   await http.register(sitePlugin, { publisher, site, limits });
-  // The home page of every version served is made as soon as it is (and again with its insights); at start once the
-  // server listens, not before (some 0.3 s at 100k reviews): a visitor who comes first shares the one being made. The
-  // first version's word index too (0.6–2.5 s of slices at 100k): made earlier, its slices would run between the
-  // steps of this start, delaying it; text searches read the texts until it is made.
-  const warm = (view: View) =>
-    site.warm(view).catch((error: unknown) => http.log.error({ err: error }, 'rendering the home page failed'));
-  http.server.once('listening', () => {
-    const first = publisher.current();
-    first.snapshot.index.makeWords();
-    void warm(first);
-  });
-  publisher.on('published', (view) => void warm(view));
-  publisher.on('insights', (view) => void warm(view));
+  warmPages(http, publisher, site);
   const revoked = new RevokedSessions(deps.store, config.reloadIntervalMs);
   await http.register(mcpPlugin, {
     config,

@@ -1,7 +1,6 @@
 // `reviews serve`: opens the store, serves it, and shuts down gracefully on SIGINT/SIGTERM.
 import { existsSync } from 'node:fs';
-import { pino } from 'pino';
-import { buildApp } from '../app.js';
+import { buildApp, createLogger } from '../app.js';
 import type { Config } from '../config.js';
 import { isPostgresUrl, openStore, SERVING } from '../store/open.js';
 import { loadDemo } from './demo.js';
@@ -18,13 +17,17 @@ export async function serve(config: Config, options: { demo: boolean }): Promise
       'MCP_SESSION_SECRET is required with PostgreSQL (every replica must use the same one, at least 16 characters)',
     );
   }
-  const log = pino({ level: config.logLevel }).child({ component: 'store' });
-  const store = await openStore(databaseUrl, { ...SERVING, poolSize: config.databasePoolSize, log });
+  const logger = createLogger(config);
+  const store = await openStore(databaseUrl, {
+    ...SERVING,
+    poolSize: config.databasePoolSize,
+    log: logger.child({ component: 'store' }),
+  });
   if (isNewDemo) {
     const summary = await loadDemo(store, {});
     process.stderr.write(`created ${databaseUrl.slice('sqlite:'.length)} with the demo business: ${summary}\n`);
   }
-  const app = await buildApp({ ...config, databaseUrl }, { store });
+  const app = await buildApp({ ...config, databaseUrl }, { store, logger });
   // A new demo store has no insights yet; building them takes a second, so its first reader gets them complete.
   if (isNewDemo) await app.publisher.insightsReady();
   let closing = false;
