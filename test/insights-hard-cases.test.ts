@@ -16,6 +16,13 @@ function labelsOf(text: string): Record<string, string> {
 
 const cases: Record<string, [string, Record<string, string>][]> = {
   'implicit mentions: the act says the aspect': [
+    ['She swept the attic insulation off the stairs before she left.', { cleanliness: 'positive' }],
+    ['The new thermostat stopped working a week after they fitted it.', { quality: 'negative' }],
+    ['They texted when the engineer was twenty minutes away.', { communication: 'positive' }],
+    ['We were quoted $300 and the bill came to $750.', { price: 'negative' }],
+    ['Our kitchen sink has drained perfectly ever since.', { quality: 'positive' }],
+    ['I rang at lunchtime and they had someone here the same afternoon.', { responsiveness: 'positive' }],
+    ['The leak came back two days later.', { quality: 'negative' }],
     [
       'Two plumbers before him gave up, and he found the cracked drain line under the slab in an hour.',
       { expertise: 'positive' },
@@ -28,6 +35,12 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ['The hot water finally lasts through two showers.', { quality: 'positive' }],
   ],
   'misspellings and dialect': [
+    ['verry profesional and curtious from start to finsh', { professionalism: 'positive' }],
+    ['the tech explaned evrything in plain english', { communication: 'positive' }],
+    ['way to expensive for a 10 minute job', { price: 'negative' }],
+    ['cleaned up real nice after, you couldnt tell they was here', { cleanliness: 'positive' }],
+    ['reasonible price and no suprises on the bill', { price: 'positive' }],
+    ['the aircon works grate now', { quality: 'positive' }],
     ['they ansered on a holiday and sent someone out in under a hour', { responsiveness: 'positive' }],
     ['left plaster dust evrywhere and never swept up', { cleanliness: 'negative' }],
     ['the guy defintely knew his stuff, had the furnace runing in no time', { expertise: 'positive' }],
@@ -57,6 +70,14 @@ const cases: Record<string, [string, Record<string, string>][]> = {
     ['Not one word about what was wrong with the boiler.', { communication: 'negative' }],
   ],
   'contrast and several aspects at once': [
+    [
+      'Friendly enough, but the boiler broke again within a month.',
+      { professionalism: 'positive', quality: 'negative' },
+    ],
+    ['Arrived late, although he did call ahead to warn us.', { punctuality: 'negative', communication: 'positive' }],
+    ['Great work, terrible communication.', { quality: 'positive', communication: 'negative' }],
+    ['Polite lad, but he left sawdust all over the landing.', { professionalism: 'positive', cleanliness: 'negative' }],
+    ['Expensive, yes, but the new unit is whisper quiet.', { price: 'negative', quality: 'positive' }],
     [
       'Ran three days over schedule, but the new faucet works perfectly.',
       { punctuality: 'negative', quality: 'positive' },
@@ -111,7 +132,23 @@ const cases: Record<string, [string, Record<string, string>][]> = {
       { expertise: 'positive', price: 'negative' },
     ],
   ],
+  'negation: denied words and denied complaints': [
+    ['Not once did he explain what he was doing.', { communication: 'negative' }],
+    ['No mess, no fuss, and no hidden fees.', { cleanliness: 'positive', price: 'positive' }],
+    ["I can't fault the workmanship.", { quality: 'positive' }],
+    ['They never once kept us in the loop.', { communication: 'negative' }],
+    ["Wasn't cheap, but the job was done properly.", { price: 'negative', quality: 'positive' }],
+    ['Could not have asked for a more courteous technician.', { professionalism: 'positive' }],
+    ['Nothing has leaked since.', { quality: 'positive' }],
+  ],
   'word order and word meaning': [
+    ['Rude on the phone and rude in person.', { professionalism: 'negative' }],
+    ['He knew that old furnace inside out.', { expertise: 'positive' }],
+    ['Kept pushing a full replacement we did not need.', { professionalism: 'negative' }],
+    ['We called three companies and they were the only one to answer.', { responsiveness: 'positive' }],
+    ['The panel upgrade passed inspection first time.', { quality: 'positive' }],
+    ['Went over every option with us before starting.', { communication: 'positive' }],
+    ['Diagnosed the fault in minutes.', { expertise: 'positive' }],
     [
       'Took his time with my elderly father and explained everything slowly.',
       { professionalism: 'positive', communication: 'positive' },
