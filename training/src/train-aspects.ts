@@ -11,7 +11,10 @@ import { trainChoosingThresholds, VALIDATION_FOLDS, type Validation } from './le
 import { outOfFoldWordOrder } from './word-order-folds.js';
 import { aspectShare, examplesOf, repoRoot, REVIEW_MIX_SETS, TRAINING_SETS, trainingSentences } from './labelled.js';
 
-export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${TRAINING_SETS.join(', ')} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds with the word-order networks' out-of-fold share added, each aspect's sentences weighed to its share in ${REVIEW_MIX_SETS.join(', ')}`;
+/** The labelled sets as the model names them: by their place in training/ (the model says where, not how it is kept). */
+const named = (sets: readonly string[]) => sets.map((set) => set.replace(/^training\//, '')).join(', ');
+
+export const ASPECT_MODEL_ABOUT = `Trained by \`npm run train:aspects\` on ${named(TRAINING_SETS)} (without the frozen test set's sentences); thresholds chosen on ${VALIDATION_FOLDS} validation folds with the word-order networks' out-of-fold share added, each aspect's sentences weighed to its share in ${named(REVIEW_MIX_SETS)}`;
 
 /** The shipped aspect model, from the training sentences alone. */
 export function trainShippedAspectModel(): { model: AspectModel; validation: Validation; sentences: number } {
