@@ -15,7 +15,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { buildOpenApiDocument } from './openapi/index.js';
 import { apiPlugin } from './api/routes.js';
 import { sitePlugin, SITE_ROUTES } from './site/routes.js';
-import { InsightsWorker } from './insights/worker.js';
+import { InsightsWorker } from './insights/build-worker.js';
 import { RevokedSessions } from './mcp/revocations.js';
 import { mcpPlugin } from './mcp/route.js';
 import { serverInfo } from './mcp/tools.js';
@@ -23,7 +23,7 @@ import { Hub } from './websub/hub.js';
 import { hubPlugin } from './websub/route.js';
 import { Publisher } from './publishing/publisher.js';
 import { CACHE_CONTROL, encodeRepresentation, type Representation } from './publishing/representation.js';
-import { RenderingsWriter } from './store/renderings-writer.js';
+import { RepresentationWriter } from './store/representation-worker.js';
 import type { Store } from './store/types.js';
 import { Assets } from './site/assets.js';
 import { SitePages } from './site/pages.js';
@@ -146,7 +146,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     http.log,
     config.reloadIntervalMs,
     new InsightsWorker(config.databaseUrl),
-    new RenderingsWriter(config.databaseUrl),
+    new RepresentationWriter(config.databaseUrl),
   );
   const operations = new Operations(deps.store, publisher);
   await http.register(operationsPlugin, { operations, metricsAccess: config.metrics });

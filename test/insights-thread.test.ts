@@ -2,7 +2,7 @@
 // the same document from the stored analyses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
-import { InsightsWorker } from '../src/insights/worker.js';
+import { InsightsWorker } from '../src/insights/build-worker.js';
 import { openStore, SERVING } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
 import { tempDir } from './support/server.js';

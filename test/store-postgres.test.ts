@@ -3,7 +3,7 @@
 // commit, reconnected after a lost connection).
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoreChange } from '../src/store/engine.js';
+import type { StoreChange } from '../src/store/dialect.js';
 import { ownFields } from '../src/store/import-staging.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';

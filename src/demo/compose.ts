@@ -1,5 +1,5 @@
 // Writes one review's text, title and owner reply from vocabulary fragments; the opinions follow the rating.
-import type { Metro, ServiceProfile, TechnicianProfile } from './catalogue.js';
+import type { Metro, ServiceProfile, TechnicianProfile } from './profiles.js';
 import type { Random } from './random.js';
 import {
   ASPECTS,
@@ -20,7 +20,7 @@ import {
   TITLES,
   TYPOS,
   type Aspect,
-} from './vocabulary.js';
+} from './fragments.js';
 
 export type Band = 'positive' | 'mixed' | 'negative';
 

@@ -13,7 +13,7 @@ import {
   type ServiceProfile,
   type Source,
   type TechnicianProfile,
-} from './catalogue.js';
+} from './profiles.js';
 import { firstName, stripAccents, writeResponse, writeReview, type ReviewPlan, type Voice } from './compose.js';
 import { Random } from './random.js';
 

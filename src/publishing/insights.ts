@@ -11,7 +11,7 @@ import { CACHE_CONTROL, encodeRepresentation, representationOf, type Representat
 import { overviewOf } from './insights-overview.js';
 
 /**
- * What builds insights documents off the serving thread (insights/worker.ts is the one the app passes): publishing
+ * What builds insights documents off the serving thread (insights/build-worker.ts is the one the app passes): publishing
  * asks for a document of a data version and serves what comes back; it knows nothing of how it is made.
  */
 export interface InsightsBuilds {

@@ -8,9 +8,9 @@ import type { DataVersion, PublishedData } from '../reviews/published.js';
 import { ReviewSet } from '../reviews/review-set.js';
 import { SearchIndex } from '../reviews/search.js';
 import { buildSnapshot } from '../reviews/snapshot.js';
-import type { Store, StoredInsights, StoredRendering } from '../store/types.js';
+import type { Store, StoredInsights, StoredRepresentation } from '../store/types.js';
 import { renderKey } from '../reviews/render-key.js';
-import type { RenderingsWrites } from '../store/renderings-writer.js';
+import type { RepresentationWrites } from '../store/representation-worker.js';
 import {
   carriedOver,
   InsightsCatchUp,
@@ -23,7 +23,7 @@ import { startPolling } from '../poll.js';
 import { RepresentationCache } from './query-cache.js';
 import { SinceListings } from './since.js';
 import { sharesLastModified, succeeding, type CompressedCopies } from './representation.js';
-import { renderDocuments, renderingsOf, turn, type RenderedDocuments, type View } from './view.js';
+import { renderDocuments, representationsOf, turn, type RenderedDocuments, type View } from './view.js';
 
 export interface PublisherEvents {
   /** A new version is being served; `changed` names the documents whose bytes differ from the previous one. */
@@ -58,7 +58,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   /** The newest data read from the store (served, or being rendered). */
   private latest: PublishedData | undefined;
   /** The last write of rendered documents or compressed copies: the next waits for it (a copy needs its document stored). */
-  private renderingsSaved: Promise<unknown> = Promise.resolve();
+  private representationsSaved: Promise<unknown> = Promise.resolve();
   /** Insights of the newest data that were ready before the first view was. */
   private early: { data: PublishedData; insights: ServedInsights; analysed: number } | undefined;
 
@@ -70,7 +70,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     /** Without one, the insights are only ever read from the store (tools that build none themselves). */
     private readonly insightsWorker?: InsightsBuilds,
     /** Where rendered documents and compressed copies are written (a thread of their own, in a server). */
-    private readonly renderings: RenderingsWrites = store.renderings,
+    private readonly representationWrites: RepresentationWrites = store.representations,
   ) {
     super();
     this.catchUp = insightsWorker && new InsightsCatchUp(store, insightsWorker, log, intervalMs);
@@ -106,7 +106,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     // waiting on another process's lock is left to end with the process: its transaction rolls back, and the next
     // start renders what it would have stored.
     await Promise.race([
-      this.renderingsSaved,
+      this.representationsSaved,
       new Promise((done) => setTimeout(done, RENDERINGS_STOP_WAIT_MS).unref()),
     ]);
   }
@@ -196,7 +196,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       ),
     );
     // At start the bytes stored for this data are served as they were; after that only changed documents render.
-    const stored = previous ? undefined : await this.storedRenderings(data.version.publishedAt);
+    const stored = previous ? undefined : await this.storedRepresentations(data.version.publishedAt);
     const { lastModified, documents, changed, rendered, rejected } = await renderDocuments(data, this.links, previous, {
       stored,
       copies: this.copies,
@@ -254,13 +254,13 @@ export class Publisher extends EventEmitter<PublisherEvents> {
       this.emit('published', this.view, changed);
     }
     if (early) this.emit('insights', this.view, early.analysed);
-    if (rendered.length > 0) this.keepRenderings(data.version.publishedAt, documents, new Set(rejected));
+    if (rendered.length > 0) this.keepRepresentations(data.version.publishedAt, documents, new Set(rejected));
   }
 
   /** The documents stored for the data published at `asOf` by this renderer; none when the store fails to say. */
-  private async storedRenderings(asOf: string | null): Promise<Map<string, StoredRendering> | undefined> {
+  private async storedRepresentations(asOf: string | null): Promise<Map<string, StoredRepresentation> | undefined> {
     try {
-      return await this.store.renderings.find(asOf, renderKey(this.links));
+      return await this.store.representations.find(asOf, renderKey(this.links));
     } catch (error) {
       this.log.warn({ err: error }, 'reading the stored documents failed; rendering them');
       return undefined;
@@ -268,23 +268,23 @@ export class Publisher extends EventEmitter<PublisherEvents> {
   }
 
   /** Stores a version's documents for the next start, after the saves before it; a failure costs only that start a render. */
-  private keepRenderings(asOf: string | null, documents: RenderedDocuments, replace: ReadonlySet<string>): void {
-    const renderings = renderingsOf(documents);
-    this.renderingsSaved = this.renderingsSaved
-      .then(() => this.renderings.save(asOf, renderKey(this.links), renderings, replace))
+  private keepRepresentations(asOf: string | null, documents: RenderedDocuments, replace: ReadonlySet<string>): void {
+    const representations = representationsOf(documents);
+    this.representationsSaved = this.representationsSaved
+      .then(() => this.representationWrites.save(asOf, renderKey(this.links), representations, replace))
       .catch((error: unknown) => this.log.warn({ err: error }, 'storing the rendered documents failed'));
   }
 
   /** Large documents' compressed copies, kept beside their stored bytes once made (after those bytes are stored). */
   private readonly copies: CompressedCopies = {
     find: (tag, coding) =>
-      this.store.renderings.findCopy(tag, coding).catch((error: unknown) => {
+      this.store.representations.findCopy(tag, coding).catch((error: unknown) => {
         this.log.warn({ err: error, coding }, 'reading a stored compressed copy failed; compressing');
         return undefined;
       }),
     save: (tag, coding, bytes) => {
-      this.renderingsSaved = this.renderingsSaved
-        .then(() => this.renderings.saveCopy(tag, coding, bytes))
+      this.representationsSaved = this.representationsSaved
+        .then(() => this.representationWrites.saveCopy(tag, coding, bytes))
         .catch((error: unknown) => this.log.warn({ err: error, coding }, 'storing a compressed copy failed'));
     },
   };

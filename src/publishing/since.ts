@@ -1,7 +1,7 @@
 // The since-date listings of one version. Every date maps to a position in the reviews (newest first), and the
 // listing's reviews are rendered and compressed once per position: all dates before the oldest review share one
-// rendering, and a new date costs a small prefix, not the whole dataset again. The envelope echoes the date, so
-// each body is composed of parts: `{"since":…,"count":…,"reviews":` + the shared rendering + `}`; its gzip copy
+// part, and a new date costs a small prefix, not the whole dataset again. The envelope echoes the date, so
+// each body is composed of parts: `{"since":…,"count":…,"reviews":` + the shared part + `}`; its gzip copy
 // is one gzip member of independently compressed deflate segments (each ends on a full flush, so they join).
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -48,7 +48,7 @@ async function brotliInTurn(bytes: () => Buffer): Promise<Buffer> {
 }
 
 /** The shared part of the listings of one position: the reviews array, as JSON and as a deflate segment. */
-interface Rendering {
+interface ReviewsPart {
   json: Buffer;
   tag: string;
   count: number;
@@ -65,9 +65,9 @@ const LEVEL = 4;
 const segment = (bytes: Buffer, last: boolean) =>
   deflateRawSync(bytes, { level: LEVEL, finishFlush: last ? zlib.Z_FINISH : zlib.Z_FULL_FLUSH });
 
-/** Renderings by position, least recently used dropped first once they hold more than `maxBytes`. */
+/** Shared parts by position, least recently used dropped first once they hold more than `maxBytes`. */
 export class SinceListings {
-  private readonly renderings = new Map<number, Rendering>();
+  private readonly parts = new Map<number, ReviewsPart>();
   private bytes = 0;
   private readonly brotli = new Map<string, { body: Promise<Buffer>; bytes: number }>();
   private readonly trailers = new Map<string, Buffer>();
@@ -80,7 +80,7 @@ export class SinceListings {
 
   /** Entries and bytes held, for metrics and tests. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.renderings.size, bytes: this.bytes };
+    return { entries: this.parts.size, bytes: this.bytes };
   }
 
   /**
@@ -88,12 +88,12 @@ export class SinceListings {
    * separately compressed parts, so a br copy is offered only up to BROTLI_MAX_BYTES, compressed for the request.
    */
   listing(since: string): { identity: ComposedBody; gzip: ComposedBody; br?: ComposedBody } {
-    const rendering = this.rendering(this.index.sinceCount(since));
-    const prefix = Buffer.from(`{"since":${JSON.stringify(since)},"count":${rendering.count},"reviews":`, 'utf8');
+    const part = this.part(this.index.sinceCount(since));
+    const prefix = Buffer.from(`{"since":${JSON.stringify(since)},"count":${part.count},"reviews":`, 'utf8');
     const suffix = Buffer.from('}', 'utf8');
-    const tag = createHash('sha256').update(prefix).update(rendering.tag).digest('base64url').slice(0, 27);
-    const identity = [prefix, rendering.json, suffix];
-    const size = prefix.length + rendering.json.length + suffix.length;
+    const tag = createHash('sha256').update(prefix).update(part.tag).digest('base64url').slice(0, 27);
+    const identity = [prefix, part.json, suffix];
+    const size = prefix.length + part.json.length + suffix.length;
     const br: ComposedBody = {
       etag: `"${tag}-br"`,
       parts: async () => [await this.brotliOf(since, tag, () => Buffer.concat(identity, size))],
@@ -104,7 +104,7 @@ export class SinceListings {
       gzip: {
         etag: `"${tag}-gzip"`,
         parts: async () => {
-          const deflated = await rendering.deflated;
+          const deflated = await part.deflated;
           return [
             GZIP_HEADER,
             segment(prefix, false),
@@ -158,15 +158,15 @@ export class SinceListings {
     return entry.body;
   }
 
-  private rendering(count: number): Rendering {
-    const cached = this.renderings.get(count);
+  private part(count: number): ReviewsPart {
+    const cached = this.parts.get(count);
     if (cached) {
-      this.renderings.delete(count);
-      this.renderings.set(count, cached);
+      this.parts.delete(count);
+      this.parts.set(count, cached);
       return cached;
     }
     const json = Buffer.concat(reviewsJson(this.index.newest(count)));
-    const rendering: Rendering = {
+    const part: ReviewsPart = {
       json,
       tag: createHash('sha256').update(json).digest('base64url'),
       count,
@@ -174,28 +174,28 @@ export class SinceListings {
       bytes: json.length,
     };
     // Counted as soon as it exists; its compressed copy is counted when made, if the entry is still held.
-    this.renderings.set(count, rendering);
-    this.bytes += rendering.bytes;
-    void rendering.deflated.then(
+    this.parts.set(count, part);
+    this.bytes += part.bytes;
+    void part.deflated.then(
       (deflated) => {
-        if (this.renderings.get(count) !== rendering) return;
-        rendering.bytes += deflated.length;
+        if (this.parts.get(count) !== part) return;
+        part.bytes += deflated.length;
         this.bytes += deflated.length;
-        this.evict(rendering);
+        this.evict(part);
       },
       () => undefined,
     );
-    this.evict(rendering);
-    return rendering;
+    this.evict(part);
+    return part;
   }
 
-  /** Drops the least recently used renderings beyond the byte bound (never the one just asked for). */
-  private evict(keep: Rendering): void {
-    for (const [count, rendering] of this.renderings) {
+  /** Drops the least recently used parts beyond the byte bound (never the one just asked for). */
+  private evict(keep: ReviewsPart): void {
+    for (const [count, part] of this.parts) {
       if (this.bytes <= this.maxBytes) return;
-      if (rendering === keep) continue;
-      this.renderings.delete(count);
-      this.bytes -= rendering.bytes;
+      if (part === keep) continue;
+      this.parts.delete(count);
+      this.bytes -= part.bytes;
     }
   }
 }

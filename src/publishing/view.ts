@@ -7,7 +7,7 @@ import type { ReviewsSnapshot } from '../reviews/snapshot.js';
 import type { ServedInsights } from './insights.js';
 import { RepresentationCache } from './query-cache.js';
 import type { SinceListings } from './since.js';
-import type { StoredRendering } from '../store/types.js';
+import type { StoredRepresentation } from '../store/types.js';
 import {
   asBuffer,
   contentTag,
@@ -40,8 +40,8 @@ export const turn = () => new Promise<void>((done) => setImmediate(done));
 
 /** What the documents of a version can be made from besides rendering: bytes stored earlier, and where compressed copies are kept. */
 export interface RenderSources {
-  /** The documents rendered earlier for this very data (see RenderingsStore.find), by name. */
-  stored?: ReadonlyMap<string, StoredRendering>;
+  /** The documents rendered earlier for this very data (see RepresentationStore.find), by name. */
+  stored?: ReadonlyMap<string, StoredRepresentation>;
   copies?: CompressedCopies;
 }
 
@@ -112,7 +112,7 @@ export async function renderDocuments(
 }
 
 /** The bytes of rendered documents, as the store keeps them. */
-export function renderingsOf(documents: RenderedDocuments): Map<string, StoredRendering> {
+export function representationsOf(documents: RenderedDocuments): Map<string, StoredRepresentation> {
   return new Map(
     Object.entries(documents).map(([name, rep]) => [
       name,

@@ -21,7 +21,7 @@ import {
 } from './types.js';
 import { inTransaction } from './transaction.js';
 import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewContent, type ReviewRow } from './rows.js';
-import { isPostgres, notifyChange } from './engine.js';
+import { isPostgres, notifyChange } from './dialect.js';
 import { writeLog, type OperatorLogRow } from './operator-log.js';
 import { keyedHash, ledgerKey, normalReference } from './ledger-hash.js';
 import { runMatch } from './matching.js';

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { InsightsStore, StoredAnalysis, StoredInsights } from './types.js';
 import { inTransaction } from './transaction.js';
-import { notifyChange } from './engine.js';
+import { notifyChange } from './dialect.js';
 
 export interface InsightsTables {
   review_analyses: { review_id: string; input_key: string; analysis: string; analysed_at: string };

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { localDate } from '../reviews/dates.js';
 import { inTransaction } from './transaction.js';
-import { isPostgres, notifyChange } from './engine.js';
+import { isPostgres, notifyChange } from './dialect.js';
 import { readVersion, storedTimeZone } from './rows.js';
 import { keyedHash, ledgerKey, normalEmail, normalPhone, normalReference } from './ledger-hash.js';
 import { runMatch, type MatchScope } from './matching.js';

@@ -9,15 +9,15 @@ import { loadLanguageDetector } from '../reviews/language.js';
 import type { OperatorLogRow } from './operator-log.js';
 import { KyselyInsightsStore, type InsightsTables } from './insights-store.js';
 import { KyselyWebSubStore, type WebSubTables } from './websub-store.js';
-import { KyselyRenderingsStore, type RenderingsTables } from './renderings-store.js';
+import { KyselyRepresentationStore, type RepresentationTables } from './representation-store.js';
 import type { DataVersion, PublishedData, PublishedReview } from '../reviews/published.js';
 import { StoredReview } from '../reviews/encoded-reviews.js';
 import type { ImportPlan, ImportProgress, ImportStaging, ImportSummary, PublishedChanges, Store } from './types.js';
 import { inSnapshot, inTransaction } from './transaction.js';
-import { notifyChange } from './engine.js';
+import { notifyChange } from './dialect.js';
 import { readVerificationCounts } from './verification-counts.js';
 
-export interface Database extends WebSubTables, InsightsTables, RenderingsTables {
+export interface Database extends WebSubTables, InsightsTables, RepresentationTables {
   store_state: { id: number; revision: number; published_at: string | null };
   business: { id: number; document: string; updated_at: string };
   reviews: ReviewRow;
@@ -123,7 +123,7 @@ class ReviewReader {
 export class KyselyStore implements Store {
   readonly websub: KyselyWebSubStore;
   readonly insights: KyselyInsightsStore;
-  readonly renderings: KyselyRenderingsStore;
+  readonly representations: KyselyRepresentationStore;
   readonly operator: OperatorStore;
   readonly ledger: KyselyLedgerStore;
 
@@ -137,7 +137,7 @@ export class KyselyStore implements Store {
     // The WebSub store sees only its own tables of the same database.
     this.websub = new KyselyWebSubStore(db as unknown as Kysely<WebSubTables>);
     this.insights = new KyselyInsightsStore(db as unknown as Kysely<InsightsTables>);
-    this.renderings = new KyselyRenderingsStore(db as unknown as Kysely<RenderingsTables>);
+    this.representations = new KyselyRepresentationStore(db as unknown as Kysely<RepresentationTables>);
     this.operator = new OperatorStore(db as never);
     this.ledger = new KyselyLedgerStore(db as never);
   }

@@ -1,6 +1,6 @@
 // Brings any engine's schema to the latest migration; every command that opens the store calls it first.
 import { Migrator, sql, type Kysely } from 'kysely';
-import { isPostgres } from './engine.js';
+import { isPostgres } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<void> {

@@ -6,7 +6,7 @@ import { localDate } from '../reviews/dates.js';
 import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewRow } from './rows.js';
 import { readLog, writeLog, type LogEntry, type OperatorAction, type OperatorLogRow } from './operator-log.js';
 import { inTransaction } from './transaction.js';
-import { isPostgres, notifyChange } from './engine.js';
+import { isPostgres, notifyChange } from './dialect.js';
 
 type OperatorTables = {
   reviews: ReviewRow;

@@ -2,7 +2,7 @@
 import type { DataVersion, PublishedData } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';
 import type { Business, ImportedReview, Translation, VerificationMethod } from '../reviews/schemas.js';
-import type { StoreChange } from './engine.js';
+import type { StoreChange } from './dialect.js';
 import type { VerificationCounts } from '../reviews/verification.js';
 import type { OperatorStore } from './operator-store.js';
 
@@ -248,7 +248,7 @@ export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly websub: WebSubStore;
   readonly insights: InsightsStore;
-  readonly renderings: RenderingsStore;
+  readonly representations: RepresentationStore;
   /** The operator's commands: one review's state, the log, the store's figures. */
   readonly operator: OperatorStore;
   readonly ledger: LedgerStore;
@@ -415,7 +415,7 @@ export interface InsightsStore {
 }
 
 /** A catalogue document's bytes as one data version's render made them. */
-export interface StoredRendering {
+export interface StoredRepresentation {
   /** Its contentTag (the ETag of its identity coding, unquoted). */
   tag: string;
   body: Uint8Array;
@@ -425,12 +425,12 @@ export interface StoredRendering {
  * Rendered documents (the reviews dataset, the feeds), stored per data version like the insights, so a restart
  * serves the bytes it had instead of rendering them again; and their compressed copies, once a process made them.
  */
-export interface RenderingsStore {
+export interface RepresentationStore {
   /**
    * The documents rendered for the data published at `asOf` by the renderer `renderKey` (a fingerprint of the code
    * and the public origin that shape the bytes), by document name.
    */
-  find(asOf: string | null, renderKey: string): Promise<Map<string, StoredRendering>>;
+  find(asOf: string | null, renderKey: string): Promise<Map<string, StoredRepresentation>>;
   /**
    * Stores one version's documents, removing every rendering of older data or of another renderer. Those stored
    * already with the same tag stay as they are, with their copies, unless named in `replace` (stored bytes that did
@@ -439,7 +439,7 @@ export interface RenderingsStore {
   save(
     asOf: string | null,
     renderKey: string,
-    documents: ReadonlyMap<string, StoredRendering>,
+    documents: ReadonlyMap<string, StoredRepresentation>,
     replace?: ReadonlySet<string>,
   ): Promise<boolean>;
   /** A compressed copy of the stored bytes tagged `tag`, if a process made one. */

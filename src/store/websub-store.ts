@@ -10,7 +10,7 @@ import type {
   WebSubStore,
 } from './types.js';
 import { inTransaction } from './transaction.js';
-import { isPostgres, notifyChange } from './engine.js';
+import { isPostgres, notifyChange } from './dialect.js';
 
 export interface WebSubTables {
   websub_subscriptions: {

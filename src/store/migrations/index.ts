@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { detectLanguage, loadLanguageDetector } from '../../reviews/language.js';
 import { randomBytes } from 'node:crypto';
-import { binaryType, isPostgres } from '../engine.js';
+import { binaryType, isPostgres } from '../dialect.js';
 import { keyedHash, normalReference } from '../ledger-hash.js';
 
 const m001Initial: Migration = {

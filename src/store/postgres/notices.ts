@@ -2,7 +2,7 @@
 // changed. A lost connection is reconnected with growing pauses, saying so in the log; once listening again the
 // watchers are told `resumed`, since whatever committed meanwhile sent its notice to nobody.
 import pg from 'pg';
-import { CHANGE_CHANNEL, parseChange, type StoreChange } from '../engine.js';
+import { CHANGE_CHANNEL, parseChange, type StoreChange } from '../dialect.js';
 import type { StoreLog } from './log.js';
 
 /** Pauses between reconnection attempts grow from the first to the last. */

@@ -3,17 +3,17 @@
 import type { Kysely } from 'kysely';
 import { asOfKey } from './insights-store.js';
 import { inTransaction } from './transaction.js';
-import type { RenderingsStore, StoredRendering } from './types.js';
+import type { RepresentationStore, StoredRepresentation } from './types.js';
 
-export interface RenderingsTables {
+export interface RepresentationTables {
   rendered_documents: { name: string; as_of: string; render_key: string; tag: string; body: Uint8Array };
   rendered_copies: { tag: string; coding: string; body: Uint8Array };
 }
 
-export class KyselyRenderingsStore implements RenderingsStore {
-  constructor(private readonly db: Kysely<RenderingsTables>) {}
+export class KyselyRepresentationStore implements RepresentationStore {
+  constructor(private readonly db: Kysely<RepresentationTables>) {}
 
-  async find(asOf: string | null, renderKey: string): Promise<Map<string, StoredRendering>> {
+  async find(asOf: string | null, renderKey: string): Promise<Map<string, StoredRepresentation>> {
     const rows = await this.db
       .selectFrom('rendered_documents')
       .select(['name', 'tag', 'body'])
@@ -26,7 +26,7 @@ export class KyselyRenderingsStore implements RenderingsStore {
   save(
     asOf: string | null,
     renderKey: string,
-    documents: ReadonlyMap<string, StoredRendering>,
+    documents: ReadonlyMap<string, StoredRepresentation>,
     replace: ReadonlySet<string> = new Set(),
   ): Promise<boolean> {
     const key = asOfKey(asOf);

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { StoredInsights } from '../store/types.js';
 import type { BuildOutcome, BuildRequest, InsightsBuilds } from '../publishing/insights.js';
 import { ReviewDeltas } from './deltas.js';
-import type { ThreadData, ThreadRequest } from './thread.js';
+import type { ThreadData, ThreadRequest } from './build-thread.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 
 interface Pending {
@@ -126,7 +126,7 @@ export class InsightsWorker implements InsightsBuilds {
   private start(): Worker {
     if (this.worker) return this.worker;
     const workerData: ThreadData = { databaseUrl: this.databaseUrl, versions: engineVersions() };
-    const worker = new Worker(new URL('thread.js', compiledInsightsDir()), { workerData });
+    const worker = new Worker(new URL('build-thread.js', compiledInsightsDir()), { workerData });
     worker.unref();
     worker.on('message', (m: ThreadMessage) => {
       const waiting = this.pending.get(m.id);

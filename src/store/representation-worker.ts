@@ -1,19 +1,19 @@
-// Writes rendered documents and their compressed copies to the store from a thread of their own (renderings-thread.ts),
+// Writes rendered documents and their compressed copies to the store from a thread of their own (representation-thread.ts),
 // one thread per write: writes come once per data version and per coding, and a server at rest holds no thread.
 import { Worker } from 'node:worker_threads';
 import { compiledFolder } from '../fingerprint.js';
-import type { RenderingsJob, RenderingsThreadData } from './renderings-thread.js';
-import type { RenderingsStore, StoredRendering } from './types.js';
+import type { RepresentationJob, RepresentationThreadData } from './representation-thread.js';
+import type { RepresentationStore, StoredRepresentation } from './types.js';
 
-export type RenderingsWrites = Pick<RenderingsStore, 'save' | 'saveCopy'>;
+export type RepresentationWrites = Pick<RepresentationStore, 'save' | 'saveCopy'>;
 
-export class RenderingsWriter implements RenderingsWrites {
+export class RepresentationWriter implements RepresentationWrites {
   constructor(private readonly databaseUrl: string) {}
 
   async save(
     asOf: string | null,
     renderKey: string,
-    documents: ReadonlyMap<string, StoredRendering>,
+    documents: ReadonlyMap<string, StoredRepresentation>,
     replace: ReadonlySet<string> = new Set(),
   ): Promise<boolean> {
     return (
@@ -29,10 +29,10 @@ export class RenderingsWriter implements RenderingsWrites {
    * The bytes are copied to the thread (some 10 ms for 44 MB); the write and its wait for locks happen there.
    * Resolves with what the thread posted, once it has exited.
    */
-  private run(job: RenderingsJob): Promise<unknown> {
+  private run(job: RepresentationJob): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const workerData: RenderingsThreadData = { databaseUrl: this.databaseUrl, job };
-      const worker = new Worker(new URL('renderings-thread.js', compiledFolder(import.meta.url, 'store')), {
+      const workerData: RepresentationThreadData = { databaseUrl: this.databaseUrl, job };
+      const worker = new Worker(new URL('representation-thread.js', compiledFolder(import.meta.url, 'store')), {
         workerData,
       });
       let failure: Error | undefined;

@@ -3,26 +3,32 @@
 // second of SQLite, or of encoding it for PostgreSQL).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from './open.js';
-import type { StoredRendering } from './types.js';
+import type { StoredRepresentation } from './types.js';
 
-export type RenderingsJob =
-  | { kind: 'save'; asOf: string | null; renderKey: string; documents: [string, StoredRendering][]; replace: string[] }
+export type RepresentationJob =
+  | {
+      kind: 'save';
+      asOf: string | null;
+      renderKey: string;
+      documents: [string, StoredRepresentation][];
+      replace: string[];
+    }
   | { kind: 'copy'; tag: string; coding: 'gzip' | 'br'; bytes: Uint8Array };
 
-export interface RenderingsThreadData {
+export interface RepresentationThreadData {
   databaseUrl: string;
-  job: RenderingsJob;
+  job: RepresentationJob;
 }
 
-const { databaseUrl, job } = workerData as RenderingsThreadData;
+const { databaseUrl, job } = workerData as RepresentationThreadData;
 const store = await openStore(databaseUrl, { poolSize: 1 });
 try {
   // What the write answered (save: whether it stored anything), as the store would have to its caller.
   if (job.kind === 'save')
     parentPort!.postMessage(
-      await store.renderings.save(job.asOf, job.renderKey, new Map(job.documents), new Set(job.replace)),
+      await store.representations.save(job.asOf, job.renderKey, new Map(job.documents), new Set(job.replace)),
     );
-  else await store.renderings.saveCopy(job.tag, job.coding, job.bytes);
+  else await store.representations.saveCopy(job.tag, job.coding, job.bytes);
 } finally {
   await store.close();
 }
