@@ -61,8 +61,8 @@ const plainText = (description: string, examples: string[], headers: OpenApiObje
 
 const callbackExpression = '{$request.body#/hub.callback}';
 
-/** The requests the hub makes to hub.callback after a 202: verification of intent, then content distribution. */
-function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUrl: string): OpenApiObject {
+/** The hub's GET to hub.callback: verification of intent, and notice of denial. */
+function verificationCallback(topicUrls: string[]): OpenApiObject {
   const topicParameter = {
     name: 'hub.topic',
     in: 'query',
@@ -70,97 +70,106 @@ function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUr
     schema: { type: 'string', enum: topicUrls },
   };
   return {
-    verification: {
-      [callbackExpression]: {
-        get: {
-          operationId: 'verifyIntent',
-          tags: ['websub'],
-          summary: 'Verification of intent (and notice of denial)',
-          description:
-            "The hub's GET to the callback, its own query string kept and these parameters appended. For subscribe and unsubscribe the callback proves intent by echoing hub.challenge; `denied` tells it the hub ended the subscription (after failed deliveries), and its answer is ignored.",
-          parameters: [
-            {
-              name: 'hub.mode',
-              in: 'query',
-              required: true,
-              schema: { type: 'string', enum: ['subscribe', 'unsubscribe', 'denied'] },
-            },
-            topicParameter,
-            {
-              name: 'hub.challenge',
-              in: 'query',
-              required: false,
-              schema: { type: 'string' },
-              description: 'Random; absent when denied',
-            },
-            {
-              name: 'hub.lease_seconds',
-              in: 'query',
-              required: false,
-              schema: { type: 'integer' },
-              description: 'The lease granted; on subscribe only',
-            },
-            {
-              name: 'hub.reason',
-              in: 'query',
-              required: false,
-              schema: { type: 'string' },
-              description: 'Why; on denied only',
-            },
-          ],
-          responses: {
-            '2XX': {
-              description:
-                'Intent confirmed when the body is exactly hub.challenge: a subscription becomes active, an unsubscription removes it',
-              content: { 'text/plain': { schema: { type: 'string' } } },
-            },
-            '4XX': {
-              description:
-                'Any other status, a wrong body or no answer within WEBSUB_TIMEOUT_MS: intent not verified: a subscription is rejected, an unsubscription leaves the subscription as it was',
-            },
-          },
-        },
-      },
-    },
-    distribution: {
-      [callbackExpression]: {
-        post: {
-          operationId: 'distributeContent',
-          tags: ['websub'],
-          summary: 'Content distribution',
-          description: `The full current content of the topic, pushed after each change; a change while a delivery is pending replaces its content. ${MAX_FAILURES} consecutive failed attempts (retries included) end the subscription.`,
-          parameters: [
-            {
-              name: 'Link',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-              example: `<${hubUrl}>; rel="hub", <${topicUrls[0] ?? hubUrl}>; rel="self"`,
-              description: 'The hub (rel=hub) and the topic (rel=self)',
-            },
-            {
-              name: 'X-Hub-Signature',
-              in: 'header',
-              required: false,
-              schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
-              description: 'When the subscription has a secret: HMAC-SHA256 of the body',
-            },
-          ],
-          requestBody: {
+    [callbackExpression]: {
+      get: {
+        operationId: 'verifyIntent',
+        tags: ['websub'],
+        summary: 'Verification of intent (and notice of denial)',
+        description:
+          "The hub's GET to the callback, its own query string kept and these parameters appended. For subscribe and unsubscribe the callback proves intent by echoing hub.challenge; `denied` tells it the hub ended the subscription (after failed deliveries), and its answer is ignored.",
+        parameters: [
+          {
+            name: 'hub.mode',
+            in: 'query',
             required: true,
-            content: Object.fromEntries(topics.map((doc) => [doc.mediaType, { schema: schemaRef(doc.schemaName) }])),
+            schema: { type: 'string', enum: ['subscribe', 'unsubscribe', 'denied'] },
           },
-          responses: {
-            '2XX': { description: 'Delivered' },
-            '410': { description: 'Gone: the subscription is removed at once' },
-            '4XX': {
-              description:
-                'A failed attempt (as is any 5XX, or no answer in time); retried after WEBSUB_RETRY_DELAYS_MS',
-            },
+          topicParameter,
+          {
+            name: 'hub.challenge',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'Random; absent when denied',
+          },
+          {
+            name: 'hub.lease_seconds',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer' },
+            description: 'The lease granted; on subscribe only',
+          },
+          {
+            name: 'hub.reason',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'Why; on denied only',
+          },
+        ],
+        responses: {
+          '2XX': {
+            description:
+              'Intent confirmed when the body is exactly hub.challenge: a subscription becomes active, an unsubscription removes it',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          '4XX': {
+            description:
+              'Any other status, a wrong body or no answer within WEBSUB_TIMEOUT_MS: intent not verified: a subscription is rejected, an unsubscription leaves the subscription as it was',
           },
         },
       },
     },
+  };
+}
+
+/** The hub's POST to hub.callback: the topic's content, after each change. */
+function distributionCallback(topics: readonly PublicDocument[], topicUrls: string[], hubUrl: string): OpenApiObject {
+  return {
+    [callbackExpression]: {
+      post: {
+        operationId: 'distributeContent',
+        tags: ['websub'],
+        summary: 'Content distribution',
+        description: `The full current content of the topic, pushed after each change; a change while a delivery is pending replaces its content. ${MAX_FAILURES} consecutive failed attempts (retries included) end the subscription.`,
+        parameters: [
+          {
+            name: 'Link',
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+            example: `<${hubUrl}>; rel="hub", <${topicUrls[0] ?? hubUrl}>; rel="self"`,
+            description: 'The hub (rel=hub) and the topic (rel=self)',
+          },
+          {
+            name: 'X-Hub-Signature',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+            description: 'When the subscription has a secret: HMAC-SHA256 of the body',
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(topics.map((doc) => [doc.mediaType, { schema: schemaRef(doc.schemaName) }])),
+        },
+        responses: {
+          '2XX': { description: 'Delivered' },
+          '410': { description: 'Gone: the subscription is removed at once' },
+          '4XX': {
+            description: 'A failed attempt (as is any 5XX, or no answer in time); retried after WEBSUB_RETRY_DELAYS_MS',
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The requests the hub makes to hub.callback after a 202: verification of intent, then content distribution. */
+function callbacks(topics: readonly PublicDocument[], topicUrls: string[], hubUrl: string): OpenApiObject {
+  return {
+    verification: verificationCallback(topicUrls),
+    distribution: distributionCallback(topics, topicUrls, hubUrl),
   };
 }
 
