@@ -84,102 +84,131 @@ export function judgeClause(tokens: Token[], all: Match[], clauseText: string): 
   // A fault judges the work only when the clause places it after the job; otherwise it is why they were called.
   const afterTheJob = tokens.some((t) => RECURRENCE.has(t.norm));
   const matches = all.filter((m) => !m.entry.malfunction || afterTheJob);
-  const targets = matches.filter((m) => m.entry.aspect !== undefined);
-  const found = new Map<AspectId, ClauseJudgement>();
-  const add = (aspect: AspectId, score: number, cue: string) => {
-    const j = found.get(aspect) ?? { aspect, score: 0, cues: [] };
-    j.score += score;
-    j.cues.push(cue);
-    found.set(aspect, j);
-  };
-  const separated = (a: Match, b: Match) => {
-    const [from, to] = a.start < b.start ? [a.end, b.start] : [b.end, a.start];
-    for (let i = from; i <= to && i < tokens.length; i++) if (tokens[i]!.breakBefore) return true;
-    return false;
-  };
-  const nearestTarget = (m: Match, fits: (t: Match) => boolean) => {
-    let best: Match | undefined;
-    let bestDistance = Infinity;
-    for (const t of targets) {
-      if (t === m || !fits(t) || separated(m, t)) continue;
-      const distance = t.start > m.end ? t.start - m.end : m.start > t.end ? m.start - t.end : 0;
-      // Ties go to the target after the opinion ("great price") over the one before.
-      if (distance <= OPINION_REACH && (distance < bestDistance || (distance === bestDistance && t.start > m.start))) {
-        best = t;
-        bestDistance = distance;
-      }
-    }
-    return best;
-  };
-  const judgedTargets = new Set<Match>();
-  const pure = (t: Match) => t.entry.valence === undefined || t.entry.weak === true;
-  const distance = (a: Match, b: Match) => (b.start > a.end ? b.start - a.end : a.start > b.end ? a.start - b.end : 0);
-  for (const m of matches) {
+  const judging = new Judging(tokens, matches);
+  for (const m of matches) judging.judge(m);
+  judging.keepActs();
+  judging.leanOnClause(clauseText);
+  return [...judging.found.values()].map((j) => ({ ...j, score: clamp(j.score) }));
+}
+
+const pure = (t: Match) => t.entry.valence === undefined || t.entry.weak === true;
+const distance = (a: Match, b: Match) => (b.start > a.end ? b.start - a.end : a.start > b.end ? a.start - b.end : 0);
+
+/** The judgements of one clause as they are made, in order: each match's, then the acts nobody judged. */
+class Judging {
+  readonly found = new Map<AspectId, ClauseJudgement>();
+  /** The matches that name an aspect: what an opinion may judge. */
+  private readonly targets: Match[];
+  private readonly judgedTargets = new Set<Match>();
+
+  constructor(
+    private readonly tokens: Token[],
+    matches: Match[],
+  ) {
+    this.targets = matches.filter((m) => m.entry.aspect !== undefined);
+  }
+
+  /** One match's judgement, of its own aspect or of the target it describes. */
+  judge(m: Match): void {
     const { entry } = m;
-    const { factor, marks } = modifiers(tokens, m);
+    const { factor, marks } = modifiers(this.tokens, m);
     const cue = [...marks, m.text].join('→');
     // A word whose sense depends on a nearby aspect ("fair price", "fast response") judges that aspect; a word with
     // an aspect of its own ("honest") lends itself to another only when right next to it ("honest pricing").
     const conditioned = entry.by
-      ? nearestTarget(
+      ? this.nearestTarget(
           m,
           (t) =>
             pure(t) && entry.by![t.entry.aspect!] !== undefined && (entry.aspect === undefined || distance(m, t) <= 1),
         )
       : undefined;
     if (conditioned && conditioned.entry.aspect !== entry.aspect) {
-      add(conditioned.entry.aspect!, entry.by![conditioned.entry.aspect!]! * factor, cue);
-      judgedTargets.add(conditioned);
-      continue;
+      this.add(conditioned.entry.aspect!, entry.by![conditioned.entry.aspect!]! * factor, cue);
+      this.judgedTargets.add(conditioned);
+      return;
     }
-    if (entry.weak) continue;
+    if (entry.weak) return;
     if (entry.aspect !== undefined && entry.valence !== undefined) {
-      add(entry.aspect, entry.valence * factor, cue);
-      judgedTargets.add(m);
-      continue;
+      this.add(entry.aspect, entry.valence * factor, cue);
+      this.judgedTargets.add(m);
+      return;
     }
     if (entry.aspect === undefined && entry.valence !== undefined) {
       // "Diagnosed a bad sensor": an opinion after a target but with its own noun describes that noun, not the target.
-      const describesNoun = DETERMINERS.has(tokens[m.start - 1]?.norm ?? '');
-      const target = nearestTarget(m, (t) => pure(t) && !(describesNoun && t.end <= m.start));
+      const describesNoun = DETERMINERS.has(this.tokens[m.start - 1]?.norm ?? '');
+      const target = this.nearestTarget(m, (t) => pure(t) && !(describesNoun && t.end <= m.start));
       if (target) {
-        add(
+        this.add(
           target.entry.aspect!,
           (target.entry.aspect && entry.by?.[target.entry.aspect]) ?? entry.valence * factor,
           cue,
         );
-        judgedTargets.add(target);
+        this.judgedTargets.add(target);
       }
     }
   }
-  // An act nobody judged keeps its own sense ("called back"); a negated target says it did not happen.
-  for (const t of targets) {
-    if (judgedTargets.has(t) || !pure(t) || found.has(t.entry.aspect!)) continue;
-    const { factor, marks } = modifiers(tokens, t);
-    if (t.entry.weak) {
-      add(t.entry.aspect!, t.entry.valence! * factor, [...marks, t.text].join('→'));
-      judgedTargets.add(t);
-    } else if (factor < 0) {
-      add(t.entry.aspect!, NEGATED_TARGET, [...marks, t.text].join('→'));
-      judgedTargets.add(t);
+
+  /** An act nobody judged keeps its own sense ("called back"); a negated target says it did not happen. */
+  keepActs(): void {
+    for (const t of this.targets) {
+      if (this.judgedTargets.has(t) || !pure(t) || this.found.has(t.entry.aspect!)) continue;
+      const { factor, marks } = modifiers(this.tokens, t);
+      if (t.entry.weak) {
+        this.add(t.entry.aspect!, t.entry.valence! * factor, [...marks, t.text].join('→'));
+        this.judgedTargets.add(t);
+      } else if (factor < 0) {
+        this.add(t.entry.aspect!, NEGATED_TARGET, [...marks, t.text].join('→'));
+        this.judgedTargets.add(t);
+      }
     }
   }
-  // A target nobody judged takes the clause's general polarity, when the clause is about that aspect alone.
-  // Not for the work itself: a clause about the job ("replaced the burnt capacitor") leans on the fault it names.
-  const unjudged = targets.filter(
-    (t) =>
-      !judgedTargets.has(t) &&
-      t.entry.valence === undefined &&
-      !found.has(t.entry.aspect!) &&
-      t.entry.aspect !== 'quality',
-  );
-  const aspects = new Set(targets.map((t) => t.entry.aspect));
-  if (unjudged.length > 0 && aspects.size === 1) {
+
+  /**
+   * A target nobody judged takes the clause's general polarity, when the clause is about that aspect alone.
+   * Not for the work itself: a clause about the job ("replaced the burnt capacitor") leans on the fault it names.
+   */
+  leanOnClause(clauseText: string): void {
+    const unjudged = this.targets.filter(
+      (t) =>
+        !this.judgedTargets.has(t) &&
+        t.entry.valence === undefined &&
+        !this.found.has(t.entry.aspect!) &&
+        t.entry.aspect !== 'quality',
+    );
+    const aspects = new Set(this.targets.map((t) => t.entry.aspect));
+    if (unjudged.length === 0 || aspects.size !== 1) return;
     const general = textPolarity(clauseText);
-    if (Math.abs(general.score) >= CLAUSE_FALLBACK) {
-      const t = unjudged[0]!;
-      add(t.entry.aspect!, general.score, [t.text, `(clause ${general.label})`].join('→'));
-    }
+    if (Math.abs(general.score) < CLAUSE_FALLBACK) return;
+    const t = unjudged[0]!;
+    this.add(t.entry.aspect!, general.score, [t.text, `(clause ${general.label})`].join('→'));
   }
-  return [...found.values()].map((j) => ({ ...j, score: clamp(j.score) }));
+
+  private add(aspect: AspectId, score: number, cue: string): void {
+    const j = this.found.get(aspect) ?? { aspect, score: 0, cues: [] };
+    j.score += score;
+    j.cues.push(cue);
+    this.found.set(aspect, j);
+  }
+
+  /** Whether a clause word stands between two matches. */
+  private separated(a: Match, b: Match): boolean {
+    const [from, to] = a.start < b.start ? [a.end, b.start] : [b.end, a.start];
+    for (let i = from; i <= to && i < this.tokens.length; i++) if (this.tokens[i]!.breakBefore) return true;
+    return false;
+  }
+
+  /** The nearest target within reach that `fits`; ties go to the target after the opinion ("great price"). */
+  private nearestTarget(m: Match, fits: (t: Match) => boolean): Match | undefined {
+    let best: Match | undefined;
+    let bestDistance = Infinity;
+    for (const t of this.targets) {
+      if (t === m || !fits(t) || this.separated(m, t)) continue;
+      const d = distance(m, t);
+      if (d <= OPINION_REACH && (d < bestDistance || (d === bestDistance && t.start > m.start))) {
+        best = t;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
 }

@@ -135,101 +135,185 @@ export function extractFeatures(
 ): Features {
   const { allContent = false, speller } = options;
   const t = expand(tokenize(text), lexicon);
-  const keys: string[] = [];
-  const values: number[] = [];
-  const priors: number[] = [];
-  const push = (key: string, value: number, prior: number): void => {
-    keys.push(key);
-    values.push(value);
-    priors.push(prior);
-  };
+  const reading = new Reading(t, lexicon, speller);
+  for (let i = 0; i < t.length;) i += reading.read(i);
+  const { keys, values, priors, hits } = reading;
+  return { keys, values, priors, hits, content: hits > 0 && !allContent ? [] : contentWords(t) };
+}
 
+/** Each token's contrast weight: words before a "but" count less, words after it more. */
+function contrastWeights(t: Token[]): Float64Array {
   const clause = new Float64Array(t.length).fill(1);
   for (let i = 1; i < t.length; i++) {
     if (!CONTRAST.has(t[i]!.w)) continue;
     for (let j = 0; j < i; j++) clause[j]! *= BEFORE_CONTRAST;
     for (let j = i + 1; j < t.length; j++) clause[j]! *= AFTER_CONTRAST;
   }
-  // Capitals emphasise only against lower case; a sentence shouted whole is just shouted.
-  const shouting = t.every((x) => x.caps || !/[a-z]/.test(x.w));
+  return clause;
+}
 
-  let hits = 0;
-  let negAt = -1;
-  let strong = false;
-  let imperative = false;
-  let irrealis = false;
-  let complained = false;
-  for (let i = 0; i < t.length; i++) {
+/** A word's opinion as read in its place: its lexicon value (if it is one here), its key, and whether it is denied. */
+interface Sense {
+  key: string;
+  valence: number | undefined;
+  negated: boolean;
+  /** "could not be happier": a denied comparison praises, and its "could" wishes for nothing. */
+  deniedComparison: boolean;
+}
+
+/**
+ * One left-to-right reading of a sentence: the features found so far, and what holds at the current word (a
+ * negator within reach, a wish, a complaint made in this clause). A break (punctuation, "but", "because") ends
+ * the negation, the wish and the complaint.
+ */
+class Reading {
+  readonly keys: string[] = [];
+  readonly values: number[] = [];
+  readonly priors: number[] = [];
+  hits = 0;
+  private readonly clause: Float64Array;
+  /** Capitals emphasise only against lower case; a sentence shouted whole is just shouted. */
+  private readonly shouting: boolean;
+  private negAt = -1;
+  private strong = false;
+  private imperative = false;
+  private irrealis = false;
+  private complained = false;
+
+  constructor(
+    private readonly t: Token[],
+    private readonly lexicon: ReadonlyMap<string, number>,
+    private readonly speller: Speller | undefined,
+  ) {
+    this.clause = contrastWeights(t);
+    this.shouting = t.every((x) => x.caps || !/[a-z]/.test(x.w));
+  }
+
+  /** Reads the token at `i` (with what follows it, for a phrase); returns how many tokens it took. */
+  read(i: number): number {
+    const t = this.t;
     const w = t[i]!.w;
     const prev = i > 0 ? t[i - 1]!.w : '';
     const next = t[i + 1]?.w ?? '';
     if (isBreak(w)) {
-      negAt = -1;
-      irrealis = false;
-      complained = false;
-      if (w === '!' || w === '?') push(w, 1, 0);
-      continue;
+      this.negAt = -1;
+      this.irrealis = false;
+      this.complained = false;
+      if (w === '!' || w === '?') this.push(w, 1, 0);
+      return 1;
     }
     const phrase = phraseAt(t, i);
-    if (phrase !== undefined && phrase.valence === 0) {
-      i += phrase.words.length - 1;
-      continue;
-    }
     if (phrase !== undefined) {
-      hits++;
-      const negatedPhrase = negAt >= 0 && i - negAt <= NEGATION_WINDOW;
-      const prior = LOGIT_PER_POINT * phrase.valence;
-      if (!negatedPhrase) push(phrase.key, clause[i]!, prior);
-      else push(`NEG_${phrase.key}`, clause[i]!, phrase.valence > 0 ? NEGATED_POSITIVE * prior : 0);
-      i += phrase.words.length - 1;
-      continue;
+      if (phrase.valence !== 0) this.readPhrase(phrase, i);
+      return phrase.words.length;
     }
     // "far from the best" denies like "not".
     if (w === 'far' && next === 'from') {
-      negAt = i + 1;
-      strong = false;
-      imperative = false;
-      i++;
-      continue;
+      this.negAt = i + 1;
+      this.strong = false;
+      this.imperative = false;
+      return 2;
     }
-    if (isNegator(w)) {
-      negAt = i;
-      strong = STRONG_NEGATORS.has(w);
-      const start =
-        i === 0 ||
-        PUNCTUATION.has(prev) ||
-        prev === 'please' ||
-        (prev === 'do' && (i === 1 || PUNCTUATION.has(t[i - 2]!.w)));
-      imperative = start && (w === 'dont' || w === 'never' || (w === 'not' && prev === 'do'));
-      push(w, 1, 0);
-      continue;
-    }
-    if (isNumber(w)) {
-      const points = rating(t, i) ?? fraction(w);
-      if (points !== undefined) {
-        hits++;
-        push('RATING', points, LOGIT_PER_POINT);
-      }
-      continue;
-    }
-    if (IRREALIS.has(w) || (w === 'have' && (prev === 'would' || prev === 'should' || prev === 'could')))
-      irrealis = true;
+    if (isNegator(w)) this.readNegator(w, i, prev);
+    else if (isNumber(w)) this.readNumber(w, i);
+    else this.readWord(w, i, prev, next);
+    return 1;
+  }
 
-    let negated = negAt >= 0 && i - negAt <= NEGATION_WINDOW;
-    let valence = lookup(w, lexicon, speller);
+  private push(key: string, value: number, prior: number): void {
+    this.keys.push(key);
+    this.values.push(value);
+    this.priors.push(prior);
+  }
+
+  private negatedAt(i: number): boolean {
+    return this.negAt >= 0 && i - this.negAt <= NEGATION_WINDOW;
+  }
+
+  private readPhrase(phrase: { key: string; valence: number }, i: number): void {
+    this.hits++;
+    const prior = LOGIT_PER_POINT * phrase.valence;
+    if (!this.negatedAt(i)) this.push(phrase.key, this.clause[i]!, prior);
+    else this.push(`NEG_${phrase.key}`, this.clause[i]!, phrase.valence > 0 ? NEGATED_POSITIVE * prior : 0);
+  }
+
+  private readNegator(w: string, i: number, prev: string): void {
+    const t = this.t;
+    this.negAt = i;
+    this.strong = STRONG_NEGATORS.has(w);
+    const start =
+      i === 0 ||
+      PUNCTUATION.has(prev) ||
+      prev === 'please' ||
+      (prev === 'do' && (i === 1 || PUNCTUATION.has(t[i - 2]!.w)));
+    this.imperative = start && (w === 'dont' || w === 'never' || (w === 'not' && prev === 'do'));
+    this.push(w, 1, 0);
+  }
+
+  private readNumber(w: string, i: number): void {
+    const points = rating(this.t, i) ?? fraction(w);
+    if (points === undefined) return;
+    this.hits++;
+    this.push('RATING', points, LOGIT_PER_POINT);
+  }
+
+  private readWord(w: string, i: number, prev: string, next: string): void {
+    const t = this.t;
+    if (IRREALIS.has(w) || (w === 'have' && (prev === 'would' || prev === 'should' || prev === 'could')))
+      this.irrealis = true;
+    const { key, valence, negated, deniedComparison } = this.sense(w, i, prev, next);
+    if (this.complained && MANNER.has(w)) {
+      this.push('MANNER', this.clause[i]!, -LOGIT_PER_POINT);
+      this.hits++;
+      return;
+    }
+    let m = this.clause[i]!;
+    if (t[i]!.caps && !this.shouting) m *= CAPS_EMPHASIS;
+    m *= 1 + (BOOSTERS.get(prev) ?? 0);
+    if (this.irrealis && valence !== undefined && valence > 0 && !negated && !deniedComparison) m = 0;
+    if (valence !== undefined) this.hits++;
+
+    if (prev === 'too' && (valence === undefined || valence > 0) && next !== '')
+      this.push('TOO_X', m, LOGIT_PER_POINT * TOO_POINTS);
+    if (
+      (w === 'again' || (w === 'back' && BACK_VERBS.has(prev))) &&
+      t.slice(Math.max(0, i - 4), i).some((x) => REPEAT_VERBS.has(x.w))
+    ) {
+      this.hits++;
+      this.push(negated ? 'NEG_REPEAT' : 'REPEAT', m, (negated ? -1 : 1) * LOGIT_PER_POINT * REPEAT_POINTS);
+    }
+    if (valence !== undefined && valence < 0 && !negated) this.complained = true;
+    this.pushWord(key, valence, negated, m);
+  }
+
+  /** The word's own feature, keyed by how it is denied. */
+  private pushWord(key: string, valence: number | undefined, negated: boolean, m: number): void {
+    const prior = valence === undefined ? 0 : LOGIT_PER_POINT * valence;
+    if (!negated) this.push(key, m, prior);
+    else if (valence === undefined || valence > 0)
+      this.push(`NEG_${key}`, m, valence === undefined ? 0 : NEGATED_POSITIVE * prior);
+    else if (this.imperative) this.push(`IMP_${key}`, m, IMPERATIVE_NEGATIVE * prior);
+    // A denied complaint has no fixed sign ("no problems" praises, "didn't bother to call" does not): prior 0, the
+    // weight is learned. Flipping it like VADER does measured worse on the held-out files.
+    else this.push(`${this.strong ? 'NO' : 'NEG'}_${key}`, m, 0);
+  }
+
+  private sense(w: string, i: number, prev: string, next: string): Sense {
+    const t = this.t;
+    let negated = this.negatedAt(i);
+    let valence = lookup(w, this.lexicon, this.speller);
     let key = w;
-    if (valence !== undefined && notAnOpinion(w, prev, next, lexicon)) {
+    if (valence !== undefined && notAnOpinion(w, prev, next, this.lexicon)) {
       valence = undefined;
       key = `${w}~`;
     }
-    // "could not be happier": a denied comparison praises, and its "could" wishes for nothing.
     let deniedComparison = false;
     if (
       negated &&
       valence !== undefined &&
       valence > 0 &&
       (w.endsWith('er') || prev === 'more') &&
-      t.slice(negAt, i).some((x) => x.w === 'be')
+      t.slice(this.negAt, i).some((x) => x.w === 'be')
     ) {
       negated = false;
       deniedComparison = true;
@@ -237,37 +321,8 @@ export function extractFeatures(
     // "sounds better than these": the comparison goes against the thing reviewed.
     if (valence !== undefined && valence > 0 && next === 'than' && COMPARED_SELF.has(t[i + 2]?.w ?? ''))
       negated = !negated;
-    if (complained && MANNER.has(w)) {
-      push('MANNER', clause[i]!, -LOGIT_PER_POINT);
-      hits++;
-      continue;
-    }
-    let m = clause[i]!;
-    if (t[i]!.caps && !shouting) m *= CAPS_EMPHASIS;
-    m *= 1 + (BOOSTERS.get(prev) ?? 0);
-    if (irrealis && valence !== undefined && valence > 0 && !negated && !deniedComparison) m = 0;
-    if (valence !== undefined) hits++;
-    const prior = valence === undefined ? 0 : LOGIT_PER_POINT * valence;
-
-    if (prev === 'too' && (valence === undefined || valence > 0) && next !== '')
-      push('TOO_X', m, LOGIT_PER_POINT * TOO_POINTS);
-    if (
-      (w === 'again' || (w === 'back' && BACK_VERBS.has(prev))) &&
-      t.slice(Math.max(0, i - 4), i).some((x) => REPEAT_VERBS.has(x.w))
-    ) {
-      hits++;
-      push(negated ? 'NEG_REPEAT' : 'REPEAT', m, (negated ? -1 : 1) * LOGIT_PER_POINT * REPEAT_POINTS);
-    }
-    if (valence !== undefined && valence < 0 && !negated) complained = true;
-    if (!negated) push(key, m, prior);
-    else if (valence === undefined || valence > 0)
-      push(`NEG_${key}`, m, valence === undefined ? 0 : NEGATED_POSITIVE * prior);
-    else if (imperative) push(`IMP_${key}`, m, IMPERATIVE_NEGATIVE * prior);
-    // A denied complaint has no fixed sign ("no problems" praises, "didn't bother to call" does not): prior 0, the
-    // weight is learned. Flipping it like VADER does measured worse on the held-out files.
-    else push(`${strong ? 'NO' : 'NEG'}_${key}`, m, 0);
+    return { key, valence, negated, deniedComparison };
   }
-  return { keys, values, priors, hits, content: hits > 0 && !allContent ? [] : contentWords(t) };
 }
 
 /** Negation-marked content words: what the fallback model reads when no opinion word was found. */
