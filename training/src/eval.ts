@@ -107,7 +107,7 @@ const scoreSet = (items: readonly Labelled[], analyzer: Analyzer) => summarize(o
  * aspects (REVIEW_MIX_SETS), each scored by a whole analyzer trained without its outer fold (n % folds) on the other
  * folds and every later round, its thresholds chosen on inner validation folds of that training exactly as
  * `npm run train:aspects` chooses them, weighed to the aspect mix of all those sentences (as the shipped model's are;
- * the figures in training/HISTORY.md were measured so).
+ * the figures in docs/HISTORY.md were measured so).
  */
 export function nestedValidation(withWordOrder = true): SetScores & { errors: string[]; withoutWordOrder: number } {
   const scored = trainingSentences(REVIEW_MIX_SETS);

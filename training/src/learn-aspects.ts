@@ -13,12 +13,12 @@ import { precisionRecallF1 } from './scores.js';
 
 export type { TrainingExample } from './common.js';
 
-/** Chosen by five-fold cross-validation on the training sentences (training/HISTORY.md has the runs). */
+/** Chosen by five-fold cross-validation on the training sentences (docs/HISTORY.md has the runs). */
 const EPOCHS = 400;
 const LEARNING_RATE = 1;
 /**
  * The L2 pull of each aspect's regression and of the polarity regression, apart: the aspect regressions do better
- * with less pull than the polarity regression, which loses accuracy when its pull is lightened (training/HISTORY.md).
+ * with less pull than the polarity regression, which loses accuracy when its pull is lightened (docs/HISTORY.md).
  */
 const ASPECT_L2 = 0.00015;
 const POLARITY_L2 = 0.00025;
@@ -28,7 +28,7 @@ const NB_SMOOTHING = 0.5;
 const PRUNE = 0.02;
 /**
  * The thresholds tried, from 0.1 to 0.9 in steps of THRESHOLD_STEP; a range reaching lower chose no better
- * thresholds (training/HISTORY.md).
+ * thresholds (docs/HISTORY.md).
  */
 const THRESHOLD_STEP = 0.025;
 export const VALIDATION_FOLDS = 5;

@@ -26,7 +26,7 @@ import { repoRoot, trainingSentences, type Labelled } from './labelled.js';
 import { VALIDATION_FOLDS } from './learn-aspects.js';
 import { OUT_OF_FOLD_FILE, sentencesHash } from './word-order-folds.js';
 
-/** The seeds of the networks averaged (one network is noisier than two; training/HISTORY.md). */
+/** The seeds of the networks averaged (one network is noisier than two; docs/HISTORY.md). */
 export const SEEDS = [1, 2];
 
 export function wordOrderExamples(items: readonly Labelled[], vectors: WordVectors): WordOrderExample[] {

@@ -52,7 +52,7 @@ export function aspectFeatures({ tokens, lexiconAspects, judgedAspects }: Senten
 
 /**
  * A part of a sentence read alone counts with its log-odds lowered by this much (a part is shorter, so fewer words
- * speak against an aspect): chosen on the validation folds (training/HISTORY.md).
+ * speak against an aspect): chosen on the validation folds (docs/HISTORY.md).
  */
 export const PART_DISCOUNT = 0.5;
 

@@ -11,7 +11,7 @@ export const WORD_VECTOR_DIMENSIONS = 100;
 /** The window widths, in words; each has FILTERS filters. */
 export const WIDTHS = [1, 2, 3] as const;
 export const FILTERS = 100;
-/** How much the network's log-odds count beside the regression's (chosen on validation folds; training/HISTORY.md). */
+/** How much the network's log-odds count beside the regression's (chosen on validation folds; docs/HISTORY.md). */
 export const WORD_ORDER_WEIGHT = 0.5;
 /** Each word's projections through every filter are kept for this many words, then the cache starts again. */
 const CACHE_WORDS = 4096;
