@@ -27,7 +27,8 @@ const commaList = (entry: (text: string) => string | { problem: string }) =>
         }),
     );
 
-const EnvSchema = z.object({
+/** Every variable the service reads, with its default: docs/operations.md lists them, and a test holds the two equal. */
+export const EnvSchema = z.object({
   PORT: int(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: z.url().optional(),

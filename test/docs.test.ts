@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { EnvSchema, loadConfig } from '../src/config.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -32,77 +32,17 @@ interface SchemaVariable {
   default: string | undefined;
 }
 
-/** The text of the object literal given to `const EnvSchema = z.object(`, from `{` to its matching `}`. */
-function envSchemaLiteral(source: string): string {
-  const start = source.indexOf('const EnvSchema = z.object(');
-  if (start < 0) throw new Error('src/config.ts has no `const EnvSchema = z.object(`');
-  const open = source.indexOf('{', start);
-  let depth = 0;
-  for (let i = open; i < source.length; i++) {
-    const c = source[i];
-    if (source.startsWith('//', i)) {
-      i = source.indexOf('\n', i);
-      continue;
-    }
-    if (source.startsWith('/*', i)) {
-      i = source.indexOf('*/', i) + 1;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === '`') {
-      const end = source.indexOf(c, i + 1);
-      i = end;
-      continue;
-    }
-    if (c === '{' || c === '(' || c === '[') depth++;
-    if (c === '}' || c === ')' || c === ']') depth--;
-    if (depth === 0) return source.slice(open + 1, i);
-  }
-  throw new Error('EnvSchema object literal is not closed');
-}
-
-/** A constant's literal value, wherever in src/ it is exported (`export const NAME = 60;`). */
-function exportedConstant(name: string): string | undefined {
-  const pattern = new RegExp(`export const ${name}\\s*=\\s*([^;]+);`);
-  const walk = (dir: string): string | undefined => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) {
-        const found = walk(path);
-        if (found !== undefined) return found;
-      } else if (path.endsWith('.ts')) {
-        const match = pattern.exec(readFileSync(path, 'utf8'));
-        if (match?.[1]) return match[1].trim();
-      }
-    }
-    return undefined;
-  };
-  return walk(join(ROOT, 'src'));
-}
-
-/** A default as the environment would spell it: strings unquoted, numbers without separators. */
-function spell(value: string): string {
-  const quoted = /^(['"`])(.*)\1$/s.exec(value);
-  if (quoted) return quoted[2] ?? '';
-  if (/^\d[\d_]*(\.\d+)?$/.test(value)) return value.replaceAll('_', '');
-  if (/^[A-Z][A-Z0-9_]*$/.test(value)) {
-    const constant = exportedConstant(value);
-    if (constant === undefined) throw new Error(`default ${value} is not an exported constant of src/`);
-    return spell(constant);
-  }
-  return value;
+/** A field's default as the environment would spell it, found through its wrappers (optional, pipe, transform). */
+function defaultOf(field: unknown): string | undefined {
+  const def = (field as { _zod: { def: { type: string; in?: unknown; innerType?: unknown; defaultValue?: unknown } } })
+    ._zod.def;
+  if (def.type === 'default') return String(def.defaultValue);
+  if (def.type === 'pipe') return defaultOf(def.in);
+  return def.innerType === undefined ? undefined : defaultOf(def.innerType);
 }
 
 function schemaVariables(): SchemaVariable[] {
-  const literal = envSchemaLiteral(read('src/config.ts'));
-  // Top-level keys: an upper-case name at the literal's first indentation, followed by a colon.
-  const keys = [...literal.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)];
-  return keys.map((key, i) => {
-    const body = literal.slice(key.index, keys[i + 1]?.index ?? literal.length);
-    // `commaList(...)` defaults to the empty list; otherwise the schema's own `.default(…)`.
-    const explicit = /\.default\(([^()]*(?:\([^()]*\))?[^()]*)\)/.exec(body)?.[1];
-    const value = explicit !== undefined ? spell(explicit.trim()) : /commaList\(/.test(body) ? '' : undefined;
-    return { name: key[1] ?? '', default: value };
-  });
+  return Object.entries(EnvSchema.shape).map(([name, field]) => ({ name, default: defaultOf(field) }));
 }
 
 /** The names loadConfig asks the environment for: the schema's keys, seen from outside. */
@@ -160,7 +100,7 @@ describe('docs/operations.md configuration table', () => {
   const schema = schemaVariables();
   const rows = configurationRows();
 
-  it('reads the same variable names from src/config.ts as loadConfig asks the environment for', () => {
+  it('lists in EnvSchema the very names loadConfig asks the environment for', () => {
     expect(schema.map((v) => v.name).sort()).toEqual(variablesRead().sort());
     expect(schema.length).toBeGreaterThan(10);
   });
