@@ -2,19 +2,18 @@
 // aspect's probability against its threshold with the features that weighed most, and how each found aspect's
 // polarity was decided; `--id` picks one review.
 import { afterAll, describe, expect, it } from 'vitest';
+import { importedReview } from './support/reviews.js';
 import { runCli, tempDir, writeJson } from './support/server.js';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
 
-const review = (id: string, text: string) => ({
-  id,
-  date: '2026-10-01',
-  rating: 2,
-  text,
-  author: 'A. Customer',
-  verified: true,
-});
+/** A record as a file may give it: without technicians or services. */
+function review(id: string, text: string) {
+  const made = importedReview({ id, date: '2026-10-01', rating: 2, text, author: 'A. Customer' });
+  const { technicians: _technicians, services: _services, ...record } = made;
+  return record;
+}
 const file = writeJson(`${dir.path}/reviews.json`, {
   reviews: [
     review('r-1', 'Great price but he showed up two hours late.'),

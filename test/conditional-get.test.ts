@@ -4,6 +4,7 @@ import { DOCUMENTS } from '../src/reviews/catalogue.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import type { ImportPlan } from '../src/store/types.js';
 import { newBusiness } from './support/business.js';
+import { importedReview, reviewText } from './support/reviews.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { sleep } from './support/wait.js';
 import { decode, header, headerList, rawRequest, type RawResponse } from './support/wire.js';
@@ -17,26 +18,9 @@ let importedAt: Date;
 
 const business = newBusiness();
 
-const SENTENCES = [
-  'The technician arrived within the two-hour window and called ahead to say so.',
-  'She explained what had failed, showed us the worn part and quoted the price before starting.',
-  'The work area was left cleaner than it was when the crew arrived, which we appreciated.',
-  'Scheduling took a single phone call and the office followed up the next morning.',
-  'The repair has held up through a week of heavy use without any further trouble.',
-  'He took the time to answer every question and suggested how to avoid the problem next summer.',
-  'The invoice matched the estimate exactly, with no surprise fees added at the end.',
-  'We would hire them again and have already recommended them to our neighbours.',
-];
-
-/** About 700 bytes of plausible review text, different for every n. */
-function reviewText(n: number): string {
-  const parts: string[] = [`Visit number ${n}.`];
-  for (let i = 0; i < 9; i++) parts.push(SENTENCES[(n * 3 + i) % SENTENCES.length] ?? '');
-  return parts.join(' ');
-}
-
-function review(n: number, date: string, overrides: Partial<ImportedReview> = {}): ImportedReview {
-  return {
+/** The n-th review of the series, its fields made from n. */
+const review = (n: number, date: string, overrides: Partial<ImportedReview> = {}): ImportedReview =>
+  importedReview({
     id: `cg-${String(n).padStart(3, '0')}`,
     date,
     rating: (n % 5) + 1,
@@ -44,10 +28,8 @@ function review(n: number, date: string, overrides: Partial<ImportedReview> = {}
     author: `Customer ${n}`,
     technicians: [n % 2 ? 'Dana Ortiz' : 'Zoë Martínez'],
     services: [['ac-repair', 'drain-cleaning', 'panel-upgrade'][n % 3] ?? 'ac-repair'],
-    verified: true,
     ...overrides,
-  };
-}
+  });
 
 const firstReviews: ImportedReview[] = Array.from({ length: 8 }, (_, i) => review(i + 1, `2024-0${i + 1}-1${i}`));
 

@@ -5,7 +5,9 @@ import { openSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { JsonDocumentSplitter, type RawRecord, type SourceItem } from '../src/import/own-source.js';
+import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
+import { importedReview } from './support/reviews.js';
 import { runCli, tempDir, writeJson } from './support/server.js';
 
 const dir = tempDir();
@@ -100,17 +102,15 @@ const business = {
   ],
   technicians: [{ name: 'Sam Lee' }],
 };
-const review = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  date: '2025-03-01',
-  rating: 4,
-  text: `Review ${id}.`,
-  author: 'Pat Q.',
-  technicians: [],
-  services: ['drain-cleaning'],
-  verified: true,
-  ...extra,
-});
+const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview =>
+  importedReview({
+    id,
+    date: '2025-03-01',
+    text: `Review ${id}.`,
+    author: 'Pat Q.',
+    services: ['drain-cleaning'],
+    ...extra,
+  });
 
 describe('importing a stream', () => {
   it('checks services against a business that comes after the reviews', async () => {

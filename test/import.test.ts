@@ -4,7 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { openStore } from '../src/store/open.js';
 import type { PublishedData } from '../src/reviews/published.js';
+import type { ImportedReview } from '../src/reviews/schemas.js';
 import { testEngines, type TestEngine } from './support/engines.js';
+import { importedReview } from './support/reviews.js';
 import { runCli, tempDir, writeJson } from './support/server.js';
 
 const dir = tempDir();
@@ -20,17 +22,17 @@ const business = {
   technicians: [{ name: 'Zoë Martínez' }, { name: 'Sam Lee' }],
 };
 
-const review = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  date: '2025-03-01',
-  rating: 5,
-  text: `Review ${id}: fixed the AC quickly.`,
-  author: 'Pat Q.',
-  technicians: ['Sam Lee'],
-  services: ['ac-repair'],
-  verified: true,
-  ...extra,
-});
+const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview =>
+  importedReview({
+    id,
+    date: '2025-03-01',
+    rating: 5,
+    text: `Review ${id}: fixed the AC quickly.`,
+    author: 'Pat Q.',
+    technicians: ['Sam Lee'],
+    services: ['ac-repair'],
+    ...extra,
+  });
 
 const engines = testEngines('import');
 /** The engine of the tests running now (set by each engine's block), and the new database of each test. */

@@ -5,21 +5,12 @@ import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/types.js';
 import { testEngines } from './support/engines.js';
+import { importedReview } from './support/reviews.js';
 import { sleep } from './support/wait.js';
 
 const engines = testEngines('contract');
 
-const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview => ({
-  id,
-  date: '2025-05-05',
-  rating: 4,
-  text: `Text of ${id}`,
-  author: 'A B.',
-  technicians: [],
-  services: [],
-  verified: true,
-  ...extra,
-});
+const review = (id: string, extra: Partial<ImportedReview> = {}): ImportedReview => importedReview({ id, ...extra });
 const business = { name: 'Contract Co', areaServed: [], services: [], technicians: [] };
 
 for (const { name, available, url } of engines)

@@ -4,19 +4,11 @@ import type { ImportedReview } from '../src/reviews/schemas.js';
 import { openStore } from '../src/store/open.js';
 import type { Store, StoredInsights } from '../src/store/types.js';
 import { testEngines } from './support/engines.js';
+import { importedReview } from './support/reviews.js';
 
 const engines = testEngines('insights');
 
-const review = (id: string, verified = true): ImportedReview => ({
-  id,
-  date: '2025-05-05',
-  rating: 4,
-  text: `Text of ${id}`,
-  author: 'A B.',
-  technicians: [],
-  services: [],
-  verified,
-});
+const review = (id: string, verified = true): ImportedReview => importedReview({ id, verified });
 const doc = (engineVersion: string, asOf: string | null, generatedAt: string): StoredInsights => ({
   engineVersion,
   asOf,

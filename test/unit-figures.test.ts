@@ -1,5 +1,5 @@
 // The figures the documents print (meanRating, round2, percent, count): rounding and formatting, exact halves included.
-import { PUBLIC_FIELDS } from './support/reviews.js';
+import { publishedReview } from './support/reviews.js';
 import { describe, expect, it } from 'vitest';
 import { count, percent, round2 } from '../src/insights/document/figures.js';
 import { meanRating } from '../src/reviews/rating.js';
@@ -7,17 +7,15 @@ import type { PublishedReview } from '../src/reviews/published.js';
 
 /** Reviews with these ratings; only the ratings matter to an average. */
 function rated(...ratings: number[]): PublishedReview[] {
-  return ratings.map((rating, i) => ({
-    id: `f-${i}`,
-    date: '2024-01-01',
-    rating,
-    text: `Review ${i}.`,
-    author: 'A. Customer',
-    technicians: [],
-    services: [],
-    updatedAt: '2024-01-02T00:00:00.000Z',
-    ...PUBLIC_FIELDS,
-  }));
+  return ratings.map((rating, i) =>
+    publishedReview({
+      id: `f-${i}`,
+      date: '2024-01-01',
+      rating,
+      text: `Review ${i}.`,
+      updatedAt: '2024-01-02T00:00:00.000Z',
+    }),
+  );
 }
 
 /** `n` ratings summing to `sum`: as many 5s as fit after a 1 for each, then the remainder on one review. */

@@ -4,19 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { compareNewestFirst, type PublishedReview } from '../src/reviews/published.js';
 import { ReviewDeltas } from '../src/insights/deltas.js';
 import { ReviewSet } from '../src/reviews/review-set.js';
-import { PUBLIC_FIELDS } from './support/reviews.js';
+import { publishedReview } from './support/reviews.js';
 
-const review = (id: string, date: string, version = 0): PublishedReview => ({
-  id,
-  date,
-  rating: 5,
-  text: `${id} v${version}`,
-  author: 'A B.',
-  technicians: [],
-  services: [],
-  updatedAt: `2026-01-01T00:00:0${version % 10}.000Z`,
-  ...PUBLIC_FIELDS,
-});
+const review = (id: string, date: string, version = 0): PublishedReview =>
+  publishedReview({
+    id,
+    date,
+    text: `${id} v${version}`,
+    author: 'A B.',
+    updatedAt: `2026-01-01T00:00:0${version % 10}.000Z`,
+  });
 
 describe('ReviewSet', () => {
   it('keeps the reviews newest first, date then id, through upserts and removals', () => {

@@ -4,26 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SearchIndex, SearchParams } from '../src/reviews/search.js';
 import type { PublishedReview } from '../src/reviews/published.js';
-import { newestFirst, PUBLIC_FIELDS } from './support/reviews.js';
+import { newestFirst, publishedReview } from './support/reviews.js';
 import { bruteForceSearch } from './support/search-oracle.js';
 
 /** Search parameters as a caller writes them (limit optional). */
 type Input = z.input<typeof SearchParams>;
 
-function review(id: string, date: string, overrides: Partial<PublishedReview> = {}): PublishedReview {
-  return {
-    id,
-    date,
-    rating: 5,
-    text: `Review ${id}.`,
-    author: 'A. Customer',
-    technicians: [],
-    services: [],
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...PUBLIC_FIELDS,
-    ...overrides,
-  };
-}
+const review = (id: string, date: string, overrides: Partial<PublishedReview> = {}): PublishedReview =>
+  publishedReview({ id, date, ...overrides });
 
 /** An index over `reviews` in the order the store hands them over: newest first. */
 const indexOf = (reviews: PublishedReview[]) => new SearchIndex(newestFirst(reviews));

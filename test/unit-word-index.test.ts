@@ -8,21 +8,9 @@ import { shapeOf } from '../src/reviews/query-shape.js';
 import { fold } from '../src/reviews/text.js';
 import { WordIndex } from '../src/reviews/word-index.js';
 import { hasBit } from '../src/reviews/bitset.js';
-import { newestFirst, PUBLIC_FIELDS } from './support/reviews.js';
+import { newestFirst, publishedReview } from './support/reviews.js';
 
-function review(id: string, text: string, date = '2024-05-01'): PublishedReview {
-  return {
-    id,
-    date,
-    rating: 5,
-    text,
-    author: 'A. Customer',
-    technicians: [],
-    services: [],
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...PUBLIC_FIELDS,
-  };
-}
+const review = (id: string, text: string, date = '2024-05-01'): PublishedReview => publishedReview({ id, date, text });
 
 /** The contract: the reviews whose folded text includes the folded query, newest first. */
 const holding = (reviews: readonly PublishedReview[], query: string) =>
