@@ -92,6 +92,13 @@ module.exports = {
       to: { path: '^(training|bench|test)/' },
     },
     {
+      name: 'demo-only-from-cli',
+      severity: 'error',
+      comment: 'The demo generator runs for the CLI (`demo`, `serve --demo`); a server never generates the demo.',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/demo/'] },
+      to: { path: '^src/demo/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},

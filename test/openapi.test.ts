@@ -2,8 +2,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemo } from '../src/demo/generate.js';
-import { exampleData } from '../src/openapi/examples.js';
+import { DEMO_DEFAULTS, generateDemo } from '../src/demo/generate.js';
+import { EXAMPLE_DEMO, exampleData } from '../src/openapi/examples.js';
 import { InsightsEngine } from '../src/insights/engine.js';
 import type { ImportedReview } from '../src/reviews/schemas.js';
 import { at, fetchDescription, isRecord, operationsOf, schemaAt, type Json } from './support/openapi.js';
@@ -301,6 +301,22 @@ describe('the examples', () => {
       'value',
     );
     expect(at(reviews, 'business', 'name')).toBe(generateDemo({ seed: 42, reviews: 0 }).business.name);
+  });
+
+  it('are rendered from the committed demo data, which is what the demo generator makes (the file is its output)', async () => {
+    const generated = generateDemo(EXAMPLE_DEMO);
+    // Rewrite after a deliberate change to the demo generator: npx vitest run test/openapi.test.ts -u
+    await expect(
+      `${JSON.stringify({ ...EXAMPLE_DEMO, until: DEMO_DEFAULTS.until, ...generated }, null, 2)}\n`,
+    ).toMatchFileSnapshot(resolve(import.meta.dirname, '../src/openapi/demo-example.json'));
+    const data = exampleData();
+    expect(data.business).toEqual(generated.business);
+    expect(data.reviews.map((r) => r.id).sort()).toEqual(
+      generated.reviews
+        .filter((r) => r.verified)
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 
   it('include the insights the insights engine computes for the same demo data (the committed file is its output)', async () => {

@@ -1,31 +1,41 @@
-// Examples for the OpenAPI description, rendered from the deterministic demo business (seed 42) by the serving code itself.
+// Examples for the OpenAPI description, rendered by the serving code itself from the demo business (seed 42).
 //
-// Why they are built with the document rather than committed: generating a dozen demo reviews and rendering them
-// takes a few milliseconds, and examples made by the same renderers that serve the documents cannot drift from
-// them. The insights are the exception: the insights engine costs about a second and 100 MB in the main thread,
-// so its output for this same data is committed (insights-example.json), and test/openapi.test.ts proves it
-// equal to what the engine gives (`npx vitest run test/openapi.test.ts -u` rewrites it after a deliberate change).
-import { DEMO_DEFAULTS, generateDemo } from '../demo/generate.js';
+// The data is committed (demo-example.json: what the demo generator makes for these options) and rendered here when
+// the document is built, so the examples cannot drift from the renderers that serve the documents, and a server
+// never runs the demo generator. The insights are committed as output too (insights-example.json): the insights
+// engine costs about a second and 100 MB in the main thread. test/openapi.test.ts proves both equal to what the
+// generator and the engine give (`npx vitest run test/openapi.test.ts -u` rewrites them after a deliberate change).
 import { pendingDocument } from '../publishing/insights.js';
 import { documentNamed, type DocumentName } from '../reviews/catalogue.js';
 import { toPublic } from '../reviews/encoded-reviews.js';
 import { compareNewestFirst, publishedFrom, type PublishedData } from '../reviews/published.js';
 import type { SearchResponse, SinceResponse } from '../reviews/responses.js';
-import type { ReviewsDataset } from '../reviews/schemas.js';
+import type { Business, ImportedReview, ReviewsDataset } from '../reviews/schemas.js';
 import { SearchParams } from '../reviews/search.js';
 import { DEFAULT_WINDOW_DAYS } from '../reviews/verification.js';
 import { buildSnapshot } from '../reviews/snapshot.js';
 import type { z } from 'zod';
+import demoExample from './demo-example.json' with { type: 'json' };
 import insightsReady from './insights-example.json' with { type: 'json' };
 
 /**
  * The demo the examples show: the demo business of the default seed, with enough reviews for the insights to name
  * technicians, services and areas (it takes 5 mentions), and few enough to read.
  */
-export const EXAMPLE_DEMO = { seed: DEMO_DEFAULTS.seed, reviews: 30 } as const;
+export const EXAMPLE_DEMO = { seed: 42, reviews: 30 } as const;
+
+/** What the demo generator makes for EXAMPLE_DEMO, as committed, and the day its newest review may fall on. */
+export interface ExampleDemo {
+  seed: number;
+  until: string;
+  business: Business;
+  reviews: ImportedReview[];
+}
+
+const DEMO = demoExample as unknown as ExampleDemo;
 
 /** As if the demo had been imported in one go on the evening of its newest review. */
-const PUBLISHED_AT = `${DEMO_DEFAULTS.until}T18:00:00.000Z`;
+const PUBLISHED_AT = `${DEMO.until}T18:00:00.000Z`;
 
 /** Search parameters the search example shows. */
 export const EXAMPLE_SEARCH = { rating: 5, limit: 2 } as const;
@@ -46,7 +56,7 @@ export interface Examples {
 
 /** The demo as the store would publish it: verified reviews only, newest first. */
 export function exampleData(): PublishedData {
-  const { business, reviews } = generateDemo(EXAMPLE_DEMO);
+  const { business, reviews } = DEMO;
   const published = reviews
     .filter((r) => r.verified)
     .map((review) => publishedFrom(review, PUBLISHED_AT))
@@ -68,7 +78,7 @@ export async function buildExamples(baseUrl: string): Promise<Examples> {
   };
   const search = snapshot.index.search(SearchParams.parse(EXAMPLE_SEARCH));
   // The third newest date, so the since example lists a few reviews.
-  const sinceDate = data.reviews[Math.min(2, data.reviews.length - 1)]?.date ?? DEMO_DEFAULTS.until;
+  const sinceDate = data.reviews[Math.min(2, data.reviews.length - 1)]?.date ?? DEMO.until;
   const since = snapshot.index.since(sinceDate);
   const reviews = JSON.parse(await render('reviews')) as ReviewsDataset;
   return {
