@@ -1,6 +1,6 @@
 // The operator's commands on stored reviews: `status`, `unmatched`, `remove`, `restore`, `verify`, `unverify` and `log`, each
 // with `--json`. Exit codes: 0 done, 1 refused (nothing changed).
-import type { Decision } from '../store/operator-store.js';
+import type { Decision, StoreFigures } from '../store/operator-store.js';
 import type { OperatorAction } from '../store/operator-log.js';
 import type { Store, UnmatchedReview } from '../store/types.js';
 import { formatTable } from './table.js';
@@ -34,33 +34,16 @@ export async function runDecision(
   return 0;
 }
 
-export async function showStatus(store: Store, options: { json: boolean }): Promise<number> {
-  const figures = await store.operator.figures();
-  const websub = await store.websub.stats();
-  const insights = {
-    asOf: figures.insightsAsOf,
-    dataVersion: figures.publishedAt,
-    lagging: figures.publishedAt !== null && figures.insightsAsOf !== figures.publishedAt,
-  };
-  const storeInfo = {
-    engine: store.engine,
-    sizeBytes: figures.sizeBytes,
-    schemaVersion: figures.schemaVersion,
-    revision: figures.revision,
-  };
-  if (options.json) {
-    json({
-      reviews: figures.bySource,
-      lastImports: figures.lastImports,
-      verification: figures.verification,
-      ledger: figures.ledger,
-      insights,
-      subscriptions: websub.subscriptions,
-      pendingDeliveries: websub.pendingDeliveries,
-      store: storeInfo,
-    });
-    return 0;
-  }
+type WebSubStats = Awaited<ReturnType<Store['websub']['stats']>>;
+
+interface InsightsStatus {
+  asOf: string | null;
+  dataVersion: string | null;
+  lagging: boolean;
+}
+
+/** The reviews stored per source and state, and the last import of each source. */
+function printReviews(figures: StoreFigures): void {
   const sources = Object.entries(figures.bySource);
   write(
     sources.length
@@ -87,6 +70,10 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
       ),
     );
   }
+}
+
+/** What the published reviews' verification rests on, what waits, and the job ledger behind it. */
+function printVerification(figures: StoreFigures): void {
   const methods = Object.entries(figures.verification.byMethod).filter(([, count]) => count > 0);
   const { waiting } = figures.verification;
   write(
@@ -102,6 +89,15 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
     write(
       `  last job import from ${source}: ${i.at}, added ${n(i.added)}, updated ${n(i.updated)} (${i.files.join(', ')})\n`,
     );
+}
+
+/** The insights, the subscriptions and the store itself. */
+function printServing(
+  engine: Store['engine'],
+  figures: StoreFigures,
+  websub: WebSubStats,
+  insights: InsightsStatus,
+): void {
   write(
     `\ninsights: ${insights.asOf === null ? 'none built yet' : `describe the data of ${insights.asOf}`}` +
       `${insights.lagging ? ` (behind: the data changed at ${insights.dataVersion}; a running server builds them)` : insights.asOf ? ' (up to date)' : ''}\n`,
@@ -111,9 +107,39 @@ export async function showStatus(store: Store, options: { json: boolean }): Prom
     .join(', ');
   write(`subscriptions: ${subs}; ${n(websub.pendingDeliveries)} deliveries waiting\n`);
   const size = figures.sizeBytes === null ? 'size unknown' : `${(figures.sizeBytes / 2 ** 20).toFixed(1)} MiB`;
-  write(
-    `store: ${store.engine}, ${size}, schema ${figures.schemaVersion ?? 'unknown'}, revision ${figures.revision}\n`,
-  );
+  write(`store: ${engine}, ${size}, schema ${figures.schemaVersion ?? 'unknown'}, revision ${figures.revision}\n`);
+}
+
+export async function showStatus(store: Store, options: { json: boolean }): Promise<number> {
+  const figures = await store.operator.figures();
+  const websub = await store.websub.stats();
+  const insights: InsightsStatus = {
+    asOf: figures.insightsAsOf,
+    dataVersion: figures.publishedAt,
+    lagging: figures.publishedAt !== null && figures.insightsAsOf !== figures.publishedAt,
+  };
+  const storeInfo = {
+    engine: store.engine,
+    sizeBytes: figures.sizeBytes,
+    schemaVersion: figures.schemaVersion,
+    revision: figures.revision,
+  };
+  if (options.json) {
+    json({
+      reviews: figures.bySource,
+      lastImports: figures.lastImports,
+      verification: figures.verification,
+      ledger: figures.ledger,
+      insights,
+      subscriptions: websub.subscriptions,
+      pendingDeliveries: websub.pendingDeliveries,
+      store: storeInfo,
+    });
+    return 0;
+  }
+  printReviews(figures);
+  printVerification(figures);
+  printServing(store.engine, figures, websub, insights);
   return 0;
 }
 

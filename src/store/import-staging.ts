@@ -363,6 +363,33 @@ async function withdrawAbsent(
   return withdrawn;
 }
 
+/** Commits the next revision, stamping the published data's time when it changed, and tells the other processes. */
+async function commitRevision(trx: Transaction<StagingTables>, now: string, publishedChanged: boolean): Promise<void> {
+  await trx
+    .updateTable('store_state')
+    .set((eb) => ({
+      revision: eb('revision', '+', 1),
+      ...(publishedChanged ? { published_at: now } : {}),
+    }))
+    .where('id', '=', 1)
+    .execute();
+  await notifyChange(trx, { kind: 'data' });
+}
+
+/** The staged reviews the import left as they were: all staged but those it wrote, kept removed or ignored as older. */
+async function countUnchanged(
+  trx: Transaction<StagingTables>,
+  lastSeq: number,
+  written: { added: number; updated: number; keptRemoved: number; olderIgnored: number },
+): Promise<number> {
+  if (lastSeq === 0) return 0;
+  const staged = await trx
+    .selectFrom('import_staging')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(staged.n) - written.added - written.updated - written.keptRemoved - written.olderIgnored;
+}
+
 async function applyStaged(
   trx: Transaction<StagingTables>,
   options: ApplyOptions,
@@ -410,34 +437,11 @@ async function applyStaged(
     if (run.publishedChanged) publishedChanged = true;
   }
 
-  if (total + withdrawn + matchChanged > 0 || businessChanged) {
-    await trx
-      .updateTable('store_state')
-      .set((eb) => ({
-        revision: eb('revision', '+', 1),
-        ...(publishedChanged || businessChanged ? { published_at: now } : {}),
-      }))
-      .where('id', '=', 1)
-      .execute();
-    await notifyChange(trx, { kind: 'data' });
-  }
+  if (total + withdrawn + matchChanged > 0 || businessChanged)
+    await commitRevision(trx, now, publishedChanged || businessChanged);
 
   const states = await countStates(trx);
-  const unchanged =
-    lastSeq === 0
-      ? 0
-      : Number(
-          (
-            await trx
-              .selectFrom('import_staging')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ) -
-        added -
-        updated -
-        keptRemoved -
-        olderIgnored;
+  const unchanged = await countUnchanged(trx, lastSeq, { added, updated, keptRemoved, olderIgnored });
   const summary = {
     added,
     updated,

@@ -205,30 +205,38 @@ class Staging implements JobStaging {
 /** A staged job is written when the ledger lacks it or holds other content for it. */
 const CHANGED = sql`(j.id_hash IS NULL OR j.content_hash <> s.content_hash)`;
 
-async function applyJobs(
+/** How many staged jobs the ledger lacks, how many it holds with other content, and how many are staged. */
+async function countStaged(
   trx: Kysely<never>,
-  options: { source: string; files: string[]; match: Matcher },
-  lastSeq: number,
-  onProgress: ImportProgress | undefined,
-): Promise<JobImportSummary> {
-  const { source } = options;
-  const now = new Date().toISOString();
-  // Taken first, as a review import does: two job imports on PostgreSQL then run one after the other, the second
-  // comparing with the first's jobs, and their revisions in order.
-  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
+  source: string,
+): Promise<{ added: number; updated: number; staged: number }> {
   const counted = await sql<{ added: number | null; updated: number | null; n: number }>`
     SELECT sum(CASE WHEN j.id_hash IS NULL THEN 1 ELSE 0 END) AS added,
            sum(CASE WHEN j.id_hash IS NOT NULL AND j.content_hash <> s.content_hash THEN 1 ELSE 0 END) AS updated, count(*) AS n
     FROM job_staging s LEFT JOIN jobs j ON j.source = ${source} AND j.id_hash = s.id_hash`.execute(trx);
-  const added = Number(counted.rows[0]?.added ?? 0);
-  const updated = Number(counted.rows[0]?.updated ?? 0);
-  const staged = Number(counted.rows[0]?.n ?? 0);
+  return {
+    added: Number(counted.rows[0]?.added ?? 0),
+    updated: Number(counted.rows[0]?.updated ?? 0),
+    staged: Number(counted.rows[0]?.n ?? 0),
+  };
+}
 
-  // The reviews these jobs can change: those of their names and references, as they were and as they are now.
+/**
+ * Writes the new and changed staged jobs with their references, a range at a time, and gathers the reviews they can
+ * change: those of their names and references, as they were and as they are now.
+ */
+async function writeChanged(
+  trx: Kysely<never>,
+  source: string,
+  now: string,
+  bounds: { lastSeq: number; changed: number },
+  onProgress: ImportProgress | undefined,
+): Promise<{ nameKeys: Set<string>; references: Set<string> }> {
+  const { lastSeq, changed } = bounds;
   const nameKeys = new Set<string>();
   const references = new Set<string>();
   let done = 0;
-  for (let from = 0; from < lastSeq && added + updated > 0; from += APPLY_RANGE) {
+  for (let from = 0; from < lastSeq && changed > 0; from += APPLY_RANGE) {
     const range = sql`s.seq > ${from} AND s.seq <= ${from + APPLY_RANGE} AND ${CHANGED}`;
     const { rows } = await sql<{
       id_hash: string;
@@ -273,8 +281,30 @@ async function applyJobs(
       );
     }
     done += rows.length;
-    onProgress?.(done, added + updated);
+    onProgress?.(done, changed);
   }
+  return { nameKeys, references };
+}
+
+async function applyJobs(
+  trx: Kysely<never>,
+  options: { source: string; files: string[]; match: Matcher },
+  lastSeq: number,
+  onProgress: ImportProgress | undefined,
+): Promise<JobImportSummary> {
+  const { source } = options;
+  const now = new Date().toISOString();
+  // Taken first, as a review import does: two job imports on PostgreSQL then run one after the other, the second
+  // comparing with the first's jobs, and their revisions in order.
+  if (isPostgres(trx)) await sql`SELECT revision FROM store_state WHERE id = 1 FOR UPDATE`.execute(trx);
+  const { added, updated, staged } = await countStaged(trx, source);
+  const { nameKeys, references } = await writeChanged(
+    trx,
+    source,
+    now,
+    { lastSeq, changed: added + updated },
+    onProgress,
+  );
 
   const removed = await removeWithdrawn(trx, source, nameKeys, references);
   const summary = await matchAndCommit(trx, options.match, { kind: 'keys', nameKeys, references });

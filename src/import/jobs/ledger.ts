@@ -81,13 +81,42 @@ class Catalogue {
   }
 }
 
+/** The adapter `--from` names (any case); the service's own format without one. */
+function adapterNamed(from: string | undefined): JobAdapter | undefined {
+  return from === undefined ? ownJobs : JOB_SOURCES.find((s) => s.name === from.toLowerCase());
+}
+
+interface JobCounts {
+  records: number;
+  rejected: number;
+  skipped: number;
+  problems: number;
+  /** Problems of a file as a whole (not of one job): --skip-invalid does not pass over them. */
+  fileProblems: number;
+  unnamed: number;
+  unknownServices: number;
+}
+
+/** The refusal of an import that found problems it may not skip. */
+function nothingChanged(counts: JobCounts): JobImportOutcome {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const what = counts.rejected
+    ? `${n(counts.rejected)} of ${n(counts.records)} jobs are invalid`
+    : 'the files are invalid';
+  const hint = counts.fileProblems ? '' : ' (use --skip-invalid to import the valid ones)';
+  return {
+    ok: false,
+    message: `${what} (${counts.problems === 1 ? '1 problem' : `${n(counts.problems)} problems`}); nothing was changed${hint}`,
+    problems: counts.problems,
+  };
+}
+
 export async function importJobs(
   store: Store,
   request: JobImportRequest,
   events: JobImportEvents,
 ): Promise<JobImportOutcome> {
-  const adapter =
-    request.from === undefined ? ownJobs : JOB_SOURCES.find((s) => s.name === request.from!.toLowerCase());
+  const adapter = adapterNamed(request.from);
   if (!adapter)
     return {
       ok: false,
@@ -156,18 +185,7 @@ export async function importJobs(
       events.written,
     );
   });
-  if (!summary) {
-    const n = (x: number) => x.toLocaleString('en-US');
-    const what = counts.rejected
-      ? `${n(counts.rejected)} of ${n(counts.records)} jobs are invalid`
-      : 'the files are invalid';
-    const hint = counts.fileProblems ? '' : ' (use --skip-invalid to import the valid ones)';
-    return {
-      ok: false,
-      message: `${what} (${counts.problems === 1 ? '1 problem' : `${n(counts.problems)} problems`}); nothing was changed${hint}`,
-      problems: counts.problems,
-    };
-  }
+  if (!summary) return nothingChanged(counts);
   const { records, rejected, skipped, unnamed, unknownServices } = counts;
   return { ok: true, result: { source: adapter.name, records, rejected, skipped, unnamed, unknownServices, summary } };
 }
