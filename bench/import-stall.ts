@@ -6,7 +6,7 @@ import { openSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
-import { until, waitFor } from './process.js';
+import { etagOf, stop, until, waitFor } from './process.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -40,7 +40,7 @@ export async function benchImportStall(o: ImportStallOptions): Promise<void> {
   });
   try {
     await waitFor(`${base}/api/feed.json`);
-    const before = (await fetch(`${base}/api/feed.json`, { method: 'HEAD' })).headers.get('etag');
+    const before = await etagOf(`${base}/api/feed.json`);
     const latencies: number[] = [];
     let importing = true;
     const probe = (async () => {
@@ -54,12 +54,7 @@ export async function benchImportStall(o: ImportStallOptions): Promise<void> {
     const started = performance.now();
     await execFileAsync(process.execPath, [cli, 'import', file], { env, maxBuffer: 64 << 20 });
     const imported = performance.now();
-    await until(
-      async () => (await fetch(`${base}/api/feed.json`, { method: 'HEAD' })).headers.get('etag') !== before,
-      600_000,
-      'the new version',
-      50,
-    );
+    await until(async () => (await etagOf(`${base}/api/feed.json`)) !== before, 600_000, 'the new version', 50);
     importing = false;
     await probe;
     const sorted = [...latencies].sort((a, b) => a - b);
@@ -72,7 +67,6 @@ export async function benchImportStall(o: ImportStallOptions): Promise<void> {
       `${latencies.length} probes; import ${Math.round(imported - started)} ms, served ${Math.round(performance.now() - imported)} ms later`,
     );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((done) => server.once('exit', done));
+    await stop(server);
   }
 }

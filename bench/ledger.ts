@@ -57,26 +57,38 @@ async function cliWithPeak(
   return { stdout, ms: Math.round(performance.now() - started), peakMiB: kb / 1024 };
 }
 
-export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
-  const cli = join(o.root, 'dist/src/cli/main.js');
-  const demo = generateDemo({ seed: 5, reviews: o.size });
+const JOB_COLUMNS = 'id,completed,customer,email,phone,technicians,services,area';
+
+type Demo = ReturnType<typeof generateDemo>;
+type DemoReview = Demo['reviews'][number];
+
+/** What `import-jobs --json` prints. */
+interface ImportJobsResult {
+  added: number;
+  match: { examined: number; verified: number; ms: number };
+}
+
+/** One line of the ledger CSV: job `id`, and the technicians, services and area of the review it is for, if any. */
+const jobLine = (id: number, date: string, customer: string, r?: DemoReview) =>
+  [
+    `JOB-${id}`,
+    date,
+    customer,
+    `c${id}@example.test`,
+    `602-555-${String(id % 10000).padStart(4, '0')}`,
+    (r?.technicians ?? []).join(';'),
+    (r?.services ?? []).join(';'),
+    r?.serviceArea ?? '',
+  ].join(',');
+
+/**
+ * Writes the reviews as received and the ledger of `jobs` jobs: nine reviewers in ten have one, a few days before;
+ * the other jobs are other customers', spread over the reviews' dates.
+ */
+function writeInputs(o: LedgerBenchOptions, demo: Demo, jobs: number): { reviews: string; ledger: string } {
   const next = random(42);
-  const lines = ['id,completed,customer,email,phone,technicians,services,area'];
-  let id = 0;
-  const job = (date: string, customer: string, r?: (typeof demo.reviews)[number]) =>
-    lines.push(
-      [
-        `JOB-${++id}`,
-        date,
-        customer,
-        `c${id}@example.test`,
-        `602-555-${String(id % 10000).padStart(4, '0')}`,
-        (r?.technicians ?? []).join(';'),
-        (r?.services ?? []).join(';'),
-        r?.serviceArea ?? '',
-      ].join(','),
-    );
-  const jobs = Math.round(o.size * 1.5);
+  const lines = [JOB_COLUMNS];
+  const job = (date: string, customer: string, r?: DemoReview) => lines.push(jobLine(lines.length, date, customer, r));
   const authors = new Map<string, string>();
   for (const r of demo.reviews) {
     if (next() >= 0.9) continue;
@@ -101,15 +113,23 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
     const surnames = surnamesOf(INITIALS[Math.floor(next() * INITIALS.length)]!);
     return `${OTHER_FIRST[Math.floor(next() * OTHER_FIRST.length)]} ${surnames[Math.floor(next() * surnames.length)]!}`;
   };
-  while (id < jobs) job(addDays(first, Math.floor(next() * span)), anyone());
+  while (lines.length - 1 < jobs) job(addDays(first, Math.floor(next() * span)), anyone());
   const ledger = join(o.work, `ledger-${o.size}-jobs.csv`);
   writeFileSync(ledger, `${lines.join('\n')}\n`);
+  return { reviews, ledger };
+}
 
-  const env = { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(o.work, `ledger-${o.size}.db`)}` };
-  await execFileAsync(process.execPath, [cli, 'import', reviews], { env, maxBuffer: 16 << 20 });
-  type Result = { added: number; match: { examined: number; verified: number; ms: number } };
-  const all = await cliWithPeak(cli, ['import-jobs', ledger, '--json'], env);
-  const imported = JSON.parse(all.stdout) as Result;
+/** The first import of the ledger into a store of the reviews: the whole process, then its matching. */
+async function importLedger(
+  o: LedgerBenchOptions,
+  cli: string,
+  env: NodeJS.ProcessEnv,
+  files: { reviews: string; ledger: string },
+  jobs: number,
+): Promise<void> {
+  await execFileAsync(process.execPath, [cli, 'import', files.reviews], { env, maxBuffer: 16 << 20 });
+  const all = await cliWithPeak(cli, ['import-jobs', files.ledger, '--json'], env);
+  const imported = JSON.parse(all.stdout) as ImportJobsResult;
   const { stdout: unmatched } = await execFileAsync(process.execPath, [cli, 'unmatched', '--json', '--limit', '1'], {
     env,
   });
@@ -126,26 +146,25 @@ export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
     `${imported.match.ms} ms`,
     `${imported.match.verified} verified, ${waiting.total} waiting (no job or two fit)`,
   );
-  const again = await cliWithPeak(cli, ['import-jobs', ledger, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
-  const rematched = JSON.parse(again.stdout) as Result;
-  o.row(
-    o.size,
-    'matching, full run (a new VERIFY_WINDOW_DAYS)',
-    `${rematched.match.ms} ms`,
-    `${rematched.match.examined} reviews examined; whole process ${again.ms} ms`,
-  );
+}
+
+/** `import-jobs` of `file` with a new VERIFY_WINDOW_DAYS: its matching, as the row `measure`. */
+async function rematch(o: LedgerBenchOptions, cli: string, env: NodeJS.ProcessEnv, file: string, measure: string) {
+  const run = await cliWithPeak(cli, ['import-jobs', file, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
+  const { match } = JSON.parse(run.stdout) as ImportJobsResult;
+  o.row(o.size, measure, `${match.ms} ms`, `${match.examined} reviews examined; whole process ${run.ms} ms`);
+}
+
+export async function benchLedger(o: LedgerBenchOptions): Promise<void> {
+  const cli = join(o.root, 'dist/src/cli/main.js');
+  const demo = generateDemo({ seed: 5, reviews: o.size });
+  const jobs = Math.round(o.size * 1.5);
+  const files = writeInputs(o, demo, jobs);
+  const env = { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(o.work, `ledger-${o.size}.db`)}` };
+  await importLedger(o, cli, env, files, jobs);
+  await rematch(o, cli, env, files.ledger, 'matching, full run (a new VERIFY_WINDOW_DAYS)');
   const one = join(o.work, `ledger-${o.size}-one.csv`);
   const newest = demo.reviews.find((r) => r.author.split(' ').length === 2)!;
-  writeFileSync(
-    one,
-    `id,completed,customer,email,phone,technicians,services,area\nJOB-NEW,${addDays(newest.date, -1)},${newest.author.replace('.', '')}zzz,,,,,\n`,
-  );
-  const single = await cliWithPeak(cli, ['import-jobs', one, '--json'], { ...env, VERIFY_WINDOW_DAYS: '61' });
-  const added = JSON.parse(single.stdout) as Result;
-  o.row(
-    o.size,
-    'matching, one new job',
-    `${added.match.ms} ms`,
-    `${added.match.examined} reviews examined; whole process ${single.ms} ms`,
-  );
+  writeFileSync(one, `${JOB_COLUMNS}\nJOB-NEW,${addDays(newest.date, -1)},${newest.author.replace('.', '')}zzz,,,,,\n`);
+  await rematch(o, cli, env, one, 'matching, one new job');
 }

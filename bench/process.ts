@@ -1,4 +1,6 @@
-// What the benchmarks read off the processes they start: resident memory, and waiting for a condition or an answer.
+// What the benchmarks read off the processes they start: resident memory, waiting for a condition or an answer, and
+// stopping them.
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Resident set of a process, MiB; 0 once it has exited. */
@@ -49,4 +51,19 @@ export function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
     `${url} to answer`,
     20,
   );
+}
+
+/** The ETag `url` answers a HEAD with (null without one). */
+export async function etagOf(url: string): Promise<string | null> {
+  return (await fetch(url, { method: 'HEAD' })).headers.get('etag');
+}
+
+/** Sends SIGTERM and resolves once the process has exited (at once if it had already). */
+export async function stop(child: ChildProcess): Promise<void> {
+  const exited =
+    child.exitCode === null && child.signalCode === null
+      ? new Promise<void>((done) => child.once('exit', () => done()))
+      : undefined;
+  child.kill('SIGTERM');
+  await exited;
 }

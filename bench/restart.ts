@@ -4,7 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDemo } from '../src/demo/generate.js';
-import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
+import { etagOf, IDLE_MS, rssAtRestMiB, rssMiB, stop, until, waitFor } from './process.js';
 
 export interface RestartBenchOptions {
   root: string;
@@ -58,107 +58,129 @@ function lastViewMs(logFile: string): string {
   return last ? `view built in ${last.ms} ms (store read ${last.readMs} ms)` : '?';
 }
 
+/** One run's paths and the environment of its server and CLI. */
+interface Run extends RestartBenchOptions {
+  cli: string;
+  main: string;
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  base: string;
+}
+
+async function start(run: Run): Promise<{ server: ChildProcess; started: number }> {
+  const started = performance.now();
+  const server = spawn(process.execPath, [run.main], {
+    env: run.env,
+    stdio: ['ignore', openSync(run.logFile, 'a'), 'ignore'],
+  });
+  await waitFor(`${run.base}/reviews.json`);
+  return { server, started };
+}
+
 export async function benchRestart(o: RestartBenchOptions): Promise<void> {
-  const cli = join(o.root, 'dist/src/cli/main.js');
-  const main = join(o.root, 'dist/src/main.js');
   const db = `sqlite:${join(o.work, `restart-${o.size}.db`)}`;
-  const env = { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: db, PORT: String(o.port), HOST: '127.0.0.1' };
-  const logFile = join(o.work, `restart-${o.size}.log`);
-  const base = `http://127.0.0.1:${o.port}`;
+  const run: Run = {
+    ...o,
+    cli: join(o.root, 'dist/src/cli/main.js'),
+    main: join(o.root, 'dist/src/main.js'),
+    env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: db, PORT: String(o.port), HOST: '127.0.0.1' },
+    logFile: join(o.work, `restart-${o.size}.log`),
+    base: `http://127.0.0.1:${o.port}`,
+  };
   const file = join(o.work, `restart-${o.size}.json`);
   writeFileSync(file, JSON.stringify(generateDemo({ reviews: o.size })));
-  execFileSync(process.execPath, [cli, 'import', file], { env: { ...env, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
-
-  const start = async (): Promise<{ server: ChildProcess; started: number }> => {
-    const started = performance.now();
-    const server = spawn(process.execPath, [main], { env, stdio: ['ignore', openSync(logFile, 'a'), 'ignore'] });
-    await waitFor(`${base}/reviews.json`);
-    return { server, started };
-  };
-  const stop = (server: ChildProcess) =>
-    new Promise<void>((done) => {
-      server.once('exit', () => done());
-      server.kill('SIGTERM');
-    });
-  // A complete document has no Retry-After (only the pending one of a store never built carries it).
-  const complete = async () => (await insightsHead(base)).retryAfter === null;
-
-  // First start on a store that never had insights: the one full build.
-  let { server, started } = await start();
-  await until(complete, 600_000, 'the first insights build', 100);
-  o.row(o.size, 'first start: complete /insights.json (full build)', `${Math.round(performance.now() - started)} ms`);
-  o.row(o.size, 'RSS after the first build', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  execFileSync(process.execPath, [run.cli, 'import', file], {
+    env: { ...run.env, LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
+  await firstStart(run);
+  const server = await restart(run);
+  // One new review, twice: the first after the restart (the engine thread starts cold: it loads the model, the
+  // stored analyses and reads every text once), the second with the engine warm.
+  for (const [i, engine] of ['cold', 'warm'].entries()) await oneReviewImport(run, i, engine);
+  o.row(o.size, 'RSS after the one-review rebuilds', `${rssMiB(server.pid!).toFixed(0)} MiB`);
   await stop(server);
+}
 
-  // Restart on the unchanged store: the stored document from the first request, no build, no engine loaded.
-  ({ server, started } = await start());
-  const first = await insightsHead(base);
-  o.row(
-    o.size,
+/** First start on a store that never had insights: the one full build. */
+async function firstStart(run: Run): Promise<void> {
+  const { server, started } = await start(run);
+  // A complete document has no Retry-After (only the pending one of a store never built carries it).
+  await until(async () => (await insightsHead(run.base)).retryAfter === null, 600_000, 'the first insights build', 100);
+  run.row(
+    run.size,
+    'first start: complete /insights.json (full build)',
+    `${Math.round(performance.now() - started)} ms`,
+  );
+  run.row(run.size, 'RSS after the first build', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  await stop(server);
+}
+
+/** Restart on the unchanged store: the stored document from the first request, no build, no engine loaded. */
+async function restart(run: Run): Promise<ChildProcess> {
+  const { server, started } = await start(run);
+  const first = await insightsHead(run.base);
+  run.row(
+    run.size,
     'restart: ready (first 200)',
     `${Math.round(performance.now() - started)} ms`,
     first.retryAfter === null ? 'first /insights.json complete' : 'first /insights.json PENDING',
   );
   await new Promise((r) => setTimeout(r, 2000));
-  o.row(o.size, 'RSS 2 s after the first 200 (restart)', `${rssMiB(server.pid!).toFixed(0)} MiB`);
-  o.row(
-    o.size,
+  run.row(run.size, 'RSS 2 s after the first 200 (restart)', `${rssMiB(server.pid!).toFixed(0)} MiB`);
+  run.row(
+    run.size,
     'RSS at rest after restart',
     `${(await rssAtRestMiB(server.pid!)).toFixed(0)} MiB`,
     `${IDLE_MS / 1000} s idle`,
   );
+  return server;
+}
 
-  // One new review, twice: the first after the restart (the engine thread starts cold: it loads the model, the
-  // stored analyses and reads every text once), the second with the engine warm.
-  for (const [i, engine] of ['cold', 'warm'].entries()) {
-    const before = (await insightsHead(base)).etag;
-    const asOfBefore = await asOf(base);
-    const reviewsEtag = (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
-    const one = join(o.work, `one-${o.size}-${i}.json`);
-    writeFileSync(
-      one,
-      JSON.stringify({
-        reviews: [
-          {
-            id: `bench-one-${i}`,
-            date: '2026-11-20',
-            rating: 5,
-            text: 'On time, fair price, and Zoë explained everything.',
-            author: 'B O.',
-            verified: true,
-          },
-        ],
-      }),
-    );
-    const importStarted = performance.now();
-    execFileSync(process.execPath, [cli, 'import', one], { env, stdio: 'ignore' });
-    const imported = performance.now();
-    const exited = Date.now();
-    // Watched side by side: the insights may land before the reviews documents, or after.
-    const served = (probe: () => Promise<boolean>, what: string) =>
-      until(probe, 120_000, what, 10).then(() => performance.now());
-    const [reviewsServed, insightsServed] = await Promise.all([
-      served(
-        async () => (await fetch(`${base}/reviews.json`, { method: 'HEAD' })).headers.get('etag') !== reviewsEtag,
-        'the new reviews',
-      ),
-      served(async () => (await insightsHead(base)).etag !== before, 'the new insights'),
-    ]);
-    if ((await asOf(base)) === asOfBefore) throw new Error('new insights bytes, but about the same data');
-    o.row(o.size, `one-review import (${engine} engine): CLI process`, `${Math.round(imported - importStarted)} ms`);
-    o.row(
-      o.size,
-      `one-review import (${engine} engine) → new reviews served`,
-      `${Math.round(reviewsServed - imported)} ms`,
-      lastViewMs(logFile),
-    );
-    o.row(
-      o.size,
-      `one-review import (${engine} engine) → new insights served`,
-      `${Math.round(insightsServed - imported)} ms`,
-      `build in the engine thread ${lastBuildMs(logFile, exited)}`,
-    );
-  }
-  o.row(o.size, 'RSS after the one-review rebuilds', `${rssMiB(server.pid!).toFixed(0)} MiB`);
-  await stop(server);
+/** Import `i` of one new review: how soon the new reviews and the new insights are served. */
+async function oneReviewImport({ cli, env, logFile, base, work, size, row }: Run, i: number, engine: string) {
+  const before = (await insightsHead(base)).etag;
+  const asOfBefore = await asOf(base);
+  const reviewsEtag = await etagOf(`${base}/reviews.json`);
+  const one = join(work, `one-${size}-${i}.json`);
+  writeFileSync(
+    one,
+    JSON.stringify({
+      reviews: [
+        {
+          id: `bench-one-${i}`,
+          date: '2026-11-20',
+          rating: 5,
+          text: 'On time, fair price, and Zoë explained everything.',
+          author: 'B O.',
+          verified: true,
+        },
+      ],
+    }),
+  );
+  const importStarted = performance.now();
+  execFileSync(process.execPath, [cli, 'import', one], { env, stdio: 'ignore' });
+  const imported = performance.now();
+  const exited = Date.now();
+  // Watched side by side: the insights may land before the reviews documents, or after.
+  const served = (probe: () => Promise<boolean>, what: string) =>
+    until(probe, 120_000, what, 10).then(() => performance.now());
+  const [reviewsServed, insightsServed] = await Promise.all([
+    served(async () => (await etagOf(`${base}/reviews.json`)) !== reviewsEtag, 'the new reviews'),
+    served(async () => (await insightsHead(base)).etag !== before, 'the new insights'),
+  ]);
+  if ((await asOf(base)) === asOfBefore) throw new Error('new insights bytes, but about the same data');
+  row(size, `one-review import (${engine} engine): CLI process`, `${Math.round(imported - importStarted)} ms`);
+  row(
+    size,
+    `one-review import (${engine} engine) → new reviews served`,
+    `${Math.round(reviewsServed - imported)} ms`,
+    lastViewMs(logFile),
+  );
+  row(
+    size,
+    `one-review import (${engine} engine) → new insights served`,
+    `${Math.round(insightsServed - imported)} ms`,
+    `build in the engine thread ${lastBuildMs(logFile, exited)}`,
+  );
 }

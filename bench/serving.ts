@@ -47,15 +47,31 @@ async function mcpSession(base: string): Promise<string> {
   return init.headers.get('mcp-session-id')!;
 }
 
-export async function benchServing({
-  root,
-  work,
-  base,
-  twinPort,
-  size,
-  duration,
-  row,
-}: ServingBenchOptions): Promise<void> {
+/** A tools/call of search_reviews for MCP_QUERY; `_meta` for the stateless revision. */
+const searchCall = (meta?: typeof MODERN_META) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'search_reviews', arguments: MCP_QUERY, ...(meta ? { _meta: meta } : {}) },
+  });
+
+/** The headers of a 2026-07-28 request: the method, and the tool's name, in headers of their own. */
+const modernHeaders = (method: string, name?: string) => ({
+  ...MCP_HEADERS,
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': method,
+  ...(name ? { 'mcp-name': name } : {}),
+});
+
+export async function benchServing(o: ServingBenchOptions): Promise<void> {
+  await againstTwin(o);
+  await mcpAgainstRest(o);
+  await toolsList(o);
+}
+
+/** The dataset (br), its 304 and the search mix, against the twin answering the bytes captured just before. */
+async function againstTwin({ root, work, base, twinPort, size, duration, row }: ServingBenchOptions): Promise<void> {
   const br = { 'accept-encoding': 'br' } as const;
   const dataset = await capture(base, { path: '/reviews.json', headers: br });
   const revalidate: Probe = { path: '/reviews.json', headers: { ...br, 'if-none-match': dataset.headers['etag']! } };
@@ -67,21 +83,19 @@ export async function benchServing({
   ];
   const twin = await startTwin(root, work, exchanges, twinPort);
   const twinBase = `http://127.0.0.1:${twinPort}`;
+  const full = (at: string) => load(`${at}/reviews.json`, duration, { headers: br });
+  const notModified = (at: string) =>
+    load(`${at}/reviews.json`, duration, { headers: revalidate.headers as Record<string, string>, status: 304 });
   const mix = (at: string) =>
     load(`${at}/api/reviews/search`, duration, {
       requests: searches.map((p) => ({ method: 'GET' as const, path: p.path })),
     });
   try {
     const m = await alternate(3, {
-      dataset: () => load(`${base}/reviews.json`, duration, { headers: br }),
-      datasetTwin: () => load(`${twinBase}/reviews.json`, duration, { headers: br }),
-      notModified: () =>
-        load(`${base}/reviews.json`, duration, { headers: revalidate.headers as Record<string, string>, status: 304 }),
-      notModifiedTwin: () =>
-        load(`${twinBase}/reviews.json`, duration, {
-          headers: revalidate.headers as Record<string, string>,
-          status: 304,
-        }),
+      dataset: () => full(base),
+      datasetTwin: () => full(twinBase),
+      notModified: () => notModified(base),
+      notModifiedTwin: () => notModified(twinBase),
       search: () => mix(base),
       searchTwin: () => mix(twinBase),
     });
@@ -95,27 +109,13 @@ export async function benchServing({
   } finally {
     twin.kill();
   }
+}
 
-  // MCP against REST for the same query. Both revisions; every answer checked to be a 200.
+/** MCP against REST for the same query. Both revisions; every answer checked to be a 200. */
+async function mcpAgainstRest({ base, size, duration, row }: ServingBenchOptions): Promise<void> {
   const session = await mcpSession(base);
-  const sessionCall = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 2,
-    method: 'tools/call',
-    params: { name: 'search_reviews', arguments: MCP_QUERY },
-  });
-  const statelessCall = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 2,
-    method: 'tools/call',
-    params: { name: 'search_reviews', arguments: MCP_QUERY, _meta: MODERN_META },
-  });
-  const modernHeaders = (method: string, name?: string) => ({
-    ...MCP_HEADERS,
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': method,
-    ...(name ? { 'mcp-name': name } : {}),
-  });
+  const sessionCall = searchCall();
+  const statelessCall = searchCall(MODERN_META);
   const probe = (await (
     await fetch(`${base}/mcp`, {
       method: 'POST',
@@ -150,8 +150,10 @@ export async function benchServing({
     'MCP tools/call search_reviews, 2026-07-28 stateless, req/s (p99 ms), median of 3',
     ...versus(m.stateless, m.rest, 'REST'),
   );
+}
 
-  // One connection: the time one answer takes.
+/** One connection: the time one answer takes. */
+async function toolsList({ base, size, duration, row }: ServingBenchOptions): Promise<void> {
   const list = await autocannon({
     url: `${base}/mcp`,
     connections: 1,

@@ -7,7 +7,7 @@ import { openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
-import { waitFor } from './process.js';
+import { stop, waitFor } from './process.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -118,7 +118,6 @@ async function backupWhileServing(o: SourcesBenchOptions, cli: string, db: strin
       `${(copy.bytes / 2 ** 20).toFixed(0)} MiB, integrity ${copy.integrity}; /reviews.json meanwhile: ${answers}`,
     );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((done) => server.once('exit', done));
+    await stop(server);
   }
 }
