@@ -20,7 +20,14 @@ import {
   type StagedReview,
 } from './types.js';
 import { inTransaction } from './transaction.js';
-import { readVersion, REVIEW_STATE, storedTimeZone, type ReviewContent, type ReviewRow } from './rows.js';
+import {
+  readVersion,
+  REVIEW_CONTENT_COLUMNS,
+  REVIEW_STATE,
+  storedTimeZone,
+  type ReviewContent,
+  type ReviewRow,
+} from './rows.js';
 import { isPostgres, notifyChange } from './dialect.js';
 import { writeLog, type OperatorLogRow } from './operator-log.js';
 import { keyedHash, ledgerKey, normalReference } from './ledger-hash.js';
@@ -41,22 +48,7 @@ export const WRITE_BATCH = 400;
 const APPLY_RANGE = 5000;
 
 const CONTENT_COLUMNS = [
-  'id',
-  'date',
-  'rating',
-  'text',
-  'author',
-  'technicians',
-  'services',
-  'service_area',
-  'source',
-  'title',
-  'response_date',
-  'response_text',
-  'language',
-  'translation_language',
-  'translation_text',
-  'verification_method',
+  ...REVIEW_CONTENT_COLUMNS,
   'feed',
   'upstream_updated_at',
   'author_anonymous',

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { Business, type MentionFromJob, type VerificationMethod } from '../reviews/schemas.js';
 import { stagedFromOwn, withImportStaging } from './import-staging.js';
-import { readVersion, type ReviewRow } from './rows.js';
+import { readVersion, REVIEW_CONTENT_COLUMNS, type ReviewRow } from './rows.js';
 import { OperatorStore } from './operator-store.js';
 import { KyselyLedgerStore } from './job-ledger.js';
 import { loadLanguageDetector } from '../reviews/language.js';
@@ -30,22 +30,7 @@ const READ_PAGE = 2000;
 
 /** What a published review is made of: not the import's bookkeeping (hash, import time, revision). */
 const PUBLISHED_COLUMNS = [
-  'id',
-  'date',
-  'rating',
-  'text',
-  'author',
-  'technicians',
-  'services',
-  'service_area',
-  'source',
-  'title',
-  'response_date',
-  'response_text',
-  'language',
-  'translation_language',
-  'translation_text',
-  'verification_method',
+  ...REVIEW_CONTENT_COLUMNS,
   'verification_date',
   'published',
   'updated_at',

@@ -31,6 +31,26 @@ export interface ReviewContent {
   content_hash: string;
 }
 
+/** A review's content columns, as an import writes them and a read publishes them: both lists begin with these. */
+export const REVIEW_CONTENT_COLUMNS = [
+  'id',
+  'date',
+  'rating',
+  'text',
+  'author',
+  'technicians',
+  'services',
+  'service_area',
+  'source',
+  'title',
+  'response_date',
+  'response_text',
+  'language',
+  'translation_language',
+  'translation_text',
+  'verification_method',
+] as const satisfies readonly (keyof ReviewContent)[];
+
 export interface ReviewRow extends ReviewContent {
   /** Verified, not removed, not withdrawn: what the read path serves. */
   published: number;
