@@ -8,11 +8,11 @@ import {
   areaOf,
   batches,
   Completion,
+  completedJob,
   customerName,
   distinct,
   documentProblem,
   Id,
-  invalid,
   joinName,
   parseJobRecord,
   readJsonFiles,
@@ -74,19 +74,18 @@ export function mapHousecallProJob(value: unknown): MappedJob {
   if (!parsed.ok) return parsed.mapped;
   const r = parsed.record;
   const status = statusOf(r.work_status);
-  if (status.includes('cancel'))
-    return { kind: 'skip', reason: `work_status "${status}": not a completed job`, id: r.id };
-  const completed = r.work_timestamps?.completed_at;
-  if (!completed) {
-    if (COMPLETE.has(status))
-      return invalid('work_timestamps.completed_at', `a "${status}" job needs the time its work was completed`);
-    return {
-      kind: 'skip',
-      reason: `work_status "${status || '(none)'}" and no work_timestamps.completed_at: not a completed job`,
+  return completedJob(
+    {
       id: r.id,
-    };
-  }
-  return { kind: 'job', job: ledgerJob(r, completed) };
+      statusField: 'work_status',
+      status,
+      timeField: 'work_timestamps.completed_at',
+      completed: r.work_timestamps?.completed_at,
+      notCompleted: status.includes('cancel'),
+      noTime: COMPLETE.has(status) ? `a "${status}" job needs the time its work was completed` : undefined,
+    },
+    (completed) => ({ kind: 'job', job: ledgerJob(r, completed) }),
+  );
 }
 
 function ledgerJob(r: HousecallProJob, completed: string) {

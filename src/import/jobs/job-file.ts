@@ -1,5 +1,6 @@
 // What the field-service adapters share: reading their JSON answers whole, finding the job records in a page or a
-// list of pages, and the field types and name helpers their record schemas are made of.
+// list of pages, the completion check their mappings open with, and the field types and name helpers their record
+// schemas are made of.
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { isCalendarDate, parseInstant } from '../../reviews/dates.js';
@@ -120,6 +121,38 @@ export const invalid = (field: string, reason: string): MappedJob => ({
   kind: 'invalid',
   problems: [{ field, reason }],
 });
+
+/** What a system's record says of its job's completion, in the system's own field names. */
+export interface CompletionCheck {
+  /** The job's id, for a skipped job to be taken out of the ledger. */
+  id: string;
+  statusField: string;
+  status: string;
+  timeField: string;
+  completed: string | null | undefined;
+  /** The status says the job did not complete (cancelled, not yet done): it is skipped whatever its time. */
+  notCompleted?: boolean;
+  /** Why a job without a time is invalid, where its status says it completed; without a reason it is skipped. */
+  noTime?: string;
+}
+
+/**
+ * The opening every system's mapping shares: a job its status or its missing time says is not completed is skipped,
+ * one said completed but without a time is invalid, and the rest are mapped from their completion time.
+ */
+export function completedJob(check: CompletionCheck, map: (completed: string) => MappedJob): MappedJob {
+  if (check.notCompleted)
+    return { kind: 'skip', reason: `${check.statusField} "${check.status}": not a completed job`, id: check.id };
+  if (!check.completed) {
+    if (check.noTime !== undefined) return invalid(check.timeField, check.noTime);
+    return {
+      kind: 'skip',
+      reason: `${check.statusField} "${check.status || '(none)'}" and no ${check.timeField}: not a completed job`,
+      id: check.id,
+    };
+  }
+  return map(check.completed);
+}
 
 /** The records of one file, in batches. */
 export function* batches(records: JobRecord[]): Generator<JobItem> {

@@ -9,6 +9,7 @@ import {
   areaOf,
   batches,
   Completion,
+  completedJob,
   customerName,
   distinct,
   documentProblem,
@@ -101,13 +102,16 @@ export function mapJobberJob(value: unknown): MappedJob {
   const parsed = parseJobRecord(JobberJob, value);
   if (!parsed.ok) return parsed.mapped;
   const r = parsed.record;
-  if (!r.completedAt)
-    return {
-      kind: 'skip',
-      reason: `jobStatus "${(r.jobStatus ?? '').trim() || '(none)'}" and no completedAt: not a completed job`,
+  return completedJob(
+    {
       id: r.id,
-    };
-  return { kind: 'job', job: ledgerJob(r, r.completedAt) };
+      statusField: 'jobStatus',
+      status: (r.jobStatus ?? '').trim(),
+      timeField: 'completedAt',
+      completed: r.completedAt,
+    },
+    (completed) => ({ kind: 'job', job: ledgerJob(r, completed) }),
+  );
 }
 
 function ledgerJob(r: JobberJob, completed: string) {

@@ -10,6 +10,7 @@ import {
   areaOf,
   batches,
   Completion,
+  completedJob,
   customerName,
   distinct,
   documentProblem,
@@ -192,16 +193,32 @@ function techniciansByJob(tables: Tables): Map<string, string[]> {
   return byJob;
 }
 
-function mapJob(
-  job: Row<'jobs'>,
-  tables: Tables,
-  contacts: Map<string, { emails: string[]; phones: string[] }>,
-  technicians: Map<string, string[]>,
-): MappedJob {
+/** The files' other records, joined to the jobs by id. */
+interface Joins {
+  tables: Tables;
+  contacts: Map<string, { emails: string[]; phones: string[] }>;
+  technicians: Map<string, string[]>;
+}
+
+function mapJob(job: Row<'jobs'>, joins: Joins): MappedJob {
   const status = job.jobStatus.trim();
-  if (status.toLowerCase() !== 'completed')
-    return { kind: 'skip', reason: `jobStatus "${status}": not a completed job`, id: String(job.id) };
-  if (!job.completedOn) return invalid('completedOn', 'a Completed job needs the time it was completed');
+  return completedJob(
+    {
+      id: String(job.id),
+      statusField: 'jobStatus',
+      status,
+      timeField: 'completedOn',
+      completed: job.completedOn,
+      notCompleted: status.toLowerCase() !== 'completed',
+      noTime: 'a Completed job needs the time it was completed',
+    },
+    (completed) => joinedJob(job, completed, joins),
+  );
+}
+
+/** A completed job with what the other exports say of it: its customer, contacts, technicians, services and area. */
+function joinedJob(job: Row<'jobs'>, completed: string, joins: Joins): MappedJob {
+  const { tables, contacts, technicians } = joins;
   const customer = tables.customers.get(job.customerId);
   if (!customer) {
     const reason = tables.invalidCustomers.has(job.customerId)
@@ -218,7 +235,7 @@ function mapJob(
     job: {
       id: job.id,
       aliases: aliasesOf(job.id, job.jobNumber),
-      completed: job.completedOn,
+      completed,
       customer: customerName(customer.name),
       emails: distinct(contact?.emails ?? []),
       phones: distinct(contact?.phones ?? []),
@@ -264,11 +281,10 @@ export const servicetitan: JobAdapter = {
       };
       return;
     }
-    const contacts = contactsByCustomer(tables);
-    const technicians = techniciansByJob(tables);
+    const joins = { tables, contacts: contactsByCustomer(tables), technicians: techniciansByJob(tables) };
     const records: JobRecord[] = [...tables.invalid];
     for (const { file, location, job } of tables.jobs.values())
-      records.push({ file, location, mapped: mapJob(job, tables, contacts, technicians) });
+      records.push({ file, location, mapped: mapJob(job, joins) });
     yield* batches(records);
   },
 };
