@@ -148,14 +148,17 @@ export const mcpPlugin = fp<McpDeps>(
   { name: 'mcp' },
 );
 
-/** What a POST to /mcp is answered with before any protocol is read, or undefined when it may go on. */
+/**
+ * What a POST to /mcp is answered with before any protocol is read, or undefined when it may go on. `id`: the
+ * body's, as `idOf` reads it.
+ */
 function refusal(
   request: FastifyRequest,
   reply: FastifyReply,
   parsed: boolean,
   body: unknown,
+  id: RpcId,
 ): FastifyReply | undefined {
-  const id = idOf(body);
   const accept = headerValue(request, 'accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     return rpcError(
@@ -309,7 +312,7 @@ class McpEndpoint {
       parsed = false;
     }
     const id = idOf(body);
-    const refused = this.refuseOrigin(request, reply, id) ?? refusal(request, reply, parsed, body);
+    const refused = this.refuseOrigin(request, reply, id) ?? refusal(request, reply, parsed, body, id);
     if (refused) return refused;
     for (const m of (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[]) {
       if (m.method === 'tools/call' && typeof m.params?.name === 'string')
