@@ -2,7 +2,7 @@
 // the twin that answers the same bytes from bare node:http; MCP tools/call search_reviews against the REST search
 // for the same query, in both revisions; and how long a tools/list takes.
 import autocannon from 'autocannon';
-import { alternate, capture, load, startTwin, versus, type Probe } from './side-by-side.js';
+import { alternate, capture, load, startTwin, versus, type Load, type Probe } from './side-by-side.js';
 
 export interface ServingBenchOptions {
   root: string;
@@ -11,6 +11,8 @@ export interface ServingBenchOptions {
   twinPort: number;
   size: number;
   duration: number;
+  /** The generator's ceiling (measureCeiling): rows near it are marked generator-bound. */
+  ceiling: Load;
   row: (...cells: (string | number)[]) => void;
 }
 
@@ -71,7 +73,16 @@ export async function benchServing(o: ServingBenchOptions): Promise<void> {
 }
 
 /** The dataset (br), its 304 and the search mix, against the twin answering the bytes captured just before. */
-async function againstTwin({ root, work, base, twinPort, size, duration, row }: ServingBenchOptions): Promise<void> {
+async function againstTwin({
+  root,
+  work,
+  base,
+  twinPort,
+  size,
+  duration,
+  ceiling,
+  row,
+}: ServingBenchOptions): Promise<void> {
   const br = { 'accept-encoding': 'br' } as const;
   const dataset = await capture(base, { path: '/reviews.json', headers: br });
   const revalidate: Probe = { path: '/reviews.json', headers: { ...br, 'if-none-match': dataset.headers['etag']! } };
@@ -83,13 +94,13 @@ async function againstTwin({ root, work, base, twinPort, size, duration, row }: 
   ];
   const twin = await startTwin(root, work, exchanges, twinPort);
   const twinBase = `http://127.0.0.1:${twinPort}`;
-  const full = (at: string) => load(`${at}/reviews.json`, duration, { headers: br });
+  const full = (at: string) => load(work, `${at}/reviews.json`, duration, { headers: br });
   const notModified = (at: string) =>
-    load(`${at}/reviews.json`, duration, { headers: revalidate.headers as Record<string, string>, status: 304 });
-  const mix = (at: string) =>
-    load(`${at}/api/reviews/search`, duration, {
-      requests: searches.map((p) => ({ method: 'GET' as const, path: p.path })),
+    load(work, `${at}/reviews.json`, duration, {
+      headers: revalidate.headers as Record<string, string>,
+      status: 304,
     });
+  const mix = (at: string) => load(work, at, duration, { paths: searches.map((p) => p.path) });
   try {
     const m = await alternate(3, {
       dataset: () => full(base),
@@ -99,12 +110,20 @@ async function againstTwin({ root, work, base, twinPort, size, duration, row }: 
       search: () => mix(base),
       searchTwin: () => mix(twinBase),
     });
-    row(size, '/reviews.json 200 br, req/s (p99 ms), median of 3', ...versus(m.dataset, m.datasetTwin));
-    row(size, '/reviews.json 304, req/s (p99 ms), median of 3', ...versus(m.notModified, m.notModifiedTwin));
     row(
       size,
-      `search, mix of ${SEARCH_MIX.length} (query among them), req/s (p99 ms), median of 3`,
-      ...versus(m.search, m.searchTwin),
+      '/reviews.json 200 br, req/s (p99 ms), wrk 50 connections, median of 3',
+      ...versus(m.dataset, m.datasetTwin, 'twin', ceiling),
+    );
+    row(
+      size,
+      '/reviews.json 304, req/s (p99 ms), wrk 50 connections, median of 3',
+      ...versus(m.notModified, m.notModifiedTwin, 'twin', ceiling),
+    );
+    row(
+      size,
+      `search, mix of ${SEARCH_MIX.length} (query among them), req/s (p99 ms), wrk 50 connections, median of 3`,
+      ...versus(m.search, m.searchTwin, 'twin', ceiling),
     );
   } finally {
     twin.kill();
@@ -112,7 +131,7 @@ async function againstTwin({ root, work, base, twinPort, size, duration, row }: 
 }
 
 /** MCP against REST for the same query. Both revisions; every answer checked to be a 200. */
-async function mcpAgainstRest({ base, size, duration, row }: ServingBenchOptions): Promise<void> {
+async function mcpAgainstRest({ work, base, size, duration, ceiling, row }: ServingBenchOptions): Promise<void> {
   const session = await mcpSession(base);
   const sessionCall = searchCall();
   const statelessCall = searchCall(MODERN_META);
@@ -126,15 +145,15 @@ async function mcpAgainstRest({ base, size, duration, row }: ServingBenchOptions
   if (!probe.result?.structuredContent)
     throw new Error(`2026-07-28 tools/call did not answer a result: ${JSON.stringify(probe).slice(0, 300)}`);
   const m = await alternate(3, {
-    rest: () => load(`${base}${REST_QUERY}`, duration),
+    rest: () => load(work, `${base}${REST_QUERY}`, duration),
     session: () =>
-      load(`${base}/mcp`, duration, {
+      load(work, `${base}/mcp`, duration, {
         method: 'POST',
         headers: { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
         body: sessionCall,
       }),
     stateless: () =>
-      load(`${base}/mcp`, duration, {
+      load(work, `${base}/mcp`, duration, {
         method: 'POST',
         headers: modernHeaders('tools/call', 'search_reviews'),
         body: statelessCall,
@@ -142,13 +161,13 @@ async function mcpAgainstRest({ base, size, duration, row }: ServingBenchOptions
   });
   row(
     size,
-    'MCP tools/call search_reviews, 2025-06-18 session, req/s (p99 ms), median of 3',
-    ...versus(m.session, m.rest, 'REST'),
+    'MCP tools/call search_reviews, 2025-06-18 session, req/s (p99 ms), wrk 50 connections, median of 3',
+    ...versus(m.session, m.rest, 'REST', ceiling),
   );
   row(
     size,
-    'MCP tools/call search_reviews, 2026-07-28 stateless, req/s (p99 ms), median of 3',
-    ...versus(m.stateless, m.rest, 'REST'),
+    'MCP tools/call search_reviews, 2026-07-28 stateless, req/s (p99 ms), wrk 50 connections, median of 3',
+    ...versus(m.stateless, m.rest, 'REST', ceiling),
   );
 }
 

@@ -4,12 +4,15 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { pin, SERVER_CORE, wrk } from './wrk.js';
 import type { Exchange } from './twin-server.js';
 
 export interface Load {
   rps: number;
+  /** ms */
   p99: number;
+  /** Answers outside 2xx and 3xx, and socket errors: a load with any measured refusals, and its row is void. */
+  refused: number;
 }
 
 /** A request of the load: path and the headers that decide the answer. */
@@ -49,39 +52,79 @@ export function capture(base: string, probe: Probe): Promise<Exchange> {
   });
 }
 
-/** Starts the twin of the captured exchanges on `port`. */
-export function startTwin(root: string, work: string, exchanges: Exchange[], port: number): Promise<ChildProcess> {
-  const file = join(work, `twin-${port}.json`);
-  writeFileSync(file, JSON.stringify(exchanges));
+/** A bench server (a file of dist/bench/) started with `args`, pinned to the server's core once it says it is ready. */
+function startPinned(root: string, file: string, args: string[]): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = fork(join(root, 'dist/bench/twin-server.js'), [file, String(port)], { stdio: 'ignore' });
-    child.once('message', () => done(child));
+    const child = fork(join(root, 'dist/bench', file), args, { stdio: 'ignore' });
+    child.once('message', () => {
+      pin(child.pid!, SERVER_CORE);
+      done(child);
+    });
     child.once('error', fail);
   });
 }
 
-/** Load with autocannon; every answer must have the expected status, or the figure would measure refusals. */
+/** Starts the twin of the captured exchanges on `port`. */
+export function startTwin(root: string, work: string, exchanges: Exchange[], port: number): Promise<ChildProcess> {
+  const file = join(work, `twin-${port}.json`);
+  writeFileSync(file, JSON.stringify(exchanges));
+  return startPinned(root, 'twin-server.js', [file, String(port)]);
+}
+
+/** The generator's ceiling: the same wrk against bench/ceiling-server.ts, a median of three rounds. */
+export async function measureCeiling(root: string, work: string, port: number, duration: number): Promise<Load> {
+  const server = await startPinned(root, 'ceiling-server.js', [String(port)]);
+  try {
+    const rounds: Load[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await wrk(work, { base: `http://127.0.0.1:${port}`, paths: ['/'], seconds: duration });
+      rounds.push({ rps: r.rps, p99: r.p99, refused: r.refused });
+    }
+    return rounds.sort((a, b) => a.rps - b.rps)[1]!;
+  } finally {
+    server.kill();
+  }
+}
+
+/** The status of one request sent with exactly these headers (fetch would add an Accept-Encoding of its own). */
+function statusOf(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }) {
+  return new Promise<number>((done, fail) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end(options.body);
+  });
+}
+
+/**
+ * One load from wrk (bench/wrk.ts), after one request of each of its paths was answered with the expected status:
+ * wrk counts only answers outside 2xx and 3xx, so a 304 row whose answers were 200s would otherwise go unseen.
+ */
 export async function load(
+  work: string,
   url: string,
   duration: number,
   options: {
     headers?: Record<string, string>;
-    requests?: autocannon.Request[];
+    /** Paths asked in turn, on `url`'s origin; `url`'s own path when not given. */
+    paths?: readonly string[];
     method?: 'POST';
     body?: string;
     status?: number;
     connections?: number;
   } = {},
 ): Promise<Load> {
-  const { status = 200, connections = 10, ...rest } = options;
-  const result = await autocannon({ url, connections, duration, ...rest });
-  const other = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== status);
-  if (other.length > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(
-      `${url}: expected only ${status}, got ${JSON.stringify(result.statusCodeStats)}, ${result.errors} errors, ${result.timeouts} timeouts`,
-    );
+  const { status = 200, paths, ...rest } = options;
+  const { origin, pathname, search } = new URL(url);
+  const asked = paths ?? [`${pathname}${search}`];
+  for (const path of asked) {
+    const answered = await statusOf(`${origin}${path}`, rest);
+    if (answered !== status) throw new Error(`${origin}${path}: expected ${status}, got ${answered}`);
   }
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const r = await wrk(work, { base: origin, paths: asked, seconds: duration, ...rest });
+  return { rps: r.rps, p99: r.p99, refused: r.refused };
 }
 
 /** Medians of several rounds of each load, run in turn (a, b, c, a, b, c, …). */
@@ -96,16 +139,29 @@ export async function alternate<K extends string>(
   return Object.fromEntries(
     Object.entries(runs).map(([k, r]) => [
       k,
-      { rps: middle((r as Load[]).map((x) => x.rps)), p99: middle((r as Load[]).map((x) => x.p99)) },
+      {
+        rps: middle((r as Load[]).map((x) => x.rps)),
+        p99: middle((r as Load[]).map((x) => x.p99)),
+        refused: (r as Load[]).reduce((n, x) => n + x.refused, 0),
+      },
     ]),
   ) as Record<K, Load>;
 }
 
-/** "ours (p99)", "twin (p99)", "ratio r, p99 ×" cells. */
-export function versus(ours: Load, floor: Load, what = 'twin'): [string, string, string] {
+/** A load within this factor of the generator's ceiling (measureCeiling) may measure wrk, not the server. */
+const GENERATOR_MARGIN = 1.5;
+
+const cell = (load: Load, ceiling: Load | undefined) =>
+  `${load.rps.toFixed(0)} (${load.p99.toFixed(2)})${ceiling && load.rps * GENERATOR_MARGIN > ceiling.rps ? ' generator-bound' : ''}`;
+
+/** "ours (p99)", "twin (p99)", "ratio r, p99 ×" cells; void when either load had refusals. */
+export function versus(ours: Load, floor: Load, what = 'twin', ceiling?: Load): [string, string, string] {
+  const refused = ours.refused + floor.refused;
   return [
-    `${ours.rps.toFixed(0)} (${ours.p99})`,
-    `${what} ${floor.rps.toFixed(0)} (${floor.p99})`,
-    `ratio ${(ours.rps / floor.rps).toFixed(2)}, p99 ${(ours.p99 / Math.max(floor.p99, 1)).toFixed(1)}×`,
+    cell(ours, ceiling),
+    `${what} ${cell(floor, ceiling)}`,
+    refused > 0
+      ? `void: ${refused} answers outside 2xx/3xx`
+      : `ratio ${(ours.rps / floor.rps).toFixed(2)}, p99 ${(ours.p99 / floor.p99).toFixed(1)}×`,
   ];
 }
