@@ -6,9 +6,9 @@ import type { Implementation } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import { boundConnections } from './http/connections.js';
 import { registerCors } from './http/cors.js';
-import { FastRevalidation } from './api/fast-path.js';
+import { FastPath } from './api/fast-path.js';
 import { hostCheck, registerHostCheck } from './http/host.js';
-import { registerLimits } from './http/limits.js';
+import { clientKeyOf, registerLimits } from './http/limits.js';
 import { registerReadBodyLimit } from './http/read-body-limit.js';
 import { Operations, operationsPlugin } from './operations/routes.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
@@ -53,8 +53,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
 }
 
-/** The Fastify instance with the server made here, so revalidations are answered before Fastify (FastRevalidation). */
-function createHttp(config: Config, fast: FastRevalidation, logger: FastifyBaseLogger): FastifyInstance {
+/** The Fastify instance with the server made here, so revalidations and repeated searches are answered before Fastify (FastPath). */
+function createHttp(config: Config, fast: FastPath, logger: FastifyBaseLogger): FastifyInstance {
   const http = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -134,7 +134,7 @@ function warmPages(http: FastifyInstance, publisher: Publisher, site: SitePages)
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
-  const fast = new FastRevalidation();
+  const fast = new FastPath();
   const http = createHttp(config, fast, deps.logger ?? createLogger(config));
   registerErrorHandling(http);
   registerReadBodyLimit(http);
@@ -156,7 +156,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const mcpInfo = serverInfo(config.baseUrl, assets.paths.icon);
   const openapi = await openApiRepresentation(config, mcpInfo);
   await http.register(apiPlugin, { publisher, openapi, limits, pagePaths: Object.values(SITE_ROUTES) });
-  fast.enable({ publisher, operations, hostAnswered: hostCheck(config), log: http.log });
+  fast.enable({
+    publisher,
+    operations,
+    hostAnswered: hostCheck(config),
+    limits,
+    clientKey: config.http.trustProxy === false ? clientKeyOf : undefined,
+    log: http.log,
+  });
   const site = new SitePages({ baseUrl: config.baseUrl }, assets);
   await http.register(sitePlugin, { publisher, site, limits });
   warmPages(http, publisher, site);

@@ -446,6 +446,37 @@ describe('revalidations answered before the routes', () => {
     },
   );
 
+  // The first request of a search URL goes through the route, which remembers it; a repeat is answered before it.
+  it.each(['br', 'gzip', undefined])(
+    'a repeated search (accept-encoding %s): the same 200, 304 and HEAD as the route gives, counted in the metrics',
+    async (acceptEncoding) => {
+      const search = '/api/reviews/search';
+      const url = `${search}?min_rating=1&limit=3&query=${acceptEncoding ?? 'none'}`;
+      const reordered = `${search}?query=${acceptEncoding ?? 'none'}&limit=3&min_rating=1`;
+      const before = await metric(search, 200);
+      const routed = await get(url, withEncoding(acceptEncoding));
+      const fast = await get(url, withEncoding(acceptEncoding));
+      expect(fast.status).toBe(200);
+      expect(withoutDate(fast)).toEqual(withoutDate(routed));
+      expect(fast.body.equals(routed.body)).toBe(true);
+      expect(await metric(search, 200)).toEqual({ requests: before.requests + 2, timed: before.timed + 2 });
+      // The same answer under another URL (the route's first sight of it) is the same bytes and tag.
+      expect(withoutDate(await get(reordered, withEncoding(acceptEncoding)))).toEqual(withoutDate(routed));
+
+      const conditional = { ...withEncoding(acceptEncoding), 'if-none-match': header(routed, 'etag') ?? '' };
+      const fastNotModified = await get(url, conditional);
+      const routedNotModified = await get(
+        `${search}?limit=3&min_rating=1&query=${acceptEncoding ?? 'none'}`,
+        conditional,
+      );
+      expect(fastNotModified.status).toBe(304);
+      expect(withoutDate(fastNotModified)).toEqual(withoutDate(routedNotModified));
+      const headed = await head(url, withEncoding(acceptEncoding));
+      expect(headed.body.length).toBe(0);
+      expect(withoutDate(headed)).toEqual(withoutDate(routed));
+    },
+  );
+
   it('a revalidation that does not match, a HEAD, and a request for another name are answered as before', async () => {
     const current = await get('/reviews.json', { 'accept-encoding': 'br' });
     const stale = await get('/reviews.json', { 'accept-encoding': 'br', 'if-none-match': '"an-old-tag"' });

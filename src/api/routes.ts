@@ -60,9 +60,9 @@ function registerReadRoutes(app: FastifyInstance, { publisher, openapi, limits, 
       if (!parsed.ok) return sendError(reply, 'invalid_request', 'Invalid search parameters', parsed.issues);
       const params = parsed.value;
       const view = publisher.current();
-      const rep = await queryRepresentation(view, `search:${searchKey(params)}`, () =>
-        searchResponse(view.snapshot.index, params),
-      );
+      const key = `search:${searchKey(params)}`;
+      const rep = await queryRepresentation(view, key, () => searchResponse(view.snapshot.index, params));
+      view.queries.rememberUrl(request.url, key);
       return sendRepresentation(request, reply, rep);
     },
     true,

@@ -212,6 +212,28 @@ export function notModifiedHeaders(rep: Representation, etag: string): Readonly<
   return headers;
 }
 
+/** The 200's headers of a representation by coding and tag, listed once: what the answer ahead of Fastify sends. */
+const okByRepresentation = new WeakMap<Representation, Map<string, Readonly<Record<string, string>>>>();
+
+/**
+ * Every header of a 200 for a representation in one of its made codings, in the order the route sets them
+ * (negotiate below, then Fastify's Content-Length): src/api/fast-path.ts sends these alone.
+ */
+export function okHeaders(rep: Representation, coding: Coding, etag: string): Readonly<Record<string, string>> {
+  let byTag = okByRepresentation.get(rep);
+  if (!byTag) okByRepresentation.set(rep, (byTag = new Map()));
+  let headers = byTag.get(etag);
+  if (!headers) {
+    const made: Record<string, string> = { ...notModifiedHeaders(rep, etag) };
+    if (rep.lastModified) made['last-modified'] = rep.lastModified.toUTCString();
+    if (coding !== 'identity') made['content-encoding'] = coding;
+    made['content-type'] = rep.contentType;
+    made['content-length'] = String((rep.variants[coding] ?? rep.variants.identity).body.length);
+    byTag.set(etag, (headers = made));
+  }
+  return headers;
+}
+
 /**
  * Negotiates the coding and sets the headers; answers 304 itself and returns undefined then, else returns the
  * coding whose body the caller sends. `fieldsOf` lists the 304's headers, which a 200 carries too.

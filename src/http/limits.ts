@@ -22,6 +22,12 @@ export type Charge = { ok: true } | { ok: false; retryAfterSeconds: number };
  */
 export type Limits = ((group: LimitGroup) => { onRequest: onRequestHookHandler }) & {
   charge(group: LimitGroup, request: FastifyRequest, extra: number): Charge;
+  /**
+   * Counts one request of the client with this key (clientKey's) if the allowance has room for it, and says whether
+   * it had: the answer ahead of Fastify (src/api/fast-path.ts) takes its count here, and leaves a request the
+   * allowance has no room for to the route, whose own count refuses it as before.
+   */
+  take(group: LimitGroup, key: string): boolean;
 };
 
 /** The allowance's window: requests are counted per client and minute. */
@@ -34,7 +40,8 @@ const CLIENTS_REMEMBERED = 10_000;
 const IPV6_SUBNET = 64;
 
 /** The key a client is counted by: its address, an IPv6 one by its /64. */
-export const clientKey = (request: FastifyRequest): string => normalizeIP(request.ip, IPV6_SUBNET);
+export const clientKeyOf = (address: string): string => normalizeIP(address, IPV6_SUBNET);
+export const clientKey = (request: FastifyRequest): string => clientKeyOf(request.ip);
 
 interface Count {
   current: number;
@@ -48,11 +55,13 @@ class AllowanceStore {
     done(null, this.add(key, 1, timeWindow));
   }
 
-  add(key: string, n: number, timeWindow: number): { current: number; ttl: number } {
+  add(key: string, n: number, timeWindow: number, max = Infinity): { current: number; ttl: number } {
     const now = Date.now();
     let count = this.counts.get(key);
     if (!count || count.startMs + timeWindow <= now) count = { current: 0, startMs: now };
-    count.current += n;
+    // Beyond `max`, nothing is counted (take's refusal leaves the count to the route).
+    if (count.current + n <= max) count.current += n;
+    else return { current: count.current + n, ttl: count.startMs + timeWindow - now };
     // Re-inserted, so the Map's order is least recently seen first.
     this.counts.delete(key);
     this.counts.set(key, count);
@@ -118,5 +127,7 @@ export async function registerLimits(
     onRefused(group);
     return { ok: false, retryAfterSeconds: Math.ceil(ttl / 1000) };
   };
-  return Object.assign(limits, { charge });
+  const take = (group: LimitGroup, key: string): boolean =>
+    handlers.get(group)!.store.add(key, 1, WINDOW_MS, config.limits[group]).current <= config.limits[group];
+  return Object.assign(limits, { charge, take });
 }
