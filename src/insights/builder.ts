@@ -8,6 +8,7 @@ import { compress } from '../compress.js';
 import type { BuildOutcome, BuildPart, BuildRequest } from '../publishing/insights.js';
 import type { ReviewAnalysis } from './analysis/analyzer.js';
 import { InsightsEngine } from './engine.js';
+import { analyseInPool, POOL_FROM_REVIEWS } from './analysis-pool.js';
 import type { EngineVersions } from './version.js';
 
 /** How long a claim lasts without renewal: a process that dies mid-build delays the others this long at most. */
@@ -19,9 +20,11 @@ export class InsightsBuilder {
   private stopping = false;
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+  /** `poolFromReviews`: a build with this many reviews to analyse spreads them over the cores (tests set it low). */
   constructor(
     private readonly store: Store,
     private readonly versions: EngineVersions,
+    private readonly poolFromReviews = POOL_FROM_REVIEWS,
   ) {
     this.engine = new InsightsEngine(versions.analysis);
   }
@@ -54,7 +57,7 @@ export class InsightsBuilder {
       // Between claiming and now another process may have finished the same build.
       const raced = await insights.findDocument(this.versions.document, request.asOf);
       if (raced) return { kind: 'stored', document: raced };
-      const parts: Record<BuildPart, number> = { load: 0, build: 0, encode: 0, compress: 0, store: 0 };
+      const parts: Record<BuildPart, number> = { load: 0, analyse: 0, build: 0, encode: 0, compress: 0, store: 0 };
       let lap = performance.now();
       const mark = (part: BuildPart) => {
         const now = performance.now();
@@ -72,6 +75,8 @@ export class InsightsBuilder {
         renewedAt = performance.now();
         if (!(await claim())) throw new Error(`lost the claim on the insights build ${key}`);
       };
+      await this.analyseOnEveryCore(request, renew);
+      mark('analyse');
       const generatedAt = new Date().toISOString();
       const { insights: built, fresh, dropped } = await this.engine.build({ ...request, generatedAt }, renew);
       mark('build');
@@ -107,6 +112,14 @@ export class InsightsBuilder {
     } finally {
       await insights.releaseBuild(key, this.owner);
     }
+  }
+
+  /** A build with many reviews to analyse (a first build) analyses them on every core first (analysis-pool.ts). */
+  private async analyseOnEveryCore(request: BuildRequest, renew: () => Promise<void>): Promise<void> {
+    const pending = this.engine.toAnalyse(request.business, request.reviews);
+    if (pending.length < this.poolFromReviews) return;
+    const analyses = await analyseInPool(request.business, pending, { progress: renew });
+    this.engine.supply(request.business, analyses, pending);
   }
 
   /**

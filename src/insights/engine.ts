@@ -31,6 +31,10 @@ interface Cached extends KeyedAnalysis {
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 
+/** The key of an analysis: what it was computed from (the analyzer and business, and what it reads of the review). */
+const inputKeyOf = (businessKey: string, review: PublishedReview) =>
+  sha(`${businessKey}|${JSON.stringify([review.text, review.rating, review.technicians, review.services])}`);
+
 /** What the analysis reads of a review: its English words, or the platform's English translation; nothing else. */
 export function analysedReview(review: PublishedReview): PublishedReview | 'rating-only' | 'other-language' {
   if (!review.text.trim()) return 'rating-only';
@@ -52,6 +56,8 @@ export class InsightsEngine {
   private aggregation = new Aggregation();
   private analyzer: Analyzer | undefined;
   private businessKey = '';
+  /** Analyses made elsewhere for the next build (analyseInPool), by review id, with the key they were made for. */
+  private supplied = new Map<string, KeyedAnalysis>();
 
   constructor(private readonly analysisVersion: string = LEXICON_VERSION) {}
 
@@ -65,6 +71,37 @@ export class InsightsEngine {
   }
 
   /**
+   * The reviews (as the analyzer reads them) a build of these would have to analyse: those with no analysis cached
+   * or known under their current key. A caller may analyse them elsewhere and `supply` the analyses.
+   */
+  toAnalyse(business: Business | null, reviews: readonly PublishedReview[]): PublishedReview[] {
+    const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(business)}`);
+    const cacheValid = businessKey === this.businessKey;
+    const pending: PublishedReview[] = [];
+    for (const published of reviews) {
+      const review = analysedReview(published);
+      if (typeof review === 'string') continue;
+      if (cacheValid && this.cache.get(review.id)?.updatedAt === review.updatedAt) continue;
+      if (this.known.get(review.id)?.inputKey === inputKeyOf(businessKey, review)) continue;
+      pending.push(review);
+    }
+    return pending;
+  }
+
+  /** Analyses of `toAnalyse`'s reviews made elsewhere: the next build uses them as its own (and stores them). */
+  supply(
+    business: Business | null,
+    analyses: ReadonlyMap<string, ReviewAnalysis>,
+    reviews: readonly PublishedReview[],
+  ): void {
+    const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(business)}`);
+    for (const review of reviews) {
+      const analysis = analyses.get(review.id);
+      if (analysis) this.supplied.set(review.id, { inputKey: inputKeyOf(businessKey, review), analysis });
+    }
+  }
+
+  /**
    * The document and the analyses this build had to compute (the ones worth storing). Every `pauseEvery` analyses
    * it awaits `pause`, so a long first build can renew its claim and let its thread answer.
    */
@@ -74,8 +111,9 @@ export class InsightsEngine {
     pauseEvery = 250,
   ): Promise<{ insights: InsightsDocument; fresh: Map<string, KeyedAnalysis>; dropped: string[] }> {
     const businessKey = sha(`${this.analysisVersion}|${JSON.stringify(input.business)}`);
-    if (!this.analyzer || businessKey !== this.businessKey) {
-      this.analyzer = new Analyzer(input.business);
+    if (businessKey !== this.businessKey) {
+      // Made when a review needs it: a build whose analyses were all supplied or known never loads the models.
+      this.analyzer = undefined;
       this.businessKey = businessKey;
       this.cache.clear();
       this.aggregation = new Aggregation();
@@ -97,11 +135,15 @@ export class InsightsEngine {
         cached.seen = build;
         continue;
       }
-      const inputKey = sha(
-        `${businessKey}|${JSON.stringify([review.text, review.rating, review.technicians, review.services])}`,
-      );
+      const inputKey = inputKeyOf(businessKey, review);
       const known = this.known.get(review.id);
-      const analysis = known?.inputKey === inputKey ? known.analysis : this.analyzer.analyze(review);
+      const supplied = this.supplied.get(review.id);
+      const analysis =
+        known?.inputKey === inputKey
+          ? known.analysis
+          : supplied?.inputKey === inputKey
+            ? supplied.analysis
+            : (this.analyzer ??= new Analyzer(input.business)).analyze(review);
       this.cache.set(review.id, { inputKey, analysis, updatedAt: review.updatedAt, seen: build });
       this.aggregation.put(review, analysis);
       if (analysis !== known?.analysis) {
@@ -119,6 +161,7 @@ export class InsightsEngine {
     }
     for (const id of this.known.keys()) if (!this.cache.has(id)) dropped.add(id);
     this.known.clear();
+    this.supplied.clear();
     const { status, generatedAt, ...sections } = this.aggregation.document(input.business, {
       generatedAt: input.generatedAt,
       lexiconVersion: LEXICON_VERSION,

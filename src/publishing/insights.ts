@@ -39,7 +39,7 @@ export type BuildOutcome =
   | { kind: 'superseded' };
 
 /** Where a build's time goes (ms), for the log: loading stored analyses, analysing and aggregating, encoding as JSON, compressing, storing. */
-export type BuildPart = 'load' | 'build' | 'encode' | 'compress' | 'store';
+export type BuildPart = 'load' | 'analyse' | 'build' | 'encode' | 'compress' | 'store';
 
 export interface ServedInsights {
   readonly document: InsightsDocument;
