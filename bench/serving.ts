@@ -130,11 +130,20 @@ async function againstTwin({
   }
 }
 
-/** MCP against REST for the same query. Both revisions; every answer checked to be a 200. */
-async function mcpAgainstRest({ work, base, size, duration, ceiling, row }: ServingBenchOptions): Promise<void> {
+/**
+ * MCP against REST for the same query, and against the twin answering the same bytes to the same POST (an MCP
+ * answer carries the result twice, as text and as structured content: twice the REST answer's bytes). Both
+ * revisions; every answer checked to be a 200.
+ */
+async function mcpAgainstRest(o: ServingBenchOptions): Promise<void> {
+  const { root, work, base, twinPort, size, duration, ceiling, row } = o;
   const session = await mcpSession(base);
   const sessionCall = searchCall();
   const statelessCall = searchCall(MODERN_META);
+  const sessionHeaders = { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+  const sessionProbe = { path: '/mcp', post: { headers: sessionHeaders, body: sessionCall } };
+  const twin = await startTwin(root, work, [await capture(base, sessionProbe)], twinPort);
+  const twinBase = `http://127.0.0.1:${twinPort}`;
   const probe = (await (
     await fetch(`${base}/mcp`, {
       method: 'POST',
@@ -144,25 +153,28 @@ async function mcpAgainstRest({ work, base, size, duration, ceiling, row }: Serv
   ).json()) as { result?: { structuredContent?: unknown } };
   if (!probe.result?.structuredContent)
     throw new Error(`2026-07-28 tools/call did not answer a result: ${JSON.stringify(probe).slice(0, 300)}`);
+  const sessionLoad = (at: string) =>
+    load(work, `${at}/mcp`, duration, { method: 'POST', headers: sessionHeaders, body: sessionCall });
   const m = await alternate(3, {
     rest: () => load(work, `${base}${REST_QUERY}`, duration),
-    session: () =>
-      load(work, `${base}/mcp`, duration, {
-        method: 'POST',
-        headers: { ...MCP_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
-        body: sessionCall,
-      }),
+    session: () => sessionLoad(base),
+    sessionTwin: () => sessionLoad(twinBase),
     stateless: () =>
       load(work, `${base}/mcp`, duration, {
         method: 'POST',
         headers: modernHeaders('tools/call', 'search_reviews'),
         body: statelessCall,
       }),
-  });
+  }).finally(() => twin.kill());
   row(
     size,
     'MCP tools/call search_reviews, 2025-06-18 session, req/s (p99 ms), wrk 50 connections, median of 3',
     ...versus(m.session, m.rest, 'REST', ceiling),
+  );
+  row(
+    size,
+    'the same, against a bare node:http server answering the same bytes to the same POST',
+    ...versus(m.session, m.sessionTwin, 'twin', ceiling),
   );
   row(
     size,

@@ -15,10 +15,11 @@ export interface Load {
   refused: number;
 }
 
-/** A request of the load: path and the headers that decide the answer. */
+/** A request of the load: path and the headers that decide the answer; a POST's headers and body. */
 export interface Probe {
   path: string;
   headers?: { 'if-none-match'?: string; 'accept-encoding'?: string };
+  post?: { headers: Record<string, string>; body: string };
 }
 
 /** Headers that describe the connection, not the answer: left to the twin's own server. */
@@ -27,7 +28,9 @@ const HOP_BY_HOP = new Set(['date', 'connection', 'keep-alive', 'transfer-encodi
 /** One raw exchange with the service: the bytes as sent, compressed or not. */
 export function capture(base: string, probe: Probe): Promise<Exchange> {
   return new Promise((done, fail) => {
-    const req = request(`${base}${probe.path}`, { headers: probe.headers ?? {} }, (res) => {
+    const method = probe.post ? 'POST' : 'GET';
+    const headers = { ...probe.headers, ...probe.post?.headers };
+    const req = request(`${base}${probe.path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -36,7 +39,7 @@ export function capture(base: string, probe: Probe): Promise<Exchange> {
           if (!HOP_BY_HOP.has(name) && value !== undefined)
             headers[name] = Array.isArray(value) ? value.join(', ') : value;
         done({
-          method: 'GET',
+          method,
           path: probe.path,
           ...(probe.headers?.['if-none-match'] ? { ifNoneMatch: probe.headers['if-none-match'] } : {}),
           ...(probe.headers?.['accept-encoding'] ? { acceptEncoding: probe.headers['accept-encoding'] } : {}),
@@ -48,7 +51,7 @@ export function capture(base: string, probe: Probe): Promise<Exchange> {
       res.on('error', fail);
     });
     req.on('error', fail);
-    req.end();
+    req.end(probe.post?.body);
   });
 }
 

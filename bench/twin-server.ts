@@ -1,6 +1,7 @@
 // The floor of serving bytes in Node: a bare node:http server that answers each request the service was seen to
 // answer with the same status, headers and body, looked up by method, path and the request headers that decide
-// the answer (If-None-Match, Accept-Encoding). What the service spends beyond this is its own overhead.
+// the answer (If-None-Match, Accept-Encoding); a POST gets its one answer once its body is read. What the service
+// spends beyond this is its own overhead.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -35,6 +36,12 @@ if (file && port) {
     );
     if (!answer) {
       res.writeHead(404).end();
+      return;
+    }
+    // A POST's answer once its body is read, as the service reads it before answering.
+    if (req.method === 'POST') {
+      req.on('data', () => undefined);
+      req.on('end', () => res.writeHead(answer.status, answer.headers).end(answer.body));
       return;
     }
     res.writeHead(answer.status, answer.headers);

@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { buildOpenApiDocument } from './openapi/index.js';
 import { apiPlugin } from './api/routes.js';
 import { sitePlugin, SITE_ROUTES } from './site/routes.js';
+import { ROUTES } from './reviews/links.js';
 import { InsightsWorker } from './insights/build-worker.js';
 import { RevokedSessions } from './mcp/revocations.js';
 import { mcpPlugin } from './mcp/route.js';
@@ -176,6 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     onToolCall: (tool) => operations.mcpCall(tool),
     onListenStreams: (open) => operations.watchListenStreams(open),
     info: mcpInfo,
+    answerEarly: (answer) => fast.answerPosts(ROUTES.mcp, answer),
   });
   const hub = new Hub(config, deps.store, publisher, http.log);
   await hub.start();

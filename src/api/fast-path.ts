@@ -1,7 +1,8 @@
 // Requests answered before Fastify's routing and hooks, with the headers, metrics, limits and log line the route
-// would have given them: a revalidation of a catalogue document that matches (304), and a search whose answer this
-// version already made, for a URL the route has seen. Anything else (a first search, a refusal, a 200 of a
-// document, a server shutting down) goes to Fastify, which answers it as before.
+// would have given them: a revalidation of a catalogue document that matches (304), a search whose answer this
+// version already made, for a URL the route has seen, and a small POST a transport answers from its body (MCP's
+// tools/call and lists; see EarlyPost). Anything else (a first search, a refusal, a 200 of a document, a server
+// shutting down) goes to Fastify, which answers it as before.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Publisher } from '../publishing/publisher.js';
@@ -10,6 +11,8 @@ import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
 import { ROUTES } from '../reviews/links.js';
 import { decide, etagsOfRepresentation, notModifiedHeaders, okHeaders } from '../http/conditional.js';
 import type { Limits } from '../http/limits.js';
+import { EVERY_RESPONSE_HEADERS } from '../http/cors.js';
+import { EARLY_BODY_MAX_BYTES, keepEarlyBody, type EarlyPost } from '../http/early-post.js';
 import type { RequestMetrics, RouteSeries } from '../http/request-metrics.js';
 
 export interface FastPathDeps {
@@ -27,6 +30,8 @@ export interface FastPathDeps {
   log: FastifyBaseLogger;
 }
 
+const JOIN_BELOW_BYTES = 64 * 1024;
+
 /** The metric series of one route (a static path), by method. */
 interface Series {
   get: RouteSeries;
@@ -42,6 +47,7 @@ export class FastPath {
   private deps: FastPathDeps | undefined;
   private documents = new Map<string, { name: DocumentName } & Series>();
   private search: Series | undefined;
+  private readonly posts = new Map<string, { answer: EarlyPost; series: RouteSeries }>();
 
   /** Starts answering (until then every request goes to Fastify). */
   enable(deps: FastPathDeps): void {
@@ -54,11 +60,67 @@ export class FastPath {
     this.deps = deps;
   }
 
+  /** POSTs to `path` (exactly) are offered to `answer` once their body is read; after `enable`. */
+  answerPosts(path: string, answer: EarlyPost): void {
+    this.posts.set(path, { answer, series: this.deps!.operations.requests.series('POST', path) });
+  }
+
   /** The server's request listener: this path first, then Fastify's `handler`. */
   listener(handler: RequestListener): RequestListener {
     return (request, response) => {
-      if (!this.answered(request, response)) handler(request, response);
+      if (request.method === 'POST') this.post(request, response, handler);
+      else if (!this.answered(request, response)) handler(request, response);
     };
+  }
+
+  /**
+   * A POST with a small body of stated length, to a path with an early answer, is read here and offered to it;
+   * declined (or failing), it goes to Fastify with the bytes read, which its route's scope replays.
+   */
+  private post(request: IncomingMessage, response: ServerResponse, handler: RequestListener): void {
+    const deps = this.deps;
+    const post = request.url === undefined ? undefined : this.posts.get(request.url);
+    const { headers } = request;
+    const length = Number(headers['content-length']);
+    const client = deps?.clientKey?.(request.socket.remoteAddress ?? '');
+    if (
+      !deps ||
+      !post ||
+      client === undefined ||
+      !(length <= EARLY_BODY_MAX_BYTES) ||
+      headers['transfer-encoding'] !== undefined ||
+      headers.expect !== undefined ||
+      deps.operations.isClosing ||
+      !deps.hostAnswered(headers.host)
+    )
+      return handler(request, response);
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.once('end', () => {
+      const body = Buffer.concat(chunks);
+      const declined = () => {
+        keepEarlyBody(request, body);
+        handler(request, response);
+      };
+      post.answer(request, body.toString('utf8'), client).then((parts) => {
+        if (!parts) return declined();
+        const total = parts.reduce((n, part) => n + part.length, 0);
+        response.writeHead(200, {
+          ...EVERY_RESPONSE_HEADERS,
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          'content-length': String(total),
+        });
+        // One write for an answer of a few kilobytes; a whole document (resources/read) goes as its parts.
+        if (total <= JOIN_BELOW_BYTES) response.end(Buffer.concat(parts, total));
+        else {
+          for (const part of parts) response.write(part);
+          response.end();
+        }
+        this.count(post.series, request, 200, started);
+      }, declined);
+    });
   }
 
   private answered(request: IncomingMessage, response: ServerResponse): boolean {
@@ -101,9 +163,9 @@ export class FastPath {
     return true;
   }
 
-  private count(series: Series, request: IncomingMessage, status: number, started: number): void {
+  private count(series: Series | RouteSeries, request: IncomingMessage, status: number, started: number): void {
     const ms = performance.now() - started;
-    (request.method === 'GET' ? series.get : series.head).record(status, ms / 1000);
+    ('record' in series ? series : request.method === 'GET' ? series.get : series.head).record(status, ms / 1000);
     this.deps!.log.info({ method: request.method, url: request.url, status, ms: Math.round(ms) }, 'request');
   }
 }

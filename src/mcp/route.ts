@@ -1,6 +1,7 @@
 // POST/DELETE /mcp: one endpoint for both MCP eras. 2026-07-28 requests (self-contained, their protocol version in
 // `_meta`) go to the SDK's stateless handler; the 2025 session flow (initialize → Mcp-Session-Id) keeps signed
 // session ids that any replica checks, with a stateless transport per request. Both use one server factory.
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
@@ -40,6 +41,7 @@ import { serverCard } from './server-card.js';
 import { ListenStreams } from './listen.js';
 import { MAX_QUOTED, overlongQuote } from './echo.js';
 import { throttledWarning } from '../http/log.js';
+import { replayEarlyBodies, type EarlyPost } from '../http/early-post.js';
 
 /** A list request without a cursor or other parameters (`_meta` aside): the kind whose answer is kept per version. */
 function plainList(method: string, params: unknown): boolean {
@@ -73,10 +75,20 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
     .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
-function headerValue(request: FastifyRequest, name: string): string | undefined {
+function headerValue(request: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** A refusal before any protocol is read: its status, JSON-RPC code and message. */
+interface Problem {
+  status: number;
+  code: number;
+  message: string;
+}
+
+const answerProblem = (reply: FastifyReply, { status, code, message }: Problem, id: RpcId = null) =>
+  rpcError(reply, status, code, message, id);
 
 /** The id of a single request, so that every error answers it (2026-07-28 requires it; older clients welcome it). */
 function idOf(body: unknown): RpcId {
@@ -137,6 +149,8 @@ export interface McpDeps {
   onListenStreams?: (open: () => number) => void;
   /** Name, version, title and icons (serverInfo). */
   info: Implementation;
+  /** Given the answer to a POST made from its body ahead of Fastify (see EarlyPost). */
+  answerEarly?: (answer: EarlyPost) => void;
 }
 
 /** MCP over streamable HTTP at /mcp, and the server card, as a Fastify plugin. */
@@ -149,47 +163,64 @@ export const mcpPlugin = fp<McpDeps>(
 );
 
 /**
- * What a POST to /mcp is answered with before any protocol is read, or undefined when it may go on. `id`: the
- * body's, as `idOf` reads it.
+ * What is wrong with a POST to /mcp before any protocol is read (its headers, whether its body parsed, the body),
+ * or undefined when it may go on.
  */
-function refusal(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  parsed: boolean,
-  body: unknown,
-  id: RpcId,
-): FastifyReply | undefined {
+function problemOf(request: { headers: IncomingHttpHeaders }, parsed: boolean, body: unknown): Problem | undefined {
   const accept = headerValue(request, 'accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return rpcError(
-      reply,
-      406,
-      RPC.serverError,
-      'Not Acceptable: Client must accept both application/json and text/event-stream',
-      id,
-    );
+    return {
+      status: 406,
+      code: RPC.serverError,
+      message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+    };
   }
   if (!/^application\/json\s*(;|$)/i.test(headerValue(request, 'content-type') ?? '')) {
-    return rpcError(reply, 415, RPC.serverError, 'Unsupported Media Type: Content-Type must be application/json', id);
+    return {
+      status: 415,
+      code: RPC.serverError,
+      message: 'Unsupported Media Type: Content-Type must be application/json',
+    };
   }
-  if (!parsed) return rpcError(reply, 400, RPC.parseError, 'Parse error: the body is not valid JSON');
+  if (!parsed) return { status: 400, code: RPC.parseError, message: 'Parse error: the body is not valid JSON' };
   const messages = Array.isArray(body) ? body : [body];
   if (
     messages.length === 0 ||
     !messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0')
   ) {
-    return rpcError(reply, 400, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message', id);
+    return { status: 400, code: RPC.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' };
   }
   const overlong = overlongQuote(messages);
   if (overlong)
-    return rpcError(
-      reply,
-      400,
-      RPC.invalidParams,
-      `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`,
-      id,
-    );
+    return {
+      status: 400,
+      code: RPC.invalidParams,
+      message: `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`,
+    };
   return undefined;
+}
+
+/** The body as JSON, and whether it parsed. */
+function parseBody(text: string): { parsed: boolean; body: unknown } {
+  try {
+    return { parsed: true, body: JSON.parse(text) as unknown };
+  } catch {
+    return { parsed: false, body: undefined };
+  }
+}
+
+/**
+ * Like the SDK's own transport (and the conformance suite), a 2025 session's request may name any supported
+ * version; an unknown one is 400 (transport spec: "invalid or unsupported").
+ */
+function versionProblem(request: { headers: IncomingHttpHeaders }): Problem | undefined {
+  const header = headerValue(request, 'mcp-protocol-version');
+  if (header === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(header)) return undefined;
+  return {
+    status: 400,
+    code: RPC.serverError,
+    message: `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+  };
 }
 
 function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
@@ -247,6 +278,8 @@ class McpEndpoint {
     const { limits, revoked } = this.deps;
     // The body is parsed here, not by Fastify, so that malformed JSON gets a JSON-RPC parse error.
     scope.removeAllContentTypeParsers();
+    replayEarlyBodies(scope);
+    this.deps.answerEarly?.((request, text, client) => this.early(request, text, client));
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500;
@@ -304,16 +337,12 @@ class McpEndpoint {
 
   private async post(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const text = typeof request.body === 'string' ? request.body : '';
-    let body: unknown;
-    let parsed = true;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      parsed = false;
-    }
+    const { parsed, body } = parseBody(text);
     const id = idOf(body);
-    const refused = this.refuseOrigin(request, reply, id) ?? refusal(request, reply, parsed, body, id);
+    const refused = this.refuseOrigin(request, reply, id);
     if (refused) return refused;
+    const problem = problemOf(request, parsed, body);
+    if (problem) return answerProblem(reply, problem, id);
     for (const m of (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[]) {
       if (m.method === 'tools/call' && typeof m.params?.name === 'string')
         this.deps.onToolCall?.(toolLabel(m.params.name));
@@ -358,11 +387,44 @@ class McpEndpoint {
     }
   }
 
+  /**
+   * The answer to a POST the route would answer from kept bytes (`ownAnswer`) with nothing to refuse, made from its
+   * body and headers alone; the request's count is taken against the client's allowance then. Undefined for any
+   * other, and for a client with no room left: the route then answers it, refusal or not.
+   */
+  private async early(request: IncomingMessage, text: string, client: string): Promise<Buffer[] | undefined> {
+    const { parsed, body } = parseBody(text);
+    if (Array.isArray(body) || !this.originAllowed(headerValue(request, 'origin')) || problemOf(request, parsed, body))
+      return undefined;
+    const message = body as { method?: unknown; params?: { name?: unknown } };
+    if (message.method === 'initialize') return undefined;
+    const era = this.eras.classify(body, {
+      protocolVersion: headerValue(request, 'mcp-protocol-version'),
+      method: headerValue(request, 'mcp-method'),
+      name: headerValue(request, 'mcp-name'),
+    });
+    let answer: Buffer[] | undefined;
+    if (era.kind === 'modern') answer = await this.ownAnswer(era.request, MODERN_PROTOCOL_VERSION, this.modernFields);
+    else if (era.kind === 'legacy') {
+      const session = await this.sessionClaims(request);
+      if (!('claims' in session) || versionProblem(request)) return undefined;
+      answer = await this.ownAnswer(body, session.claims.pv, () => ({}));
+    }
+    if (!answer || !this.deps.limits.take('mcp', client)) return undefined;
+    if (message.method === 'tools/call' && typeof message.params?.name === 'string')
+      this.deps.onToolCall?.(toolLabel(message.params.name));
+    return answer;
+  }
+
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
   private refuseOrigin(request: FastifyRequest, reply: FastifyReply, id: RpcId): FastifyReply | undefined {
     const origin = headerValue(request, 'origin');
-    if (origin === undefined || this.allowedOrigins.has(origin)) return undefined;
+    if (this.originAllowed(origin)) return undefined;
     return rpcError(reply, 403, RPC.serverError, `Forbidden: Origin ${origin} is not allowed`, id);
+  }
+
+  private originAllowed(origin: string | undefined): boolean {
+    return origin === undefined || this.allowedOrigins.has(origin);
   }
 
   /**
@@ -371,17 +433,20 @@ class McpEndpoint {
    * beyond the request line.
    */
   private async sessionOf(request: FastifyRequest, reply: FastifyReply, id: RpcId): Promise<SessionClaims | undefined> {
+    const session = await this.sessionClaims(request);
+    if ('claims' in session) return session.claims;
+    answerProblem(reply, session, id);
+    return undefined;
+  }
+
+  private async sessionClaims(request: { headers: IncomingHttpHeaders }): Promise<{ claims: SessionClaims } | Problem> {
     const session = headerValue(request, 'mcp-session-id');
-    if (!session) {
-      rpcError(reply, 400, RPC.serverError, 'Bad Request: Mcp-Session-Id header is required', id);
-      return undefined;
-    }
+    if (!session)
+      return { status: 400, code: RPC.serverError, message: 'Bad Request: Mcp-Session-Id header is required' };
     const check = this.checkSession(session);
-    if (!check.ok || (await this.deps.revoked.has(check.claims.sid))) {
-      rpcError(reply, 404, RPC.sessionNotFound, 'Session not found', id);
-      return undefined;
-    }
-    return check.claims;
+    if (!check.ok || (await this.deps.revoked.has(check.claims.sid)))
+      return { status: 404, code: RPC.sessionNotFound, message: 'Session not found' };
+    return { claims: check.claims };
   }
 
   /**
@@ -505,17 +570,9 @@ class McpEndpoint {
     const id = idOf(body);
     const session = await this.sessionOf(request, reply, id);
     if (!session) return undefined;
-    // Like the SDK's own transport (and the conformance suite), any supported version is accepted here;
-    // an unknown one is 400 (transport spec: "invalid or unsupported").
-    const header = headerValue(request, 'mcp-protocol-version');
-    if (header !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(header)) {
-      rpcError(
-        reply,
-        400,
-        RPC.serverError,
-        `Bad Request: unsupported MCP-Protocol-Version ${header} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
-        id,
-      );
+    const unsupported = versionProblem(request);
+    if (unsupported) {
+      answerProblem(reply, unsupported, id);
       return undefined;
     }
     return { version: session.pv };

@@ -19,8 +19,9 @@ export interface RawRequestOptions {
 export function rawRequest(url: string, options: RawRequestOptions = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers };
-    // A declared length, so servers can refuse an oversized body before reading it.
-    if (options.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) {
+    // A declared length, so servers can refuse an oversized body before reading it (unless sent chunked).
+    const framed = (name: string) => ['content-length', 'transfer-encoding'].includes(name.toLowerCase());
+    if (options.body !== undefined && !Object.keys(headers).some(framed)) {
       headers['content-length'] = String(Buffer.byteLength(options.body));
     }
     const req = httpRequest(url, { method: options.method ?? 'GET', headers, agent: false }, (res) => {
