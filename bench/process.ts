@@ -12,6 +12,21 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/** The RSS of a process and of every process it started (the service's insights process), MiB. */
+export function treeRssMiB(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // Gone, or no children file: its own RSS alone.
+  }
+  return children.reduce((sum, child) => sum + treeRssMiB(child), rssMiB(pid));
+}
+
 /**
  * How long a process is left idle before its memory at rest is read: V8 gives memory back to the system only after
  * some seconds of little allocation (its memory reducer's compacting collections), not at the first idle moment.

@@ -5,7 +5,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
-import { IDLE_MS, rssAtRestMiB, rssMiB, until, waitFor } from './process.js';
+import { IDLE_MS, rssAtRestMiB, rssMiB, treeRssMiB, until, waitFor } from './process.js';
 import { benchAbuse } from './abuse.js';
 import { benchSources } from './sources.js';
 import { benchLedger } from './ledger.js';
@@ -98,7 +98,9 @@ const REST_AFTER_BUILD_MS = 30_000;
  */
 async function firstBuild(base: string, pid: number, start: number, size: number): Promise<void> {
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 100);
+  // The service with its insights process, sampled until the reading at rest: the build stores its analyses after
+  // the document is served, and that is part of it.
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRssMiB(pid))), 100);
   const ready = async () =>
     ((await (await fetch(`${base}/insights.json`)).json()) as { status: string }).status === 'ready';
   try {
@@ -117,14 +119,14 @@ async function firstBuild(base: string, pid: number, start: number, size: number
       );
     }
     await until(ready, 600_000, 'the insights', 100);
+    row(size, 'first start: complete /insights.json (first build)', `${Math.round(performance.now() - start)} ms`);
+    row(size, 'RSS when the first build is served (with the insights process)', `${treeRssMiB(pid).toFixed(0)} MiB`);
+    await new Promise((done) => setTimeout(done, REST_AFTER_BUILD_MS));
   } finally {
     clearInterval(sampler);
   }
-  row(size, 'first start: complete /insights.json (first build)', `${Math.round(performance.now() - start)} ms`);
-  row(size, 'RSS peak during the first build', `${peak.toFixed(0)} MiB`, 'bound 600 MiB');
-  row(size, 'RSS after the first build', `${rssMiB(pid).toFixed(0)} MiB`);
-  await new Promise((done) => setTimeout(done, REST_AFTER_BUILD_MS));
-  row(size, 'RSS 30 s after the first build', `${rssMiB(pid).toFixed(0)} MiB`, 'bound 300 MiB');
+  row(size, 'RSS peak during the first build (with the insights process)', `${peak.toFixed(0)} MiB`, 'bound 600 MiB');
+  row(size, 'RSS 30 s after the first build is served', `${treeRssMiB(pid).toFixed(0)} MiB`, 'bound 300 MiB');
 }
 
 async function benchSize(size: number, port: number): Promise<void> {

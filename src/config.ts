@@ -33,7 +33,7 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).default('sqlite:data/reviews.db'),
-  /** PostgreSQL connections per process (the insights thread keeps two more of its own). */
+  /** PostgreSQL connections per process (the insights process keeps two more of its own). */
   DATABASE_POOL_SIZE: int(1).max(1000).default(10),
   WEBSUB_LEASE_DEFAULT_SECONDS: int(1).default(864000),
   WEBSUB_LEASE_MIN_SECONDS: int(1).default(3600),

@@ -1,9 +1,11 @@
-// The server's handle on the insights thread: builds run there, so analysing 100,000 reviews never blocks serving.
-import { Worker } from 'node:worker_threads';
+// The server's handle on the insights process: builds run there, so analysing 100,000 reviews never blocks serving,
+// and the memory a build takes goes back to the system when the process ends.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { StoredInsights } from '../store/types.js';
 import type { BuildOutcome, BuildRequest, InsightsBuilds } from '../publishing/insights.js';
 import { ReviewDeltas } from './deltas.js';
-import type { ThreadData, ThreadRequest } from './build-thread.js';
+import type { ProcessData, ProcessMessage, ThreadRequest } from './build-process.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 
 interface Pending {
@@ -13,8 +15,8 @@ interface Pending {
   ready?: StoredInsights;
 }
 
-/** What the thread sends: a built document once encoded, then the build's outcome (without that document again). */
-type ThreadMessage =
+/** What the process sends: a built document once encoded, then the build's outcome (without that document again). */
+type BuildMessage =
   | { id: number; ready: StoredInsights; analysed: number }
   | {
       id: number;
@@ -25,22 +27,27 @@ type ThreadMessage =
     }
   | { id: number; ok: false; error: string };
 
-/** Reviews per message when a delta crosses to the thread in parts. */
+/** Reviews per message when a delta crosses to the process in parts. */
 const PART = 5000;
 
-/** How long a stopping thread may take to finish a write and close its store. */
+/** How long a stopping process may take to finish a write and close its store. */
 const STOP_GRACE_MS = 10_000;
 
 /**
- * A thread idle this long after its last build is stopped, and the memory it holds goes with it (the engine, the
- * reviews and their analyses: some 600 MB after a first build of 100,000 reviews). The next build starts another,
- * which reads the stored analyses back: imports in a burst share one thread, and a server at rest holds none, from
+ * A process idle this long after its last build is stopped, and the memory it holds goes with it (the engine, the
+ * reviews and their analyses: some 700 MB after a first build of 100,000 reviews). The next build starts another,
+ * which reads the stored analyses back: imports in a burst share one process, and a server at rest holds none, from
  * well within 30 s of its first build.
  */
 export const RETIRE_IDLE_MS = 15_000;
 
+/** A message to the process; one whose channel has closed is not sent (its exit fails what waits on it). */
+function send(worker: ChildProcess, message: ProcessMessage): void {
+  if (worker.connected) worker.send(message);
+}
+
 export class InsightsWorker implements InsightsBuilds {
-  private worker: Worker | undefined;
+  private worker: ChildProcess | undefined;
   private nextId = 0;
   private stopped = false;
   /** What the thread holds, so each build sends only what changed. */
@@ -54,12 +61,12 @@ export class InsightsWorker implements InsightsBuilds {
     private readonly retireIdleMs = RETIRE_IDLE_MS,
   ) {}
 
-  /** Whether a thread is running now (started by a build, stopped when idle). */
+  /** Whether the process is running now (started by a build, stopped when idle). */
   get running(): boolean {
     return this.worker !== undefined;
   }
 
-  /** The engine version documents are keyed by (read from the compiled engine, as the thread reads it). */
+  /** The engine version documents are keyed by (read from the compiled engine, as the process reads it). */
   get engineVersion(): string {
     return engineVersions().document;
   }
@@ -72,13 +79,13 @@ export class InsightsWorker implements InsightsBuilds {
     const id = this.nextId++;
     const answered = new Promise<BuildOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject, onReady }));
     // A large delta is computed and crosses in parts, turns of the event loop between them (copying 330,000 reviews
-    // to the thread in one message would hold this thread for a second); requests are sent one after another.
+    // to the process in one message would hold this thread for a second); requests are sent one after another.
     const turn = () => new Promise<void>((done) => setImmediate(done));
     this.sending = this.sending.then(async () => {
       const { upsert, ...delta } = await this.deltas.next(request.reviews, turn);
       const ahead = Math.max(0, Math.ceil(upsert.length / PART) - 1);
       for (let part = 0; part < ahead; part++) {
-        worker.postMessage({ part: upsert.slice(part * PART, (part + 1) * PART) });
+        send(worker, { part: upsert.slice(part * PART, (part + 1) * PART) });
         await turn();
       }
       const message: ThreadRequest = {
@@ -86,21 +93,23 @@ export class InsightsWorker implements InsightsBuilds {
         asOf: request.asOf,
         delta: { ...delta, upsert: upsert.slice(ahead * PART) },
       };
-      worker.postMessage({ id, request: message });
+      send(worker, { id, request: message });
     });
     return answered;
   }
 
-  /** Asks the thread to stop (it closes its store); terminates it if it has not within STOP_GRACE_MS. */
+  /** Asks the process to stop (it closes its store); kills it if it has not within STOP_GRACE_MS. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
-    const exited = new Promise<void>((done) => worker.once('exit', () => done()));
-    worker.postMessage('stop');
-    const force = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+    const exited = new Promise<void>((done) =>
+      worker.exitCode !== null || worker.signalCode !== null ? done() : worker.once('exit', () => done()),
+    );
+    send(worker, 'stop');
+    const force = setTimeout(() => worker.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(force);
   }
@@ -111,7 +120,7 @@ export class InsightsWorker implements InsightsBuilds {
     this.idle.unref();
   }
 
-  /** Stops an idle thread; its exit fails no build, and the next build starts a new one with everything sent again. */
+  /** Stops an idle process; its exit fails no build, and the next build starts a new one with everything sent again. */
   private retire(): void {
     const worker = this.worker;
     if (!worker || this.pending.size > 0) return;
@@ -119,17 +128,23 @@ export class InsightsWorker implements InsightsBuilds {
     this.deltas.forget();
     worker.removeAllListeners();
     worker.on('error', () => undefined);
-    worker.postMessage('stop');
-    setTimeout(() => void worker.terminate(), STOP_GRACE_MS).unref();
+    send(worker, 'stop');
+    setTimeout(() => worker.kill('SIGKILL'), STOP_GRACE_MS).unref();
   }
 
   /** Started at the first build: a server whose stored insights are current never loads the engine. */
-  private start(): Worker {
+  private start(): ChildProcess {
     if (this.worker) return this.worker;
-    const workerData: ThreadData = { databaseUrl: this.databaseUrl, versions: engineVersions() };
-    const worker = new Worker(new URL('build-thread.js', compiledInsightsDir()), { workerData });
+    const data: ProcessData = { databaseUrl: this.databaseUrl, versions: engineVersions() };
+    // Structured clone over the channel, as between threads: Buffers, Maps and dates cross as they are.
+    const worker = fork(fileURLToPath(new URL('build-process.js', compiledInsightsDir())), [JSON.stringify(data)], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    // Neither the process nor its channel keeps the server's event loop alive.
     worker.unref();
-    worker.on('message', (m: ThreadMessage) => {
+    worker.channel?.unref();
+    worker.on('message', (m: BuildMessage) => {
       const waiting = this.pending.get(m.id);
       if (!waiting) return;
       if ('ready' in m) {
@@ -144,7 +159,7 @@ export class InsightsWorker implements InsightsBuilds {
       else if (m.outcome.kind === 'built') waiting.resolve({ ...m.outcome, document: waiting.ready! });
       else waiting.resolve(m.outcome);
     });
-    // An error, a crash or terminate(): every build still waiting fails (rather than hanging), and the next starts a new worker.
+    // An error, a crash or a kill: every build still waiting fails (rather than hanging), and the next starts a new process.
     const fail = (error: Error) => {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
@@ -152,7 +167,7 @@ export class InsightsWorker implements InsightsBuilds {
       this.deltas.forget();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the insights worker exited (code ${code})`)));
+    worker.on('exit', (code, signal) => fail(new Error(`the insights process exited (${signal ?? `code ${code}`})`)));
     this.worker = worker;
     return worker;
   }

@@ -1,4 +1,4 @@
-// What the insights thread holds, seen from the server: each build request sends only the difference, since sending
+// What the insights process holds, seen from the server: each build request sends only the difference, since sending
 // 100,000 reviews to a thread on every import would stall the server for a second or more.
 import type { PublishedReview } from '../reviews/published.js';
 import type { ReviewDelta } from '../reviews/review-set.js';

@@ -10,7 +10,7 @@ export interface EngineVersions {
   document: string;
 }
 
-/** The compiled engine (the insights thread runs it, and its files are fingerprinted). */
+/** The compiled engine (the insights process runs it, and its files are fingerprinted). */
 export function compiledInsightsDir(): URL {
   return compiledFolder(import.meta.url, 'insights');
 }

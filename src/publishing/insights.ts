@@ -133,7 +133,7 @@ export async function servedFromStore(
   };
 }
 
-/** Bytes that crossed from the insights thread arrive as plain Uint8Arrays: a Buffer view of the same memory. */
+/** Bytes that crossed from the insights process arrive as plain Uint8Arrays: a Buffer view of the same memory. */
 const asBuffer = (bytes: Uint8Array) =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 

@@ -96,7 +96,7 @@ export class Publisher extends EventEmitter<PublisherEvents> {
     }, HINT_DELAY_MS).unref();
   }
 
-  /** Stops polling, and the insights thread once it has closed its store. */
+  /** Stops polling, and the insights process once it has closed its store. */
   async stop(): Promise<void> {
     this.stopPolling();
     this.stopWatching();

@@ -35,7 +35,7 @@ export interface View {
 /** The documents rendered from the published data; the insights come from the store. */
 export type RenderedDocuments = Omit<Record<DocumentName, Representation>, 'insights'>;
 
-/** Lets the event loop handle what arrived (requests, answers from the insights thread) before going on. */
+/** Lets the event loop handle what arrived (requests, answers from the insights process) before going on. */
 export const turn = () => new Promise<void>((done) => setImmediate(done));
 
 /** What the documents of a version can be made from besides rendering: bytes stored earlier, and where compressed copies are kept. */

@@ -66,7 +66,7 @@ export function textOf(entry: Buffer): string {
 /**
  * A published review as read from the store. Its text is an enumerable property like the others (spread, JSON,
  * structured clone and equality see it), held as a string until the review's public JSON is encoded, then read from
- * those bytes when asked: by a text search before the word index is made, a page, a feed, or the insights thread.
+ * those bytes when asked: by a text search before the word index is made, a page, a feed, or the insights process.
  */
 export class StoredReview implements PublishedReview {
   declare readonly id: string;

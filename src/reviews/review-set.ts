@@ -1,5 +1,5 @@
 // The published reviews kept in step by deltas: a process that holds them applies what changed instead of reading
-// or sending 100,000 reviews again (the server after an import, the insights thread after each build request).
+// or sending 100,000 reviews again (the server after an import, the insights process after each build request).
 import { compareNewestFirst, type PublishedReview } from './published.js';
 
 export interface ReviewDelta {

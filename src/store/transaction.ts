@@ -1,4 +1,4 @@
-// Writes that survive contention between connections: the server, its insights thread and the CLI write to one
+// Writes that survive contention between connections: the server, its insights process and the CLI write to one
 // SQLite file. A transaction that read first and writes later fails at once (SQLITE_BUSY) when another connection
 // wrote in between; one that meets another writer's lock fails after the connection's busy timeout (short on the
 // server, so its event loop never waits long on a lock). Either way it is run again, from the start, on the data

@@ -10,7 +10,7 @@ import { migrateToLatest } from '../migrate.js';
 export interface SqliteOptions {
   /**
    * How long a statement waits, blocking its thread, for another connection's write lock before SQLITE_BUSY.
-   * Long for the CLI and the insights thread; short for the server, whose writes retry asynchronously instead.
+   * Long for the CLI and the insights process; short for the server, whose writes retry asynchronously instead.
    */
   busyTimeoutMs?: number;
 }
