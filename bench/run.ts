@@ -5,6 +5,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateDemo } from '../src/demo/generate.js';
+import { growthOf, growthTable } from './growth.js';
 import { IDLE_MS, rssAtRestMiB, rssMiB, treeRssMiB, until, waitFor } from './process.js';
 import { benchAbuse } from './abuse.js';
 import { benchSources } from './sources.js';
@@ -216,6 +217,8 @@ function printTable(): void {
   process.stdout.write(`\n${new Date().toISOString().slice(0, 10)}, ${machine}: \`${command}\`\n`);
   process.stdout.write(`\n| reviews | measure | value | baseline | ratio |\n|---|---|---|---|---|\n`);
   for (const r of rows) process.stdout.write(`| ${[...r, '', '', ''].slice(0, 5).join(' | ')} |\n`);
+  const growth = growthOf(rows);
+  if (growth.length > 0) process.stdout.write(`\nHow each figure grows with the store:\n\n${growthTable(growth)}\n`);
 }
 
 /** The same rows in bench/results.json; a run that failed says so and keeps what it measured. */
@@ -226,6 +229,7 @@ function writeResults(): void {
     command,
     ...(failure ? { failed: failure } : {}),
     rows: rows.map(([reviews, measure, value, baseline, ratio]) => ({ reviews, measure, value, baseline, ratio })),
+    growth: growthOf(rows),
   };
   writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 }

@@ -76,6 +76,8 @@ export class InsightsWorker implements InsightsBuilds {
     if (this.stopped) return Promise.reject(new Error('the insights worker has stopped'));
     clearTimeout(this.idle);
     const worker = this.start();
+    // A build under way keeps the server's event loop alive, as an awaited answer must (a CLI may await it).
+    worker.channel?.ref();
     const id = this.nextId++;
     const answered = new Promise<BuildOutcome>((resolve, reject) => this.pending.set(id, { resolve, reject, onReady }));
     // A large delta is computed and crosses in parts, turns of the event loop between them (copying 330,000 reviews
@@ -141,9 +143,8 @@ export class InsightsWorker implements InsightsBuilds {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    // Neither the process nor its channel keeps the server's event loop alive.
+    // Neither the process nor, between builds, its channel keeps the server's event loop alive.
     worker.unref();
-    worker.channel?.unref();
     worker.on('message', (m: BuildMessage) => {
       const waiting = this.pending.get(m.id);
       if (!waiting) return;
@@ -153,7 +154,10 @@ export class InsightsWorker implements InsightsBuilds {
         return;
       }
       this.pending.delete(m.id);
-      if (this.pending.size === 0) this.retireWhenIdle();
+      if (this.pending.size === 0) {
+        worker.channel?.unref();
+        this.retireWhenIdle();
+      }
       if (!m.ok) waiting.reject(new Error(m.error));
       // A built document crossed once, when ready: the outcome refers to it.
       else if (m.outcome.kind === 'built') waiting.resolve({ ...m.outcome, document: waiting.ready! });
