@@ -130,12 +130,17 @@ export async function load(
   return { rps: r.rps, p99: r.p99, refused: r.refused };
 }
 
-/** Medians of several rounds of each load, run in turn (a, b, c, a, b, c, …). */
+/**
+ * Medians of several rounds of each load, run in turn (a, b, c, a, b, c, …), after one round of each that is not
+ * counted: the first sight of a search URL is the route's, and the first seconds of any load run code V8 has not
+ * optimised yet (a first round's p99 was 45–300 ms where the next ones' were 3–5 ms).
+ */
 export async function alternate<K extends string>(
   rounds: number,
   loads: Record<K, () => Promise<Load>>,
 ): Promise<Record<K, Load>> {
   const runs = Object.fromEntries(Object.keys(loads).map((k) => [k, [] as Load[]])) as Record<K, Load[]>;
+  for (const key of Object.keys(loads) as K[]) await loads[key]();
   for (let round = 0; round < rounds; round++)
     for (const key of Object.keys(loads) as K[]) runs[key].push(await loads[key]());
   const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -148,6 +148,53 @@ describe('MCP requests answered from their body ahead of the route', () => {
   });
 });
 
+describe('an answer kept for the requests that repeat it', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await started('early-kept.db');
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const initialize = async (protocolVersion: string) =>
+    header(
+      await post(server, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+      'mcp-session-id',
+    ) ?? '';
+
+  it('is not given to a request its headers, session or protocol version would refuse', async () => {
+    const session = await initialize('2025-06-18');
+    const legacy = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const call = { jsonrpc: '2.0', id: 'kept', method: 'tools/call', params: SEARCH };
+    const first = await bothWays(server, call, legacy);
+    expect(first.status).toBe(200);
+    expect((await bothWays(server, call, { ...legacy, accept: 'application/json' })).status).toBe(406);
+    expect((await bothWays(server, call, { ...legacy, 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await bothWays(server, call, { ...legacy, origin: 'https://elsewhere.example' })).status).toBe(403);
+    // Another session of another version, the same body and headers (no version header, which 2025 sessions may
+    // leave out): the route's answer for its version. The first list of a version is the SDK's.
+    const list = { jsonrpc: '2.0', id: 'list', method: 'tools/list' };
+    await post(server, list, { 'mcp-session-id': session });
+    expect((await bothWays(server, list, { 'mcp-session-id': session })).status).toBe(200);
+    const older = await initialize('2024-11-05');
+    await post(server, list, { 'mcp-session-id': older });
+    expect((await bothWays(server, list, { 'mcp-session-id': older })).status).toBe(200);
+    // The session ended: the same request is refused, kept answer or not.
+    const ended = await rawRequest(`${server.url}/mcp`, {
+      method: 'DELETE',
+      headers: { accept: MCP_ACCEPT, 'mcp-session-id': session },
+    });
+    expect(ended.status).toBe(204);
+    expect((await post(server, call, legacy)).status).toBe(404);
+  });
+});
+
 describe('the allowance of a client answered early', () => {
   let server: RunningServer;
   beforeAll(async () => {

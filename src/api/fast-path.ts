@@ -113,7 +113,8 @@ export class FastPath {
           'content-length': String(total),
         });
         // One write for an answer of a few kilobytes; a whole document (resources/read) goes as its parts.
-        if (total <= JOIN_BELOW_BYTES) response.end(Buffer.concat(parts, total));
+        if (parts.length === 1) response.end(parts[0]);
+        else if (total <= JOIN_BELOW_BYTES) response.end(Buffer.concat(parts, total));
         else {
           for (const part of parts) response.write(part);
           response.end();

@@ -18,11 +18,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { mcpOrigins, type Config } from '../config.js';
 import type { Publisher } from '../publishing/publisher.js';
+import type { View } from '../publishing/view.js';
 import { clientKey, TOO_MANY_REQUESTS, type Limits } from '../http/limits.js';
 import { ROUTES, SERVER_CARD_PATHS } from '../reviews/links.js';
 import { RevokedSessions } from './revocations.js';
 import { issueSession, sessionChecker, type SessionClaims } from './session.js';
-import { EraClassifier, MODERN_PROTOCOL_VERSION } from './era.js';
+import { EraClassifier, MODERN_PROTOCOL_VERSION, type RoutingHeaders } from './era.js';
 import {
   completionResult,
   keepList,
@@ -162,11 +163,8 @@ export const mcpPlugin = fp<McpDeps>(
   { name: 'mcp' },
 );
 
-/**
- * What is wrong with a POST to /mcp before any protocol is read (its headers, whether its body parsed, the body),
- * or undefined when it may go on.
- */
-function problemOf(request: { headers: IncomingHttpHeaders }, parsed: boolean, body: unknown): Problem | undefined {
+/** The problems of the Accept and Content-Type headers (problemOf's first checks). */
+function headersProblem(request: { headers: IncomingHttpHeaders }): Problem | undefined {
   const accept = headerValue(request, 'accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     return {
@@ -182,6 +180,16 @@ function problemOf(request: { headers: IncomingHttpHeaders }, parsed: boolean, b
       message: 'Unsupported Media Type: Content-Type must be application/json',
     };
   }
+  return undefined;
+}
+
+/**
+ * What is wrong with a POST to /mcp before any protocol is read (its headers, whether its body parsed, the body),
+ * or undefined when it may go on.
+ */
+function problemOf(request: { headers: IncomingHttpHeaders }, parsed: boolean, body: unknown): Problem | undefined {
+  const headers = headersProblem(request);
+  if (headers) return headers;
   if (!parsed) return { status: 400, code: RPC.parseError, message: 'Parse error: the body is not valid JSON' };
   const messages = Array.isArray(body) ? body : [body];
   if (
@@ -198,6 +206,30 @@ function problemOf(request: { headers: IncomingHttpHeaders }, parsed: boolean, b
       message: `Invalid params: ${overlong} is longer than ${MAX_QUOTED} characters`,
     };
   return undefined;
+}
+
+/** An answer made early (see McpEndpoint.early), kept for the requests that repeat it. */
+interface KeptAnswer {
+  /** The protocol version it was made for: 2026-07-28, or the version of the 2025 session that asked. */
+  version: string;
+  /** The tool called (its metric label), if a tools/call. */
+  tool: string | undefined;
+  /** The answer in one part when it is kept (at most KEPT_BYTES), else in the parts ownAnswer made. */
+  bytes: Buffer[];
+}
+
+/** Answers up to this long are kept (tools/call, lists); a document's resources/read is not. */
+const KEPT_BYTES = 256 * 1024;
+
+/** Answers kept per version at most; the oldest are forgotten first (and made again if asked). */
+const KEPT_ANSWERS = 256;
+
+const keptByView = new WeakMap<View, Map<string, KeptAnswer>>();
+
+function keptAnswers(view: View): Map<string, KeptAnswer> {
+  let answers = keptByView.get(view);
+  if (!answers) keptByView.set(view, (answers = new Map()));
+  return answers;
 }
 
 /** The body as JSON, and whether it parsed. */
@@ -389,31 +421,71 @@ class McpEndpoint {
 
   /**
    * The answer to a POST the route would answer from kept bytes (`ownAnswer`) with nothing to refuse, made from its
-   * body and headers alone; the request's count is taken against the client's allowance then. Undefined for any
-   * other, and for a client with no room left: the route then answers it, refusal or not.
+   * body and headers alone, and kept for this version: a client repeating a request (the same body, routing headers
+   * and, in a 2025 session, protocol version) is answered without its body being read again, its headers and
+   * session checked as the first time. The request's count is taken against the client's allowance then. Undefined
+   * for any other, and for a client with no room left: the route then answers it, refusal or not.
    */
   private async early(request: IncomingMessage, text: string, client: string): Promise<Buffer[] | undefined> {
-    const { parsed, body } = parseBody(text);
-    if (Array.isArray(body) || !this.originAllowed(headerValue(request, 'origin')) || problemOf(request, parsed, body))
-      return undefined;
-    const message = body as { method?: unknown; params?: { name?: unknown } };
-    if (message.method === 'initialize') return undefined;
-    const era = this.eras.classify(body, {
+    const { publisher, limits, onToolCall } = this.deps;
+    const view = publisher.current();
+    const headers = {
       protocolVersion: headerValue(request, 'mcp-protocol-version'),
       method: headerValue(request, 'mcp-method'),
       name: headerValue(request, 'mcp-name'),
-    });
+    };
+    // What an answer depends on besides the session's version: the body, the routing headers, the insights served.
+    const key = `${view.insights.representation.variants.identity.etag}\n${headers.protocolVersion}\n${headers.method}\n${headers.name}\n${text}`;
+    const answers = keptAnswers(view);
+    let kept = answers.get(key);
+    if (!this.originAllowed(headerValue(request, 'origin'))) return undefined;
+    if (kept) {
+      if (headersProblem(request)) return undefined;
+    } else {
+      kept = await this.earlyAnswer(request, text, headers);
+      if (!kept) return undefined;
+      // A whole document (resources/read) is not kept twice: its parts share the version's bytes.
+      if (kept.bytes.length === 1) {
+        answers.set(key, kept);
+        if (answers.size > KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
+      }
+    }
+    if (kept.version !== MODERN_PROTOCOL_VERSION) {
+      const session = await this.sessionClaims(request);
+      if (!('claims' in session) || session.claims.pv !== kept.version || versionProblem(request)) return undefined;
+    }
+    if (!limits.take('mcp', client)) return undefined;
+    if (kept.tool) onToolCall?.(kept.tool);
+    return kept.bytes;
+  }
+
+  /** The answer `early` keeps, made from the body; undefined when the route is to answer. */
+  private async earlyAnswer(
+    request: IncomingMessage,
+    text: string,
+    headers: RoutingHeaders,
+  ): Promise<KeptAnswer | undefined> {
+    const { parsed, body } = parseBody(text);
+    if (Array.isArray(body) || problemOf(request, parsed, body)) return undefined;
+    const message = body as { method?: unknown; params?: { name?: unknown } };
+    if (message.method === 'initialize') return undefined;
+    const era = this.eras.classify(body, headers);
+    let version = MODERN_PROTOCOL_VERSION;
     let answer: Buffer[] | undefined;
-    if (era.kind === 'modern') answer = await this.ownAnswer(era.request, MODERN_PROTOCOL_VERSION, this.modernFields);
+    if (era.kind === 'modern') answer = await this.ownAnswer(era.request, version, this.modernFields);
     else if (era.kind === 'legacy') {
       const session = await this.sessionClaims(request);
-      if (!('claims' in session) || versionProblem(request)) return undefined;
-      answer = await this.ownAnswer(body, session.claims.pv, () => ({}));
+      if (!('claims' in session)) return undefined;
+      version = session.claims.pv;
+      answer = await this.ownAnswer(body, version, () => ({}));
     }
-    if (!answer || !this.deps.limits.take('mcp', client)) return undefined;
-    if (message.method === 'tools/call' && typeof message.params?.name === 'string')
-      this.deps.onToolCall?.(toolLabel(message.params.name));
-    return answer;
+    if (!answer) return undefined;
+    const tool =
+      message.method === 'tools/call' && typeof message.params?.name === 'string'
+        ? toolLabel(message.params.name)
+        : undefined;
+    const length = answer.reduce((n, part) => n + part.length, 0);
+    return { version, tool, bytes: length <= KEPT_BYTES ? [Buffer.concat(answer, length)] : answer };
   }
 
   /** DNS-rebinding protection: a browser's Origin must be ours or configured; non-browser clients send none. */
