@@ -60,6 +60,17 @@ for (const { name, available, url } of engines)
       expect((await store.insights.readAnalyses(ids.slice(100, 1150))).length).toBe(550);
     });
 
+    // More rows than a call's arguments can hold (a first build of 300,000 reviews read them all back).
+    it('reads back every analysis of a store of 300,000', async () => {
+      const analyses = Array.from({ length: 300_000 }, (_, i) => ({
+        reviewId: `r${i}`,
+        inputKey: 'k',
+        analysis: '{}',
+      }));
+      await store.insights.writeAnalyses(analyses, [], T(1));
+      expect((await store.insights.readAnalyses()).length).toBe(300_000);
+    }, 120_000);
+
     it('keeps only the newest document, refuses one about older data, and serves the latest of any engine', async () => {
       expect(await store.insights.latestDocument()).toBeUndefined();
       expect(await store.insights.hasDocumentAbout(T(10))).toBe(false);

@@ -37,7 +37,7 @@ export function pagesOrReviews(
     for (let i = 0; i < items.length; i++) {
       const found = one(items[i], Array.isArray(document) ? `[${i}].` : '');
       if (!found) return { expected };
-      records.push(...found);
+      for (const record of found) records.push(record);
     }
     return { records };
   };

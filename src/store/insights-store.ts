@@ -45,11 +45,11 @@ export class KyselyInsightsStore implements InsightsStore {
 
   async readAnalyses(reviewIds?: readonly string[]): Promise<StoredAnalysis[]> {
     const query = this.db.selectFrom('review_analyses').select(['review_id', 'input_key', 'analysis']);
-    const rows = [];
-    if (!reviewIds) rows.push(...(await query.execute()));
-    else
-      for (let i = 0; i < reviewIds.length; i += WRITE_BATCH)
-        rows.push(...(await query.where('review_id', 'in', reviewIds.slice(i, i + WRITE_BATCH)).execute()));
+    // Appended row by row: spreading 300,000 rows into push's arguments overflows a process's stack.
+    const rows = reviewIds ? [] : await query.execute();
+    for (let i = 0; reviewIds && i < reviewIds.length; i += WRITE_BATCH)
+      for (const row of await query.where('review_id', 'in', reviewIds.slice(i, i + WRITE_BATCH)).execute())
+        rows.push(row);
     return rows.map((r) => ({ reviewId: r.review_id, inputKey: r.input_key, analysis: r.analysis }));
   }
 

@@ -70,7 +70,7 @@ export function recordsOf(
   for (let i = 0; i < document.length; i++) {
     const found = recordsOfOne(document[i], `[${i}]`, shapes, isRecord);
     if (!found) return undefined;
-    records.push(...found);
+    for (const record of found) records.push(record);
   }
   return records;
 }
