@@ -37,7 +37,7 @@ function logged<T>(logFile: string, message: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-/** How long the engine thread took for the last insights it built, from the server's log; `exited`: the CLI's exit (epoch ms). */
+/** How long the insights process took for the last insights it built, from the server's log; `exited`: the CLI's exit (epoch ms). */
 function lastBuildMs(logFile: string, exited: number): string {
   const last = logged<{ ms: number; roundTripMs: number; parts: Record<string, number> }>(logFile, 'insights built').at(
     -1,
@@ -95,7 +95,7 @@ export async function benchRestart(o: RestartBenchOptions): Promise<void> {
   });
   await firstStart(run);
   const server = await restart(run);
-  // One new review, twice: the first after the restart (the engine thread starts cold: it loads the model, the
+  // One new review, twice: the first after the restart (the insights process starts cold: it loads the model, the
   // stored analyses and reads every text once), the second with the engine warm.
   for (const [i, engine] of ['cold', 'warm'].entries()) await oneReviewImport(run, i, engine);
   o.row(o.size, 'RSS after the one-review rebuilds', `${rssMiB(server.pid!).toFixed(0)} MiB`);
@@ -181,6 +181,6 @@ async function oneReviewImport({ cli, env, logFile, base, work, size, row }: Run
     size,
     `one-review import (${engine} engine) → new insights served`,
     `${Math.round(insightsServed - imported)} ms`,
-    `build in the engine thread ${lastBuildMs(logFile, exited)}`,
+    `build in the insights process ${lastBuildMs(logFile, exited)}`,
   );
 }
