@@ -7,6 +7,7 @@ import { newBusiness } from './support/business.js';
 import { importedReview, reviewText } from './support/reviews.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { sleep } from './support/wait.js';
+import { scrapeMetrics } from './support/metrics.js';
 import { decode, header, headerList, rawRequest, type RawResponse } from './support/wire.js';
 
 type Coding = 'identity' | 'gzip' | 'br';
@@ -406,14 +407,7 @@ describe('revalidations answered before the routes', () => {
     Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'date'));
   /** The requests counted for GET `path` with `status`, and the observations of its latency histogram. */
   const metric = async (path: string, status: number): Promise<{ requests: number; timed: number }> => {
-    const lines = (await get('/metrics')).body.toString('utf8').split('\n');
-    const value = (prefix: string) =>
-      Number(
-        lines
-          .find((l) => l.startsWith(prefix))
-          ?.split(' ')
-          .at(-1) ?? 0,
-      );
+    const value = await scrapeMetrics(server.url);
     return {
       requests: value(`http_requests_total{method="GET",route="${path}",status="${status}"}`),
       timed: value(`http_request_duration_seconds_count{method="GET",route="${path}"}`),

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemo } from '../src/demo/generate.js';
 import { MCP_ACCEPT } from './support/mcp-wire.js';
+import { scrapeMetrics } from './support/metrics.js';
 import { publish, startServer, tempDir, type RunningServer } from './support/server.js';
 import { header, rawRequest, type RawResponse } from './support/wire.js';
 
@@ -54,14 +55,7 @@ async function bothWays(server: RunningServer, body: unknown, headers: Record<st
 }
 
 async function metrics(server: RunningServer): Promise<{ posts: number; timed: number; calls: number }> {
-  const lines = (await rawRequest(`${server.url}/metrics`)).body.toString('utf8').split('\n');
-  const value = (prefix: string) =>
-    Number(
-      lines
-        .find((l) => l.startsWith(prefix))
-        ?.split(' ')
-        .at(-1) ?? 0,
-    );
+  const value = await scrapeMetrics(server.url);
   return {
     posts: value('http_requests_total{method="POST",route="/mcp",status="200"}'),
     timed: value('http_request_duration_seconds_count{method="POST",route="/mcp"}'),
