@@ -9,7 +9,7 @@ import type { Publisher } from '../publishing/publisher.js';
 import type { Representation } from '../publishing/representation.js';
 import { DOCUMENTS, type DocumentName } from '../reviews/catalogue.js';
 import { ROUTES } from '../reviews/links.js';
-import { decide, etagsOfRepresentation, notModifiedHeaders, okHeaders } from '../http/conditional.js';
+import { bodyOfParts, decide, etagsOfRepresentation, notModifiedHeaders, okHeaders } from '../http/conditional.js';
 import type { Limits } from '../http/limits.js';
 import { EVERY_RESPONSE_HEADERS } from '../http/cors.js';
 import { EARLY_BODY_MAX_BYTES, keepEarlyBody, type EarlyPost } from '../http/early-post.js';
@@ -29,8 +29,6 @@ export interface FastPathDeps {
   clientKey: ((address: string) => string) | undefined;
   log: FastifyBaseLogger;
 }
-
-const JOIN_BELOW_BYTES = 64 * 1024;
 
 /** The metric series of one route (a static path), by method. */
 interface Series {
@@ -81,19 +79,18 @@ export class FastPath {
     const deps = this.deps;
     const post = request.url === undefined ? undefined : this.posts.get(request.url);
     const { headers } = request;
-    const length = Number(headers['content-length']);
-    const client = deps?.clientKey?.(request.socket.remoteAddress ?? '');
     if (
       !deps ||
       !post ||
-      client === undefined ||
-      !(length <= EARLY_BODY_MAX_BYTES) ||
+      !(Number(headers['content-length']) <= EARLY_BODY_MAX_BYTES) ||
       headers['transfer-encoding'] !== undefined ||
       headers.expect !== undefined ||
       deps.operations.isClosing ||
       !deps.hostAnswered(headers.host)
     )
       return handler(request, response);
+    const client = deps.clientKey?.(request.socket.remoteAddress ?? '');
+    if (client === undefined) return handler(request, response);
     const started = performance.now();
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -105,20 +102,15 @@ export class FastPath {
       };
       post.answer(request, body.toString('utf8'), client).then((parts) => {
         if (!parts) return declined();
-        const total = parts.reduce((n, part) => n + part.length, 0);
+        const { body, length } = bodyOfParts(parts);
         response.writeHead(200, {
           ...EVERY_RESPONSE_HEADERS,
           'content-type': 'application/json',
           'cache-control': 'no-store',
-          'content-length': String(total),
+          'content-length': String(length),
         });
-        // One write for an answer of a few kilobytes; a whole document (resources/read) goes as its parts.
-        if (parts.length === 1) response.end(parts[0]);
-        else if (total <= JOIN_BELOW_BYTES) response.end(Buffer.concat(parts, total));
-        else {
-          for (const part of parts) response.write(part);
-          response.end();
-        }
+        if (Buffer.isBuffer(body)) response.end(body);
+        else body.pipe(response);
         this.count(post.series, request, 200, started);
       }, declined);
     });

@@ -299,9 +299,13 @@ export function sendRepresentation(request: FastifyRequest, reply: FastifyReply,
 /** Bodies up to this size are sent as one buffer: a stream of parts costs a write (a syscall) per part. */
 const JOIN_BELOW_BYTES = 1 << 20;
 
-/** A body made of parts, as Fastify sends it: joined when small, streamed without copying when large. */
+/**
+ * A body made of parts, as Fastify (or a bare response) sends it: one part as it is (a concat would copy it), a few
+ * joined when small, streamed without copying when large.
+ */
 export function bodyOfParts(parts: readonly Buffer[]): { body: Buffer | Readable; length: number } {
   const length = parts.reduce((n, part) => n + part.length, 0);
+  if (parts.length === 1) return { body: parts[0]!, length };
   return { body: length <= JOIN_BELOW_BYTES ? Buffer.concat(parts, length) : Readable.from(parts), length };
 }
 

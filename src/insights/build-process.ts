@@ -12,7 +12,7 @@ import { ReviewSet, type ReviewDelta } from '../reviews/review-set.js';
 import type { EngineVersions } from './version.js';
 
 /** A build request as the process receives it: the reviews as a delta against its copy. */
-export interface ThreadRequest {
+export interface ProcessRequest {
   business: Business | null;
   asOf: string | null;
   delta: ReviewDelta;
@@ -25,7 +25,7 @@ export interface ProcessData {
 }
 
 /** The server's messages, each as the process receives it. */
-export type ProcessMessage = { id: number; request: ThreadRequest } | { part: PublishedReview[] } | 'stop';
+export type ProcessMessage = { id: number; request: ProcessRequest } | { part: PublishedReview[] } | 'stop';
 
 const { databaseUrl, versions } = JSON.parse(process.argv[2] ?? '{}') as ProcessData;
 const send = (message: unknown) => process.send?.(message);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { StoredInsights } from '../store/types.js';
 import type { BuildOutcome, BuildRequest, InsightsBuilds } from '../publishing/insights.js';
 import { ReviewDeltas } from './deltas.js';
-import type { ProcessData, ProcessMessage, ThreadRequest } from './build-process.js';
+import type { ProcessData, ProcessMessage, ProcessRequest } from './build-process.js';
 import { compiledInsightsDir, engineVersions } from './version.js';
 
 interface Pending {
@@ -50,7 +50,7 @@ export class InsightsWorker implements InsightsBuilds {
   private worker: ChildProcess | undefined;
   private nextId = 0;
   private stopped = false;
-  /** What the thread holds, so each build sends only what changed. */
+  /** What the process holds, so each build sends only what changed. */
   private readonly deltas = new ReviewDeltas();
   private readonly pending = new Map<number, Pending>();
   private sending: Promise<void> = Promise.resolve();
@@ -90,7 +90,7 @@ export class InsightsWorker implements InsightsBuilds {
         send(worker, { part: upsert.slice(part * PART, (part + 1) * PART) });
         await turn();
       }
-      const message: ThreadRequest = {
+      const message: ProcessRequest = {
         business: request.business,
         asOf: request.asOf,
         delta: { ...delta, upsert: upsert.slice(ahead * PART) },
